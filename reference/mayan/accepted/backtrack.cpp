@@ -1,0 +1,104 @@
+// Mayan puzzle (NOIP 2011 day 1 problem 3): plain contestant-style backtracking.
+// Accepted reference, literal rules of RULES.md: exactly n moves; a swap of two
+// equal colours is a legal move (changes nothing, still counts); a board emptied
+// before the n-th move is not a solution. DFS in lexicographic move order
+// (x, then y, then g = 1 before -1); the first solution found is the answer.
+// Pruning only: (a) a colour with 1 or 2 blocks left is dead; (b) a left move is
+// tried only into an empty cell (a left swap with a block gives the same board as
+// the earlier right swap of the neighbour). No memo. Speed baseline: g++ -O2.
+#include <cstdio>
+#include <cstring>
+
+static int n;
+static int bd[6][5][7];          // bd[depth][x][y], 0 = empty
+static int ans[5][3];
+
+static void fall(int b[5][7]) {
+    for (int x = 0; x < 5; x++) {
+        int h = 0;
+        for (int y = 0; y < 7; y++)
+            if (b[x][y]) { int c = b[x][y]; b[x][y] = 0; b[x][h++] = c; }
+    }
+}
+
+// mark every run of >= 3 (all at once), remove; return whether anything went
+static bool clear_runs(int b[5][7]) {
+    bool mk[5][7];
+    memset(mk, 0, sizeof mk);
+    bool any = false;
+    for (int x = 0; x < 5; x++)
+        for (int y = 0; y < 7; y++) {
+            int c = b[x][y];
+            if (!c) continue;
+            if (x <= 2 && b[x + 1][y] == c && b[x + 2][y] == c) {
+                mk[x][y] = mk[x + 1][y] = mk[x + 2][y] = true; any = true;
+            }
+            if (y <= 4 && b[x][y + 1] == c && b[x][y + 2] == c) {
+                mk[x][y] = mk[x][y + 1] = mk[x][y + 2] = true; any = true;
+            }
+        }
+    if (!any) return false;
+    for (int x = 0; x < 5; x++)
+        for (int y = 0; y < 7; y++)
+            if (mk[x][y]) b[x][y] = 0;
+    return true;
+}
+
+static void settle(int b[5][7]) {
+    do { fall(b); } while (clear_runs(b));
+}
+
+static bool dead(int b[5][7]) {
+    int cnt[11];
+    memset(cnt, 0, sizeof cnt);
+    for (int x = 0; x < 5; x++)
+        for (int y = 0; y < 7 && b[x][y]; y++) cnt[b[x][y]]++;
+    for (int c = 1; c <= 10; c++)
+        if (cnt[c] == 1 || cnt[c] == 2) return true;
+    return false;
+}
+
+static bool empty(int b[5][7]) {
+    for (int x = 0; x < 5; x++) if (b[x][0]) return false;
+    return true;
+}
+
+static bool dfs(int d) {
+    int (*b)[7] = bd[d];
+    if (empty(b)) return d == n;     // empty before the n-th move: no legal move
+    if (d == n) return false;
+    if (dead(b)) return false;
+    int (*nb)[7] = bd[d + 1];
+    for (int x = 0; x < 5; x++)
+        for (int y = 0; y < 7 && b[x][y]; y++) {
+            if (x < 4) {
+                memcpy(nb, b, sizeof(int) * 35);
+                int t = nb[x][y]; nb[x][y] = nb[x + 1][y]; nb[x + 1][y] = t;
+                settle(nb);
+                ans[d][0] = x; ans[d][1] = y; ans[d][2] = 1;
+                if (dfs(d + 1)) return true;
+            }
+            if (x > 0 && b[x - 1][y] == 0) {
+                memcpy(nb, b, sizeof(int) * 35);
+                nb[x - 1][y] = nb[x][y]; nb[x][y] = 0;
+                settle(nb);
+                ans[d][0] = x; ans[d][1] = y; ans[d][2] = -1;
+                if (dfs(d + 1)) return true;
+            }
+        }
+    return false;
+}
+
+int main() {
+    if (scanf("%d", &n) != 1) return 0;
+    for (int x = 0; x < 5; x++) {
+        int y = 0, c;
+        while (scanf("%d", &c) == 1 && c != 0) bd[0][x][y++] = c;
+    }
+    if (dfs(0)) {
+        for (int i = 0; i < n; i++) printf("%d %d %d\n", ans[i][0], ans[i][1], ans[i][2]);
+    } else {
+        printf("-1\n");
+    }
+    return 0;
+}

@@ -1,0 +1,107 @@
+//! Command-line structure (clap derive). Only argument definitions live here;
+//! each subcommand's logic is in `commands/<name>.rs`.
+
+use crate::solver::Reading;
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+/// Exit codes, shared by `--help` and the README.
+pub const EXIT_CODES: &str = "\
+Exit codes:
+  check (testlib protocol): 0 AC, 1 WA, 2 PE, 3 FAIL (judge error)
+  solve, bench:              0 success, 2 bad input or judge error";
+
+/// A grader for the Mayan puzzle (NOIP 2011 senior, day 1 problem 3).
+#[derive(Debug, Parser)]
+#[command(name = "mayan-judge", version, about, after_help = EXIT_CODES)]
+pub struct Cli {
+    /// The subcommand.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print the smallest solution of each puzzle (`-1` when none).
+    Solve(SolveArgs),
+    /// Judge one output: replay its moves and compare with the reference.
+    #[command(after_help = "Exit codes (testlib): 0 AC, 1 WA, 2 PE, 3 FAIL (judge error, e.g. a bad input or a stored answer that disagrees with the solver).")]
+    Check(CheckArgs),
+    /// Measure the solver against a plain C++ backtracking baseline.
+    Bench(BenchArgs),
+}
+
+/// Options of `solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// Puzzle files (`-` reads standard input).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// How to read the rules: literal, no-noop, at-most or no-noop+at-most.
+    #[arg(long, default_value = "literal")]
+    pub reading: Reading,
+    /// Print nodes searched and time for each puzzle (on stderr).
+    #[arg(long)]
+    pub stats: bool,
+}
+
+/// Options of `check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The puzzle.
+    pub input: PathBuf,
+    /// The contestant's output.
+    pub output: PathBuf,
+    /// The stored answer (optional): it must agree with the solver.
+    pub answer: Option<PathBuf>,
+    /// How to read the rules: literal, no-noop, at-most or no-noop+at-most.
+    #[arg(long, default_value = "literal")]
+    pub reading: Reading,
+    /// Accept any valid solution, not only the smallest.
+    #[arg(long)]
+    pub any: bool,
+    /// Show the board before and after each move, with every cascade step.
+    #[arg(long)]
+    pub trace: bool,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Colours in the trace: auto (on a terminal), always, never.
+    #[arg(long, default_value = "auto")]
+    pub color: ColorChoice,
+}
+
+/// When to paint boards with ANSI colours.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// On a terminal only.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+/// Options of `bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Folder of the official tests (mayanN.in).
+    #[arg(long, default_value = "../shared/noip2011-mayan")]
+    pub official: PathBuf,
+    /// The C++ baseline to compare with.
+    #[arg(long, default_value = "reference/mayan/accepted/backtrack.cpp")]
+    pub baseline: PathBuf,
+    /// How many hard boards to generate per size.
+    #[arg(long, default_value_t = 3)]
+    pub boards: usize,
+    /// Seed for the hard boards.
+    #[arg(long, default_value_t = 2011)]
+    pub seed: u64,
+    /// Write the hard boards (n = 5) to this folder as `hardK.in`.
+    #[arg(long)]
+    pub save_boards: Option<PathBuf>,
+    /// Skip the n = 7 runs.
+    #[arg(long)]
+    pub quick: bool,
+}

@@ -1,0 +1,168 @@
+//! `mayan-judge bench`: the solver's speed, reported as ratios against a plain
+//! C++ backtracking solution measured in the same run on the same boards, so
+//! the figures mean something on a shared, noisy machine.
+
+use crate::cli::BenchArgs;
+use crate::boards::{BoardGen, Shape};
+use crate::sim::Puzzle;
+use crate::solver::{Reading, solve};
+use anyhow::{Context, Result, bail};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Runs `bench`; returns the exit code.
+pub fn run(args: &BenchArgs) -> Result<i32> {
+    official(&args.official)?;
+    let boards = hard_boards(args.seed, args.boards);
+    if let Some(dir) = &args.save_boards {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        for (i, p) in boards.iter().enumerate() {
+            let path = dir.join(format!("hard{}.in", i + 1));
+            std::fs::write(&path, p.to_text()).with_context(|| format!("writing {}", path.display()))?;
+        }
+    }
+    let baseline = compile_baseline(&args.baseline)?;
+    println!();
+    println!("Hard boards: no solution, 25..35 blocks, every colour at least 3 blocks (seed {}).", args.seed);
+    for n in if args.quick { vec![5] } else { vec![5, 7] } {
+        println!();
+        println!("n = {n}");
+        println!("board  blocks  colours   mayan-judge   nodes      baseline        ratio");
+        for (i, board) in boards.iter().enumerate() {
+            let puzzle = Puzzle { n, ..*board };
+            let reps = if n <= 5 { 3 } else { 1 };
+            let (ours, nodes) = best_of(reps, || {
+                let a = solve(&puzzle, Reading::LITERAL);
+                assert!(a.moves.is_none(), "hard boards have no solution");
+                a.stats.nodes
+            });
+            // The baseline gets one run at n = 5 (about a second), and none at
+            // n = 7, where plain backtracking takes hours.
+            let base = match (&baseline, n) {
+                (Some(exe), 5) => Some(time_baseline(exe, &puzzle)?),
+                _ => None,
+            };
+            let counts = board.board.colour_counts();
+            let colours = counts.iter().filter(|&&c| c > 0).count();
+            print!(
+                "{:<6} {:<7} {:<9} {:>9.2} ms  {:<10}",
+                i + 1,
+                board.board.block_count(),
+                colours,
+                ms(ours),
+                nodes
+            );
+            match base {
+                Some(b) => println!(" {:>9.1} ms  {:>8.0}x", ms(b), b.as_secs_f64() / ours.as_secs_f64()),
+                None => println!(" {:>12}  {:>9}", "-", "-"),
+            }
+        }
+    }
+    Ok(0)
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+/// Runs `f` `reps` times; the fastest time, and what `f` returned.
+fn best_of<T>(reps: usize, mut f: impl FnMut() -> T) -> (Duration, T) {
+    let mut best = Duration::MAX;
+    let mut out = None;
+    for _ in 0..reps {
+        let start = Instant::now();
+        let v = f();
+        best = best.min(start.elapsed());
+        out = Some(v);
+    }
+    (best, out.expect("reps >= 1"))
+}
+
+/// The 10 official cases together, best of 20 runs.
+fn official(dir: &Path) -> Result<()> {
+    let mut puzzles = Vec::new();
+    for i in 1..=10 {
+        let path = dir.join(format!("mayan{i}.in"));
+        let Ok(text) = std::fs::read(&path) else {
+            println!("Official cases: {} not found, skipped.", dir.display());
+            return Ok(());
+        };
+        puzzles.push(Puzzle::parse(&text).with_context(|| format!("parsing {}", path.display()))?);
+    }
+    let (t, nodes) = best_of(20, || {
+        puzzles
+            .iter()
+            .map(|p| solve(p, Reading::LITERAL).stats.nodes)
+            .sum::<u64>()
+    });
+    println!(
+        "Official cases: all 10 solved in {:.2} ms ({} nodes; best of 20 runs; target < 5 ms).",
+        ms(t),
+        nodes
+    );
+    Ok(())
+}
+
+/// Impossible boards with n = 5 on which no cheap pruning applies.
+fn hard_boards(seed: u64, count: usize) -> Vec<Puzzle> {
+    let mut g = BoardGen::new(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let blocks = 25 + g.rng().usize(0..=10);
+        let colours = 5 + g.rng().usize(0..=(blocks / 3 - 5).min(5));
+        let shape = Shape {
+            blocks,
+            colours,
+            min_three_each: true,
+        };
+        let Some(board) = g.board(shape) else { continue };
+        let puzzle = Puzzle { n: 5, board };
+        if solve(&puzzle, Reading::LITERAL).moves.is_none() {
+            out.push(puzzle);
+        }
+    }
+    out
+}
+
+/// Compiles the C++ baseline with `g++ -O2`; `None` (with a note) when g++
+/// or the source is missing.
+fn compile_baseline(src: &Path) -> Result<Option<PathBuf>> {
+    if !src.exists() {
+        println!("Baseline {} not found: ratios skipped.", src.display());
+        return Ok(None);
+    }
+    let exe = std::env::temp_dir().join(format!("mayan-bench-baseline-{}", std::process::id()));
+    let status = Command::new("g++").args(["-O2", "-std=c++17", "-o"]).arg(&exe).arg(src).status();
+    match status {
+        Ok(s) if s.success() => Ok(Some(exe)),
+        Ok(s) => bail!("g++ failed on {} ({s})", src.display()),
+        Err(_) => {
+            println!("g++ not found: ratios against the C++ baseline skipped.");
+            Ok(None)
+        }
+    }
+}
+
+/// Wall time of one baseline run on a puzzle (its answer must be `-1`).
+fn time_baseline(exe: &Path, puzzle: &Puzzle) -> Result<Duration> {
+    let start = Instant::now();
+    let mut child = Command::new(exe)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .context("starting the baseline")?;
+    child
+        .stdin
+        .take()
+        .expect("piped")
+        .write_all(puzzle.to_text().as_bytes())?;
+    let out = child.wait_with_output()?;
+    let elapsed = start.elapsed();
+    let text = String::from_utf8_lossy(&out.stdout);
+    if text.trim() != "-1" {
+        bail!("the baseline answered {:?} on a board with no solution", text.trim());
+    }
+    Ok(elapsed)
+}

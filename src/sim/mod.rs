@@ -1,0 +1,17 @@
+//! The simulator: board, moves, settle, puzzle parsing and board pictures.
+//!
+//! Pure code with no I/O; everything that judges a move (the solver, the
+//! checker, the validator, traces) goes through here, so there is exactly one
+//! implementation of the rules in `RULES.md`.
+
+mod board;
+mod parse;
+mod render;
+
+pub use board::{
+    Board, CascadeStep, Dir, HEIGHT, IllegalMove, MAX_COLOUR, Marks, Move, MoveTrace, WIDTH, is_marked,
+};
+pub use parse::{
+    Location, MAX_MOVES, Puzzle, PuzzleError, PuzzleRule, describe_first_run, parse_int, show_token, tokens,
+};
+pub use render::{Style, render};

@@ -1,0 +1,65 @@
+//! Text pictures of boards: colour numbers in a 7x5 grid, top row first and
+//! the bottom row last, as a player sees the board. Pure string building.
+
+use super::board::{Board, HEIGHT, Marks, WIDTH, is_marked};
+
+/// ANSI background colours for colours 1..=10 (index 0 unused).
+const ANSI_BG: [&str; 11] = [
+    "", "41", "42", "43", "44", "45", "46", "101", "102", "103", "104",
+];
+
+/// Options for [`render`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Style {
+    /// Paint cells with ANSI colours (for a terminal).
+    pub ansi: bool,
+}
+
+/// Renders a board. Cells in `marks` are shown in brackets (`[ 3]`): the
+/// blocks a settle pass is about to remove. Empty cells are dots.
+pub fn render(board: &Board, marks: Option<&Marks>, style: Style) -> String {
+    let mut out = String::new();
+    for y in (0..HEIGHT).rev() {
+        out.push_str(&format!("{y} |"));
+        for x in 0..WIDTH {
+            let c = board.get(x, y);
+            let marked = marks.is_some_and(|m| is_marked(m, x, y));
+            let cell = match (c, marked) {
+                (0, _) => "  . ".to_string(),
+                (c, true) => format!("[{c:>2}]"),
+                (c, false) => format!(" {c:>2} "),
+            };
+            if style.ansi && c != 0 {
+                out.push_str(&format!("\x1b[{};97m{cell}\x1b[0m", ANSI_BG[c as usize]));
+            } else {
+                out.push_str(&cell);
+            }
+        }
+        out.push('\n');
+    }
+    out.push_str("  +");
+    out.push_str(&"----".repeat(WIDTH));
+    out.push_str("\n   ");
+    for x in 0..WIDTH {
+        out.push_str(&format!(" {x:>2} "));
+    }
+    out.push('\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bottom_row_is_printed_last_and_marks_are_bracketed() {
+        let b = Board::from_columns(&[vec![1, 2], vec![3], vec![], vec![], vec![10]]).unwrap();
+        let mut marks = [0; WIDTH];
+        marks[1] = 1;
+        let text = render(&b, Some(&marks), Style::default());
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[5], "1 |  2   .   .   .   . ");
+        assert_eq!(lines[6], "0 |  1 [ 3]  .   .   10 ");
+        assert_eq!(lines[0], "6 |  .   .   .   .   . ");
+    }
+}
