@@ -26,7 +26,9 @@ pub enum Command {
     /// Print the smallest solution of each puzzle (`-1` when none).
     Solve(SolveArgs),
     /// Judge one output: replay its moves and compare with the reference.
-    #[command(after_help = "Exit codes (testlib): 0 AC, 1 WA, 2 PE, 3 FAIL (judge error, e.g. a bad input or a stored answer that disagrees with the solver).")]
+    #[command(
+        after_help = "Exit codes (testlib): 0 AC, 1 WA, 2 PE, 3 FAIL (judge error, e.g. a bad input or a stored answer that disagrees with the solver)."
+    )]
     Check(CheckArgs),
     /// Measure the solver against a plain C++ backtracking baseline.
     Bench(BenchArgs),

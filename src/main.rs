@@ -10,7 +10,7 @@ fn main() {
     let result = match &cli.command {
         Command::Solve(args) => commands::solve::run(args),
         Command::Bench(args) => commands::bench::run(args),
-        Command::Check(_) => todo!(),
+        Command::Check(args) => commands::check::run(args),
     };
     match result {
         Ok(code) => std::process::exit(code),

@@ -17,10 +17,10 @@
 //!   same child (the board itself), so only the first is searched.
 
 use crate::sim::{Board, Dir, MAX_COLOUR, Move, Puzzle, WIDTH};
-use std::sync::LazyLock;
 use rustc_hash::FxHashSet;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::LazyLock;
 use std::time::{Duration, Instant};
 
 /// How the rules are read (see "Readings" in `RULES.md`). The judge's own
@@ -284,7 +284,12 @@ static DISPLACEMENT: LazyLock<Vec<u8>> = LazyLock::new(|| {
             }
             removal_patterns(cols.len())
                 .iter()
-                .map(|p| cols.iter().zip(p).map(|(a, t)| (a - t).unsigned_abs()).sum::<u32>())
+                .map(|p| {
+                    cols.iter()
+                        .zip(p)
+                        .map(|(a, t)| (a - t).unsigned_abs())
+                        .sum::<u32>()
+                })
                 .min()
                 .map_or(NEVER, |d| d.min(NEVER as u32 - 1) as u8)
         })

@@ -2,8 +2,8 @@
 //! C++ backtracking solution measured in the same run on the same boards, so
 //! the figures mean something on a shared, noisy machine.
 
-use crate::cli::BenchArgs;
 use crate::boards::{BoardGen, Shape};
+use crate::cli::BenchArgs;
 use crate::sim::Puzzle;
 use crate::solver::{Reading, solve};
 use anyhow::{Context, Result, bail};
@@ -25,11 +25,15 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
     }
     let baseline = compile_baseline(&args.baseline)?;
     println!();
-    println!("Hard boards: no solution, 25..35 blocks, every colour at least 3 blocks (seed {}).", args.seed);
+    println!(
+        "Hard boards: no solution, 25..35 blocks, every colour at least 3 blocks (seed {}).",
+        args.seed
+    );
     for n in if args.quick { vec![5] } else { vec![5, 7] } {
         println!();
         println!("n = {n}");
         println!("board  blocks  colours   mayan-judge   nodes      baseline        ratio");
+        let (mut slowest, mut worst_ratio) = (Duration::ZERO, f64::INFINITY);
         for (i, board) in boards.iter().enumerate() {
             let puzzle = Puzzle { n, ..*board };
             let reps = if n <= 5 { 3 } else { 1 };
@@ -44,6 +48,7 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
                 (Some(exe), 5) => Some(time_baseline(exe, &puzzle)?),
                 _ => None,
             };
+            slowest = slowest.max(ours);
             let counts = board.board.colour_counts();
             let colours = counts.iter().filter(|&&c| c > 0).count();
             print!(
@@ -55,7 +60,11 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
                 nodes
             );
             match base {
-                Some(b) => println!(" {:>9.1} ms  {:>8.0}x", ms(b), b.as_secs_f64() / ours.as_secs_f64()),
+                Some(b) => println!(
+                    " {:>9.1} ms  {:>8.0}x",
+                    ms(b),
+                    b.as_secs_f64() / ours.as_secs_f64()
+                ),
                 None => println!(" {:>12}  {:>9}", "-", "-"),
             }
         }
@@ -134,7 +143,11 @@ fn compile_baseline(src: &Path) -> Result<Option<PathBuf>> {
         return Ok(None);
     }
     let exe = std::env::temp_dir().join(format!("mayan-bench-baseline-{}", std::process::id()));
-    let status = Command::new("g++").args(["-O2", "-std=c++17", "-o"]).arg(&exe).arg(src).status();
+    let status = Command::new("g++")
+        .args(["-O2", "-std=c++17", "-o"])
+        .arg(&exe)
+        .arg(src)
+        .status();
     match status {
         Ok(s) if s.success() => Ok(Some(exe)),
         Ok(s) => bail!("g++ failed on {} ({s})", src.display()),
@@ -162,7 +175,10 @@ fn time_baseline(exe: &Path, puzzle: &Puzzle) -> Result<Duration> {
     let elapsed = start.elapsed();
     let text = String::from_utf8_lossy(&out.stdout);
     if text.trim() != "-1" {
-        bail!("the baseline answered {:?} on a board with no solution", text.trim());
+        bail!(
+            "the baseline answered {:?} on a board with no solution",
+            text.trim()
+        );
     }
     Ok(elapsed)
 }

@@ -2,6 +2,7 @@
 //! domain modules and returns the process exit code.
 
 pub mod bench;
+pub mod check;
 pub mod solve;
 
 use anyhow::{Context, Result};
@@ -12,7 +13,9 @@ use std::path::Path;
 pub fn read_input(path: &Path) -> Result<Vec<u8>> {
     if path == Path::new("-") {
         let mut buf = Vec::new();
-        std::io::stdin().read_to_end(&mut buf).context("reading standard input")?;
+        std::io::stdin()
+            .read_to_end(&mut buf)
+            .context("reading standard input")?;
         Ok(buf)
     } else {
         std::fs::read(path).with_context(|| format!("reading {}", path.display()))

@@ -26,7 +26,8 @@ pub fn run(args: &SolveArgs) -> Result<i32> {
         if many {
             writeln!(out, "== {}", file.display())?;
         }
-        out.write_all(answer.to_text().as_bytes()).context("writing the answer")?;
+        out.write_all(answer.to_text().as_bytes())
+            .context("writing the answer")?;
         out.flush()?;
         if args.stats {
             let s = answer.stats;

@@ -87,7 +87,11 @@ impl Move {
         if !(0..WIDTH as i64).contains(&x) || !(0..HEIGHT as i64).contains(&y) {
             return None;
         }
-        Some(Move { x: x as u8, y: y as u8, dir })
+        Some(Move {
+            x: x as u8,
+            y: y as u8,
+            dir,
+        })
     }
 
     /// Column the block moves to (may be out of the board for an illegal move).
@@ -441,7 +445,10 @@ impl Board {
     /// removal, so the settle loop starts with just those.
     #[inline(always)]
     fn play_with(&mut self, mv: Move, on_step: impl FnMut(&Board, &Marks)) {
-        debug_assert!(!self.has_run() && !self.has_floating(), "play needs a settled board");
+        debug_assert!(
+            !self.has_run() && !self.has_floating(),
+            "play needs a settled board"
+        );
         self.swap(mv);
         let dirty = (1 << mv.x) | (1 << mv.target_x());
         self.settle_dirty(dirty, on_step);
@@ -476,7 +483,11 @@ impl Board {
         for x in 0..WIDTH {
             for y in 0..self.height(x) {
                 for dir in [Dir::Right, Dir::Left] {
-                    let mv = Move { x: x as u8, y: y as u8, dir };
+                    let mv = Move {
+                        x: x as u8,
+                        y: y as u8,
+                        dir,
+                    };
                     if (0..WIDTH as i64).contains(&mv.target_x()) {
                         out.push(mv);
                     }

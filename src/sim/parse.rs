@@ -33,7 +33,11 @@ pub struct Location {
 
 impl fmt::Display for Location {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}, token {} `{}`", self.line, self.token_index, self.token)
+        write!(
+            f,
+            "line {}, token {} `{}`",
+            self.line, self.token_index, self.token
+        )
     }
 }
 
@@ -196,7 +200,6 @@ impl Puzzle {
                 y += 1;
             }
         }
-        drop(next);
         if let Some((idx, (line, tok))) = toks.next() {
             return Err(PuzzleError {
                 at: Some(Location {

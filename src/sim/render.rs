@@ -1,12 +1,10 @@
 //! Text pictures of boards: colour numbers in a 7x5 grid, top row first and
 //! the bottom row last, as a player sees the board. Pure string building.
 
-use super::board::{Board, HEIGHT, Marks, WIDTH, is_marked};
+use super::board::{Board, HEIGHT, Marks, MoveTrace, WIDTH, is_marked};
 
 /// ANSI background colours for colours 1..=10 (index 0 unused).
-const ANSI_BG: [&str; 11] = [
-    "", "41", "42", "43", "44", "45", "46", "101", "102", "103", "104",
-];
+const ANSI_BG: [&str; 11] = ["", "41", "42", "43", "44", "45", "46", "101", "102", "103", "104"];
 
 /// Options for [`render`].
 #[derive(Clone, Copy, Debug, Default)]
@@ -47,6 +45,31 @@ pub fn render(board: &Board, marks: Option<&Marks>, style: Style) -> String {
     out
 }
 
+/// Renders one played move: the board before it, each removal pass (the
+/// board after gravity, with the blocks it removes in brackets) and the board
+/// after it. `index` is the 1-based move number.
+pub fn render_trace(trace: &MoveTrace, index: usize, style: Style) -> String {
+    let mut out = format!("move {index}: {}\n", trace.mv);
+    out.push_str("before:\n");
+    let mut mover = [0u32; WIDTH];
+    mover[trace.mv.x as usize] |= 1 << (4 * trace.mv.y);
+    out.push_str(&render(&trace.before, Some(&mover), style));
+    for (i, step) in trace.steps.iter().enumerate() {
+        let cleared: u32 = step.cleared.iter().map(|m| m.count_ones()).sum();
+        out.push_str(&format!("cascade step {}: {cleared} blocks cleared\n", i + 1));
+        out.push_str(&render(&step.board, Some(&step.cleared), style));
+    }
+    if trace.steps.is_empty() {
+        out.push_str("nothing cleared\n");
+    }
+    out.push_str(&format!(
+        "after move {index}: {} blocks left\n",
+        trace.after.block_count()
+    ));
+    out.push_str(&render(&trace.after, None, style));
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -59,7 +82,7 @@ mod tests {
         let text = render(&b, Some(&marks), Style::default());
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[5], "1 |  2   .   .   .   . ");
-        assert_eq!(lines[6], "0 |  1 [ 3]  .   .   10 ");
+        assert_eq!(lines[6], "0 |  1 [ 3]  .   .  10 ");
         assert_eq!(lines[0], "6 |  .   .   .   .   . ");
     }
 }

@@ -10,8 +10,8 @@
 #include <cstring>
 
 static int n;
-static int bd[6][5][7];          // bd[depth][x][y], 0 = empty
-static int ans[5][3];
+static int bd[32][5][7];         // bd[depth][x][y], 0 = empty (n <= 5 in the contest)
+static int ans[32][3];
 
 static void fall(int b[5][7]) {
     for (int x = 0; x < 5; x++) {
@@ -91,6 +91,7 @@ static bool dfs(int d) {
 
 int main() {
     if (scanf("%d", &n) != 1) return 0;
+    if (n < 0 || n > 30) { printf("-1\n"); return 0; }   // outside any sane range
     for (int x = 0; x < 5; x++) {
         int y = 0, c;
         while (scanf("%d", &c) == 1 && c != 0) bd[0][x][y++] = c;

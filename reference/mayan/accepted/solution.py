@@ -1,160 +1,165 @@
 # Mayan puzzle (NOIP 2011 day 1 problem 3): accepted Python 3 reference.
 # Literal rules of RULES.md: exactly n moves; a swap of two equal colours is a
 # legal move (nothing changes, it still counts); a board emptied before the n-th
-# move is not a solution. DFS in lexicographic move order (x, y, g=1 before -1),
+# move is not a solution. DFS in lexicographic move order (x, y, g=1 before -1);
 # the first solution found is the answer.
-# Safe pruning:
+#
+# Safe pruning only (none of it can drop the smallest solution):
 #  * memo of dead (board, moves left) states;
 #  * a left move only into an empty cell (a left swap with a block gives the same
 #    board as the earlier right swap of the neighbour);
-#  * a column-displacement bound.  A block changes column only when a move carries
-#    it, and one move carries at most one block of a colour (two swapped blocks
-#    differ in colour, else the move changes nothing) and at most two blocks in
-#    all.  Every block must at some time lie in a run of >= 3 of its colour: a
-#    vertical run in its own column or a horizontal run in 3 consecutive columns.
-#    need(c) = the fewest blocks of colour c that must change column for this to
-#    be possible, ignoring heights and time (0, 1, or "2 or more"; infinite for a
-#    colour with 1 or 2 blocks).  With k moves left we need need(c) <= k for each
-#    colour and sum of need(c) <= 2k.
+#  * a column-displacement bound.  A block changes column only when a move
+#    carries it; one move carries at most one block of each colour (two swapped
+#    blocks differ in colour, or the move changes nothing) and at most two blocks
+#    in all.  Every block must at some time lie in a run of >= 3 of its colour:
+#    vertical in its own column, or horizontal over 3 consecutive columns.
+#    need(c) = fewest blocks of colour c that must ever change column for that to
+#    be possible (heights and time ignored): 0, 1, or 2 (= "2 or more"), and
+#    infinite for a colour with 1 or 2 blocks.  With k moves left:
+#      need(c) <= k for every colour, and S = sum of need(c) <= 2k;
+#    and the next move, carrying the set C of colours, must leave a feasible
+#    rest: every colour with need(c) = k is in C, and at least S - 2(k-1)
+#    colours of C have need >= 1.  With k = 1 the move must also leave every
+#    carried colour at need 0.
 import sys
 
-
-def build_need_table():
-    # index: sum(min(cnt[x], 3) * 4**x); cnt[x] = blocks of the colour in column x
-    INF = 99
-    table = [0] * 1024
-    for code in range(1024):
-        cnt = [(code >> (2 * x)) & 3 for x in range(5)]
-        total = sum(cnt)
-        if total == 0:
-            table[code] = 0
-            continue
-        if total < 3 and max(cnt) < 3:
-            # only when the colour really has 1 or 2 blocks; a capped 3 means >= 3
-            table[code] = INF
-            continue
-
-        def ok0(c):
-            for x in range(5):
-                if c[x] == 0 or c[x] >= 3:
-                    continue
-                good = False
-                for w in range(max(0, x - 2), min(2, x) + 1):
-                    if c[w] and c[w + 1] and c[w + 2]:
-                        good = True
-                        break
-                if not good:
-                    return False
-            return True
-
-        def ok1(c):
-            # one block of the colour may be moved freely (a wildcard)
-            for x in range(5):
-                if c[x] == 0 or c[x] >= 2:
-                    continue
-                if not any(c[z] for z in range(max(0, x - 2), min(4, x + 2) + 1) if z != x):
-                    return False
-            return True
-
-        if ok0(cnt):
-            table[code] = 0
-            continue
-        best = 2
-        for x0 in range(5):
-            if cnt[x0]:
-                c = cnt[:]
-                # removing one block from a capped 3 may leave 2 or more: keep 2
-                c[x0] = c[x0] - 1 if c[x0] < 3 else 2
-                if ok1(c):
-                    best = 1
-                    break
-        table[code] = best
-    return table
-
-
-NEED = build_need_table()
-SHIFT = (1, 4, 16, 64, 256)
-
-
-def need_by_colour(cols):
-    codes = {}
+def ok0(v):
+    """Count vector v (blocks of one colour per column) admits a removal of
+    every block without any block changing column: each block lies in a column
+    holding >= 3 of them or in a window of 3 consecutive occupied columns."""
     for x in range(5):
-        col = cols[x]
-        if not col:
-            continue
-        sh = SHIFT[x]
-        for v in set(col):
-            m = col.count(v)
-            codes[v] = codes.get(v, 0) + (m if m < 3 else 3) * sh
-    return codes
-
-
-def bound_ok(cols, k):
-    s = 0
-    k2 = 2 * k
-    for code in need_by_colour(cols).values():
-        t = NEED[code]
-        if t > k:
-            return False
-        s += t
-        if s > k2:
-            return False
+        c = v[x]
+        if c == 1 or c == 2:
+            if not any(v[w] and v[w + 1] and v[w + 2]
+                       for w in range(max(0, x - 2), min(2, x) + 1)):
+                return False
     return True
 
 
-def find_marks(cols):
-    """Set of (x, y) in some run of >= 3 (all runs at once)."""
-    marks = None
+OK0 = {}
+DISP = {}
+MAXD = [5]
+
+
+def disp_need(v):
+    """Fewest one-column block shifts turning count vector v into one that
+    passes ok0 (0 for no blocks; MAXD+1 when above MAXD or with 1-2 blocks)."""
+    r = DISP.get(v)
+    if r is None:
+        r = DISP[v] = _bfs(v)
+    return r
+
+
+def _bfs(v):
+    tot = sum(v)
+    if tot == 0:
+        return 0
+    if tot < 3:
+        return MAXD[0] + 1
+    seen = {v}
+    frontier = [v]
+    for dist in range(MAXD[0] + 1):
+        for u in frontier:
+            if ok0(u):
+                return dist
+        nxt = []
+        for u in frontier:
+            for i in range(5):
+                if u[i]:
+                    for j in (i - 1, i + 1):
+                        if 0 <= j < 5:
+                            w = list(u)
+                            w[i] -= 1
+                            w[j] += 1
+                            w = tuple(w)
+                            if w not in seen:
+                                seen.add(w)
+                                nxt.append(w)
+        frontier = nxt
+    return MAXD[0] + 1
+
+
+def count_vectors(cols):
+    cv = {}
     for x in range(5):
         col = cols[x]
-        n = len(col)
-        y = 0
-        while y < n:
-            v = col[y]
-            e = y + 1
-            while e < n and col[e] == v:
-                e += 1
-            if e - y >= 3:
-                if marks is None:
-                    marks = set()
-                for yy in range(y, e):
-                    marks.add((x, yy))
-            y = e
-    h = [len(c) for c in cols]
-    top = max(h)
-    for y in range(top):
-        x = 0
-        while x < 3:
-            if h[x] <= y:
-                x += 1
-                continue
-            v = cols[x][y]
-            e = x + 1
-            while e < 5 and h[e] > y and cols[e][y] == v:
-                e += 1
-            if e - x >= 3:
-                if marks is None:
-                    marks = set()
-                for xx in range(x, e):
-                    marks.add((xx, y))
-            x = e
-    return marks
+        for v in set(col):
+            l = cv.get(v)
+            if l is None:
+                l = cv[v] = [0, 0, 0, 0, 0]
+            l[x] = col.count(v)
+    return {v: tuple(l) for v, l in cv.items()}
+
+
+def shift_ok0(vec, x, tx):
+    """ok0 after one block of this colour goes from column x to column tx."""
+    key = (vec, x, tx)
+    r = OK0.get(key)
+    if r is None:
+        w = list(vec)
+        w[x] -= 1
+        w[tx] += 1
+        r = OK0[key] = ok0(w)
+    return r
+
+
+class _Cache(dict):
+    """dict that computes a missing entry with self.fn(key) and keeps it."""
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def __missing__(self, key):
+        v = self[key] = self.fn(key)
+        return v
+
+
+def _runs_mask(seq):
+    """Bit i set when seq[i] (non-zero) lies in a run of >= 3 equal values."""
+    mask = 0
+    n = len(seq)
+    i = 0
+    while i < n:
+        v = seq[i]
+        e = i + 1
+        while e < n and seq[e] == v:
+            e += 1
+        if v and e - i >= 3:
+            mask |= ((1 << (e - i)) - 1) << i
+        i = e
+    return mask
+
+
+COL_RUNS = _Cache(_runs_mask)                  # column bytes -> marked rows
+ROW_RUNS = _Cache(lambda row: tuple((_runs_mask(row) >> x) & 1 for x in range(5)))
+DROP = _Cache(lambda cm: bytes(v for i, v in enumerate(cm[0]) if not (cm[1] >> i) & 1))
+PAD = [bytes(7 - i) for i in range(8)]
 
 
 def settle(cols):
-    """cols: list of 5 bytes columns (already compacted). Returns settled tuple."""
+    """cols: 5 compacted columns (bytes). Remove all runs at once and drop,
+    until nothing is removed. Returns the settled board (tuple)."""
     while True:
-        marks = find_marks(cols)
-        if not marks:
+        ms = [COL_RUNS[c] for c in cols]
+        h0, h1, h2, h3, h4 = map(len, cols)
+        top = max(min(h0, h1, h2), min(h1, h2, h3), min(h2, h3, h4))
+        if top:
+            flat = b"".join([c + PAD[len(c)] for c in cols])
+            for y in range(top):
+                r = ROW_RUNS[flat[y::7]]
+                if r[2]:                        # every horizontal run covers x = 2
+                    for x in range(5):
+                        if r[x]:
+                            ms[x] |= 1 << y
+        if not any(ms):
             return tuple(cols)
-        cols = [bytes(v for y, v in enumerate(cols[x]) if (x, y) not in marks) for x in range(5)]
+        cols = [DROP[c, m] if m else c for c, m in zip(cols, ms)]
 
 
 def run_at(cols, x, y):
-    """Is cell (x, y) (holding a block) in a run of >= 3?"""
+    """Is the block at (x, y) in a run of >= 3?"""
     col = cols[x]
     v = col[y]
-    # vertical
     a = y
     while a > 0 and col[a - 1] == v:
         a -= 1
@@ -173,148 +178,137 @@ def run_at(cols, x, y):
     return b - a >= 2
 
 
+def swapped(cols, x, y):
+    """Board after swapping the blocks (x, y), (x+1, y) (different colours),
+    before settling, and whether a run formed."""
+    col = cols[x]
+    nb = cols[x + 1]
+    new = list(cols)
+    new[x] = col[:y] + nb[y:y + 1] + col[y + 1:]
+    new[x + 1] = nb[:y] + col[y:y + 1] + nb[y + 1:]
+    return new, (run_at(new, x, y) or run_at(new, x + 1, y))
+
+
+def moved(cols, x, y, tx):
+    """Board after block (x, y) moves into the empty cell of column tx and
+    everything drops, before removing, and whether a run formed."""
+    col = cols[x]
+    new = list(cols)
+    new[x] = col[:y] + col[y + 1:]
+    new[tx] = cols[tx] + col[y:y + 1]
+    if run_at(new, tx, len(new[tx]) - 1):
+        return new, True
+    for yy in range(y, len(new[x])):          # the cells that dropped
+        if run_at(new, x, yy):
+            return new, True
+    return new, False
+
+
+def empties(new, run):
+    """Last move: does the board `new` (after the move, before settling; `run`
+    tells whether the move formed a run) settle to empty?"""
+    return run and not any(settle(new))
+
+
 def solve(start, n):
     dead = set()
     path = []
-    sys.setrecursionlimit(10000)
 
-    def child_after_move_into_empty(cols, x, y, tx):
-        # block (x, y) moves to the empty cell in column tx and falls
-        col = cols[x]
-        new = list(cols)
-        new[x] = col[:y] + col[y + 1:]
-        new[tx] = cols[tx] + col[y:y + 1]
-        # changed cells: column x from y up, and the landing cell
-        hit = run_at(new, tx, len(new[tx]) - 1)
-        if not hit:
-            nx = new[x]
-            for yy in range(y, len(nx)):
-                if run_at(new, x, yy):
-                    hit = True
-                    break
-        if hit:
-            return settle(new)
-        return tuple(new)
-
-    def empties(new, x, y, tx, carried):
-        """After the last move (new = board before settling; the move changed
-        cells from (x, y) in column x and one cell of column tx): is it empty?"""
-        # with no move left, every carried colour must have need 0 right now
-        for v in carried:
-            code = 0
-            for z in range(5):
-                m = new[z].count(v)
-                code += (m if m < 3 else 3) * SHIFT[z]
-            if NEED[code]:
+    def dfs(cols, k):
+        # k >= 1 moves left; True when path holds a solution from here
+        if not any(cols):
+            return False                      # an empty board has no legal move
+        key = (cols, k)
+        if key in dead:
+            return False
+        cv = count_vectors(cols)
+        need = {}
+        total = 0
+        must = []
+        for v, vec in cv.items():
+            t = disp_need(vec)
+            if t > k:
+                dead.add(key)
                 return False
-        # something must be removed at once, by the cells the move changed
-        hit = False
-        for yy in range(y, len(new[x])):
-            if run_at(new, x, yy):
-                hit = True
-                break
-        if not hit:
-            ty = y if len(new[tx]) > y and tx != x else len(new[tx]) - 1
-            if ty < 0 or not run_at(new, tx, min(ty, len(new[tx]) - 1)):
-                return False
-        return not any(settle(new))
-
-    def last_move(cols):
-        """k = 1: the one move left must empty the board. Returns it or None.
-        A colour with need 1 must have a block carried by this very move."""
-        req = []
-        for v, code in need_by_colour(cols).items():
-            t = NEED[code]
-            if t > 1:
-                return None
-            if t == 1:
-                req.append(v)
-        if len(req) > 2:
-            return None
+            need[v] = t
+            total += t
+            if t == k:
+                must.append(v)
+        if total > 2 * k:
+            dead.add(key)
+            return False
+        d = total - 2 * (k - 1)   # needed colours the next move must carry
+        free = not must and d <= 0
+        if not free:
+            def fits(carried):
+                for v in must:
+                    if v not in carried:
+                        return False
+                return d <= 0 or sum(1 for v in carried if need[v]) >= d
+        last = k == 1
+        k1 = k - 1
         for x in range(5):
             col = cols[x]
             for y in range(len(col)):
                 a = col[y]
                 if x < 4:
-                    nb = cols[x + 1]
-                    new = list(cols)
-                    if len(nb) > y:
-                        b = nb[y]
-                        if a != b and all(v == a or v == b for v in req):
-                            new[x] = col[:y] + nb[y:y + 1] + col[y + 1:]
-                            new[x + 1] = nb[:y] + col[y:y + 1] + nb[y + 1:]
-                            if empties(new, x, y, x + 1, (a, b)):
-                                return (x, y, 1)
-                    elif all(v == a for v in req):
-                        new[x] = col[:y] + col[y + 1:]
-                        new[x + 1] = nb + col[y:y + 1]
-                        if empties(new, x, y, x + 1, (a,)):
-                            return (x, y, 1)
-                if x > 0 and len(cols[x - 1]) <= y and all(v == a for v in req):
-                    new = list(cols)
-                    new[x] = col[:y] + col[y + 1:]
-                    new[x - 1] = cols[x - 1] + col[y:y + 1]
-                    if empties(new, x, y, x - 1, (a,)):
-                        return (x, y, -1)
-        return None
-
-    def dfs(cols, k):
-        if not any(cols):
-            return False
-        key = (cols, k)
-        if key in dead:
-            return False
-        if k == 1:
-            m = last_move(cols)
-            if m is None:
-                dead.add(key)
-                return False
-            path.append(m)
-            return True
-        if not bound_ok(cols, k):
-            dead.add(key)
-            return False
-        for x in range(5):
-            col = cols[x]
-            for y in range(len(col)):
-                if x < 4:
-                    nb = cols[x + 1]
-                    if y < len(nb):
-                        if nb[y] == col[y]:
-                            child = cols          # equal colours: nothing changes
-                        else:
-                            new = list(cols)
-                            new[x] = col[:y] + nb[y:y + 1] + col[y + 1:]
-                            new[x + 1] = nb[:y] + col[y:y + 1] + nb[y + 1:]
-                            if run_at(new, x, y) or run_at(new, x + 1, y):
-                                child = settle(new)
+                    if y < len(cols[x + 1]):
+                        b = cols[x + 1][y]
+                        if a == b:
+                            # equal colours: a legal move that changes nothing
+                            if not last and (free or fits(())):
+                                path.append((x, y, 1))
+                                if dfs(cols, k1):
+                                    return True
+                                path.pop()
+                        elif (free or fits((a, b))) and (not last or (
+                                shift_ok0(cv[a], x, x + 1) and shift_ok0(cv[b], x + 1, x))):
+                            new, run = swapped(cols, x, y)
+                            if last:
+                                if empties(new, run):
+                                    path.append((x, y, 1))
+                                    return True
                             else:
-                                child = tuple(new)
+                                path.append((x, y, 1))
+                                if dfs(settle(new) if run else tuple(new), k1):
+                                    return True
+                                path.pop()
+                    elif (free or fits((a,))) and (not last or shift_ok0(cv[a], x, x + 1)):
+                        new, run = moved(cols, x, y, x + 1)
+                        if last:
+                            if empties(new, run):
+                                path.append((x, y, 1))
+                                return True
+                        else:
+                            path.append((x, y, 1))
+                            if dfs(settle(new) if run else tuple(new), k1):
+                                return True
+                            path.pop()
+                if x > 0 and len(cols[x - 1]) <= y and (free or fits((a,))) and (
+                        not last or shift_ok0(cv[a], x, x - 1)):
+                    new, run = moved(cols, x, y, x - 1)
+                    if last:
+                        if empties(new, run):
+                            path.append((x, y, -1))
+                            return True
                     else:
-                        child = child_after_move_into_empty(cols, x, y, x + 1)
-                    path.append((x, y, 1))
-                    if dfs(child, k - 1):
-                        return True
-                    path.pop()
-                if x > 0 and len(cols[x - 1]) <= y:
-                    child = child_after_move_into_empty(cols, x, y, x - 1)
-                    path.append((x, y, -1))
-                    if dfs(child, k - 1):
-                        return True
-                    path.pop()
+                        path.append((x, y, -1))
+                        if dfs(settle(new) if run else tuple(new), k1):
+                            return True
+                        path.pop()
         dead.add(key)
         return False
 
-    if n >= 1 and dfs(start, n):
-        return path
-    return None
+    if n <= 0:
+        return [] if not any(start) else None
+    MAXD[0] = n
+    return path if dfs(start, n) else None
 
 
 def main():
-    data = sys.stdin.read().split()
-    if not data:
+    t = list(map(int, sys.stdin.read().split()))
+    if not t:
         return
-    t = list(map(int, data))
     n = t[0]
     i = 1
     cols = []

@@ -1,0 +1,113 @@
+// WRONG ANSWER (Mayan, NOIP 2011): backtrack.cpp with one bug in the clearing
+// step: it removes all horizontal runs first and only then looks for vertical
+// runs on what is left, so a cross / T / L shape is not removed in one step (the
+// shared block goes with the horizontal run and the vertical run is cut short).
+// Everything else is correct. Exposed by a board whose solution (or whose
+// failure) needs such a shape to vanish at once, e.g. a move completing a
+// horizontal and a vertical run through the same block.
+#include <cstdio>
+#include <cstring>
+
+static int n;
+static int bd[32][5][7];         // bd[depth][x][y], 0 = empty (n <= 5 in the contest)
+static int ans[32][3];
+
+static void fall(int b[5][7]) {
+    for (int x = 0; x < 5; x++) {
+        int h = 0;
+        for (int y = 0; y < 7; y++)
+            if (b[x][y]) { int c = b[x][y]; b[x][y] = 0; b[x][h++] = c; }
+    }
+}
+
+// BUG: horizontal runs are found and removed first; vertical runs are found
+// only afterwards, on the board with the horizontal runs already gone. A block
+// shared by a horizontal and a vertical run (cross, T, L) is taken by the
+// horizontal pass, and the rest of the vertical run may no longer be 3 long.
+static bool clear_runs(int b[5][7]) {
+    bool any = false;
+    bool mk[5][7];
+    memset(mk, 0, sizeof mk);
+    for (int x = 0; x <= 2; x++)
+        for (int y = 0; y < 7; y++) {
+            int c = b[x][y];
+            if (c && b[x + 1][y] == c && b[x + 2][y] == c) {
+                mk[x][y] = mk[x + 1][y] = mk[x + 2][y] = true; any = true;
+            }
+        }
+    for (int x = 0; x < 5; x++)
+        for (int y = 0; y < 7; y++)
+            if (mk[x][y]) b[x][y] = 0;
+    memset(mk, 0, sizeof mk);
+    for (int x = 0; x < 5; x++)
+        for (int y = 0; y <= 4; y++) {
+            int c = b[x][y];
+            if (c && b[x][y + 1] == c && b[x][y + 2] == c) {
+                mk[x][y] = mk[x][y + 1] = mk[x][y + 2] = true; any = true;
+            }
+        }
+    for (int x = 0; x < 5; x++)
+        for (int y = 0; y < 7; y++)
+            if (mk[x][y]) b[x][y] = 0;
+    return any;
+}
+
+static void settle(int b[5][7]) {
+    do { fall(b); } while (clear_runs(b));
+}
+
+static bool dead(int b[5][7]) {
+    int cnt[11];
+    memset(cnt, 0, sizeof cnt);
+    for (int x = 0; x < 5; x++)
+        for (int y = 0; y < 7 && b[x][y]; y++) cnt[b[x][y]]++;
+    for (int c = 1; c <= 10; c++)
+        if (cnt[c] == 1 || cnt[c] == 2) return true;
+    return false;
+}
+
+static bool empty(int b[5][7]) {
+    for (int x = 0; x < 5; x++) if (b[x][0]) return false;
+    return true;
+}
+
+static bool dfs(int d) {
+    int (*b)[7] = bd[d];
+    if (empty(b)) return d == n;     // empty before the n-th move: no legal move
+    if (d == n) return false;
+    if (dead(b)) return false;
+    int (*nb)[7] = bd[d + 1];
+    for (int x = 0; x < 5; x++)
+        for (int y = 0; y < 7 && b[x][y]; y++) {
+            if (x < 4) {
+                memcpy(nb, b, sizeof(int) * 35);
+                int t = nb[x][y]; nb[x][y] = nb[x + 1][y]; nb[x + 1][y] = t;
+                settle(nb);
+                ans[d][0] = x; ans[d][1] = y; ans[d][2] = 1;
+                if (dfs(d + 1)) return true;
+            }
+            if (x > 0 && b[x - 1][y] == 0) {
+                memcpy(nb, b, sizeof(int) * 35);
+                nb[x - 1][y] = nb[x][y]; nb[x][y] = 0;
+                settle(nb);
+                ans[d][0] = x; ans[d][1] = y; ans[d][2] = -1;
+                if (dfs(d + 1)) return true;
+            }
+        }
+    return false;
+}
+
+int main() {
+    if (scanf("%d", &n) != 1) return 0;
+    if (n < 0 || n > 30) { printf("-1\n"); return 0; }   // outside any sane range
+    for (int x = 0; x < 5; x++) {
+        int y = 0, c;
+        while (scanf("%d", &c) == 1 && c != 0) bd[0][x][y++] = c;
+    }
+    if (dfs(0)) {
+        for (int i = 0; i < n; i++) printf("%d %d %d\n", ans[i][0], ans[i][1], ans[i][2]);
+    } else {
+        printf("-1\n");
+    }
+    return 0;
+}

@@ -1,0 +1,187 @@
+//! The `solve` and `check` commands, run as a user runs them.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use std::path::PathBuf;
+
+fn judge() -> Command {
+    Command::cargo_bin("mayan-judge").expect("binary built")
+}
+
+/// The official NOIP 2011 data beside the project, or `None` (with a message)
+/// when this checkout does not have it.
+fn official_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("MAYAN_OFFICIAL_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/noip2011-mayan"));
+    if dir.join("mayan1.in").exists() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "SKIP: official data not found at {} (set MAYAN_OFFICIAL_DIR)",
+            dir.display()
+        );
+        None
+    }
+}
+
+fn tokens(s: &str) -> Vec<String> {
+    s.split_whitespace().map(str::to_string).collect()
+}
+
+#[test]
+fn solve_reproduces_every_official_answer() {
+    let Some(dir) = official_dir() else { return };
+    for i in 1..=10 {
+        let input = dir.join(format!("mayan{i}.in"));
+        let expected = std::fs::read_to_string(dir.join(format!("mayan{i}.ans"))).unwrap();
+        let out = judge().arg("solve").arg(&input).output().unwrap();
+        assert!(out.status.success(), "case {i}");
+        assert_eq!(
+            tokens(&String::from_utf8_lossy(&out.stdout)),
+            tokens(&expected),
+            "case {i}"
+        );
+    }
+}
+
+#[test]
+fn check_accepts_every_official_answer() {
+    let Some(dir) = official_dir() else { return };
+    for i in 1..=10 {
+        let input = dir.join(format!("mayan{i}.in"));
+        let ans = dir.join(format!("mayan{i}.ans"));
+        judge()
+            .arg("check")
+            .args([&input, &ans, &ans])
+            .assert()
+            .code(0)
+            .stdout(predicate::str::starts_with("AC"));
+    }
+}
+
+fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> PathBuf {
+    let p = dir.path().join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+const CASE4: &str = "3\n1 2 2 3 2 0\n1 4 1 3 4 0\n5 1 4 1 3 3 0\n1 5 3 5 3 5 0\n4 4 3 4 4 0\n";
+
+#[test]
+fn solve_reads_standard_input_and_reports_stats() {
+    judge()
+        .args(["solve", "--stats", "-"])
+        .write_stdin(CASE4)
+        .assert()
+        .success()
+        .stdout("2 0 1\n1 1 1\n3 4 -1\n")
+        .stderr(predicate::str::contains("nodes"));
+}
+
+#[test]
+fn solve_rejects_an_invalid_puzzle_with_line_and_rule() {
+    judge()
+        .args(["solve", "-"])
+        .write_stdin("1\n1 1 1 0 0 0 0 0\n")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "initial board has a run of three in column 0, y 0..2",
+        ));
+}
+
+#[test]
+fn check_exit_codes_follow_testlib() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(&dir, "in", CASE4);
+    let cases = [
+        ("2 0 1\n1 1 1\n3 4 -1\n", 0, "AC"),
+        ("-1\n", 1, "WA: answer is -1 but a solution exists"),
+        (
+            "2 0 1\n1 1 1\nx 4 -1\n",
+            2,
+            "PE: line 3: token `x` is not an integer",
+        ),
+    ];
+    for (output, code, start) in cases {
+        let out = write(&dir, "out", output);
+        judge()
+            .arg("check")
+            .args([&input, &out])
+            .assert()
+            .code(code)
+            .stdout(predicate::str::starts_with(start));
+    }
+    // A stored answer that disagrees with the solver: judge error.
+    let out = write(&dir, "out", "-1\n");
+    let ans = write(&dir, "ans", "-1\n");
+    judge()
+        .arg("check")
+        .args([&input, &out, &ans])
+        .assert()
+        .code(3)
+        .stdout(predicate::str::starts_with("FAIL"));
+}
+
+#[test]
+fn check_with_a_missing_file_is_a_judge_error_not_a_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(&dir, "in", CASE4);
+    judge()
+        .arg("check")
+        .arg(&input)
+        .arg(dir.path().join("nope"))
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("nope"));
+}
+
+#[test]
+fn check_json_is_machine_readable() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(&dir, "in", CASE4);
+    let out = write(&dir, "out", "2 0 1\n1 1 1\n4 0 -1\n");
+    let res = judge()
+        .arg("check")
+        .arg("--json")
+        .args([&input, &out])
+        .output()
+        .unwrap();
+    assert_eq!(res.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&res.stdout).expect("json");
+    assert_eq!(v["verdict"], "WA");
+    assert_eq!(v["reason"]["kind"], "blocks_left");
+    assert_eq!(v["reason"]["blocks"], 21);
+    assert_eq!(v["moves"][2], "4 0 -1");
+    assert_eq!(v["reference"][0], "2 0 1");
+}
+
+#[test]
+fn check_trace_shows_each_move_and_cascade_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(&dir, "in", CASE4);
+    let out = write(&dir, "out", "2 0 1\n1 1 1\n3 4 -1\n");
+    judge()
+        .arg("check")
+        .arg("--trace")
+        .args([&input, &out])
+        .assert()
+        .code(0)
+        .stdout(
+            predicate::str::contains("move 1: 2 0 1")
+                .and(predicate::str::contains("cascade step 1: 3 blocks cleared"))
+                .and(predicate::str::contains("[ 1]"))
+                .and(predicate::str::contains("after move 3: 0 blocks left"))
+                .and(predicate::str::contains("\x1b[").not()),
+        );
+}
+
+#[test]
+fn help_documents_the_exit_codes() {
+    judge()
+        .args(["check", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("0 AC, 1 WA, 2 PE, 3 FAIL"));
+}
