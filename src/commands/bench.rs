@@ -60,14 +60,20 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
                 nodes
             );
             match base {
-                Some(b) => println!(
-                    " {:>9.1} ms  {:>8.0}x",
-                    ms(b),
-                    b.as_secs_f64() / ours.as_secs_f64()
-                ),
+                Some(b) => {
+                    let ratio = b.as_secs_f64() / ours.as_secs_f64();
+                    worst_ratio = worst_ratio.min(ratio);
+                    println!(" {:>9.1} ms  {:>8.0}x", ms(b), ratio);
+                }
                 None => println!(" {:>12}  {:>9}", "-", "-"),
             }
         }
+        let target = if n <= 5 { "target < 20 ms" } else { "target < 2 s" };
+        print!("slowest board: {:.2} ms ({target})", ms(slowest));
+        if worst_ratio.is_finite() {
+            print!("; smallest ratio to the baseline: {worst_ratio:.0}x (target >= 50x)");
+        }
+        println!();
     }
     Ok(0)
 }
