@@ -9,6 +9,7 @@ use std::path::PathBuf;
 pub const EXIT_CODES: &str = "\
 Exit codes:
   check (testlib protocol): 0 AC, 1 WA, 2 PE, 3 FAIL (judge error)
+  grade:                     0 every test AC, 1 some test not AC, 2 judge or configuration error
   solve, bench:              0 success, 2 bad input or judge error";
 
 /// A grader for the Mayan puzzle (NOIP 2011 senior, day 1 problem 3).
@@ -30,6 +31,11 @@ pub enum Command {
         after_help = "Exit codes (testlib): 0 AC, 1 WA, 2 PE, 3 FAIL (judge error, e.g. a bad input or a stored answer that disagrees with the solver)."
     )]
     Check(CheckArgs),
+    /// Grade submissions on a problem's tests, in a sandbox.
+    #[command(
+        after_help = "Exit codes: 0 every test AC, 1 some verdict is not AC, 2 judge or configuration error."
+    )]
+    Grade(GradeArgs),
     /// Measure the solver against a plain C++ backtracking baseline.
     Bench(BenchArgs),
 }
@@ -83,6 +89,34 @@ pub enum ColorChoice {
     Always,
     /// Never.
     Never,
+}
+
+/// Options of `grade`.
+#[derive(Debug, Args)]
+pub struct GradeArgs {
+    /// Source files or ready executables; a folder means every source file in it.
+    #[arg(required = true)]
+    pub submissions: Vec<PathBuf>,
+    /// The problem package [default: problems/mayan, found from the current
+    /// folder upwards, else the copy built into the binary].
+    #[arg(long)]
+    pub problem: Option<PathBuf>,
+    /// Only tests whose name matches this glob (e.g. `secret/*`, `sample/1`).
+    #[arg(long)]
+    pub tests: Option<String>,
+    /// Tests run in parallel. CPU time is measured per process and stays
+    /// comparable; wall time and memory bandwidth suffer when jobs exceed cores.
+    #[arg(long, default_value_t = 1)]
+    pub jobs: usize,
+    /// Force the language (c, cpp, rust, python, exe) instead of detecting it.
+    #[arg(long)]
+    pub lang: Option<String>,
+    /// Also write the full report as JSON to this file (atomically).
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+    /// No progress bar or progress lines.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// Options of `bench`.

@@ -11,6 +11,7 @@ fn main() {
         Command::Solve(args) => commands::solve::run(args),
         Command::Bench(args) => commands::bench::run(args),
         Command::Check(args) => commands::check::run(args),
+        Command::Grade(args) => commands::grade::run(args),
     };
     match result {
         Ok(code) => std::process::exit(code),

@@ -181,13 +181,13 @@ fn main() {
         i += 1;
     }
     let mut sv = Solver { n, dead: HashSet::new(), path: Vec::new() };
-    let out = io::stdout();
-    let mut out = out.lock();
+    let mut text = String::new();
     if sv.dfs(&b, sv.n) {
         for &(x, y, g) in &sv.path {
-            writeln!(out, "{} {} {}", x, y, g).unwrap();
+            text.push_str(&format!("{} {} {}\n", x, y, g));
         }
     } else {
-        writeln!(out, "-1").unwrap();
+        text.push_str("-1\n");
     }
+    let _ = io::stdout().write_all(text.as_bytes());
 }

@@ -1,0 +1,198 @@
+//! `mayan-judge grade`: compile and run submissions on a package's tests.
+
+use crate::cli::GradeArgs;
+use crate::grading::{GradeReport, Grader, SCHEMA_VERSION, SubmissionReport, TestResult};
+use crate::package::embedded::Embedded;
+use crate::package::languages::LanguageTable;
+use crate::package::{Problem, TestCase};
+use crate::report::{Exporter, Json, Text, write_atomic};
+use crate::sandbox::Sandbox;
+use crate::submission::{Prepared, default_cache_dir, prepare};
+use anyhow::{Context, Result, bail};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+/// The package to use: `--problem`, else `problems/mayan` found from the
+/// current folder upwards, else the bundled copy (kept alive by the guard).
+pub fn find_problem(arg: Option<&Path>) -> Result<(Problem, Option<Embedded>)> {
+    if let Some(dir) = arg {
+        let p = Problem::load(dir).with_context(|| format!("loading the package {}", dir.display()))?;
+        return Ok((p, None));
+    }
+    let cwd = std::env::current_dir().context("reading the current folder")?;
+    for dir in cwd.ancestors() {
+        let candidate = dir.join("problems/mayan");
+        if candidate.join(crate::package::PROBLEM_FILE).is_file() {
+            return Ok((Problem::load(&candidate)?, None));
+        }
+    }
+    let bundled = Embedded::extract().context("writing out the bundled package")?;
+    let p = Problem::load(&bundled.package_dir())?;
+    Ok((p, Some(bundled)))
+}
+
+/// Expands folders into the source files they hold (natural order).
+fn expand(paths: &[PathBuf], languages: &LanguageTable) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let mut found = Vec::new();
+            for entry in walkdir::WalkDir::new(p).sort_by(|a, b| {
+                natord::compare(&a.file_name().to_string_lossy(), &b.file_name().to_string_lossy())
+            }) {
+                let entry = entry.with_context(|| format!("reading {}", p.display()))?;
+                let is_source =
+                    entry.path().extension().is_some() && languages.detect(entry.path()).is_some();
+                if entry.file_type().is_file() && is_source {
+                    found.push(entry.into_path());
+                }
+            }
+            if found.is_empty() {
+                bail!("{}: no source files in this folder", p.display());
+            }
+            out.extend(found);
+        } else if p.is_file() {
+            out.push(p.clone());
+        } else {
+            bail!("{}: no such file or folder", p.display());
+        }
+    }
+    Ok(out)
+}
+
+/// Progress on stderr: a bar on a terminal, plain lines elsewhere, nothing
+/// with `--quiet`.
+enum Progress {
+    Bar(ProgressBar),
+    Lines,
+    Quiet,
+}
+
+impl Progress {
+    fn new(quiet: bool, total: usize) -> Progress {
+        if quiet {
+            Progress::Quiet
+        } else if std::io::stderr().is_terminal() {
+            let bar = ProgressBar::new(total as u64);
+            bar.set_style(
+                ProgressStyle::with_template("{bar:30} {pos}/{len} tests  {msg}").expect("valid template"),
+            );
+            Progress::Bar(bar)
+        } else {
+            Progress::Lines
+        }
+    }
+
+    fn start(&self, submission: &str) {
+        match self {
+            Progress::Bar(bar) => bar.set_message(submission.to_string()),
+            Progress::Lines => eprintln!("grading {submission}"),
+            Progress::Quiet => {}
+        }
+    }
+
+    fn test(&self, r: &TestResult) {
+        match self {
+            Progress::Bar(bar) => bar.inc(1),
+            Progress::Lines => eprintln!("  {}: {} ({} ms)", r.test, r.verdict, r.time_ms),
+            Progress::Quiet => {}
+        }
+    }
+
+    fn skip(&self, n: usize) {
+        if let Progress::Bar(bar) = self {
+            bar.inc(n as u64);
+        }
+    }
+
+    fn finish(&self) {
+        if let Progress::Bar(bar) = self {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// Runs `grade`; returns the exit code (0 all AC, 1 not all AC, 2 judge error).
+pub fn run(args: &GradeArgs) -> Result<i32> {
+    let (problem, _bundled) = find_problem(args.problem.as_deref())?;
+    let languages = LanguageTable::for_package(&problem.dir)?;
+    let mut cases: Vec<TestCase> = problem.tests()?;
+    if let Some(pattern) = &args.tests {
+        let glob = glob::Pattern::new(pattern).with_context(|| format!("--tests `{pattern}`"))?;
+        cases.retain(|t| glob.matches(&t.name));
+        if cases.is_empty() {
+            bail!("--tests `{pattern}` matches no test of {}", problem.config.name);
+        }
+    }
+    let sources = expand(&args.submissions, &languages)?;
+    let sandbox = Sandbox::detect();
+    let grader = Grader::new(&problem, &sandbox, cases).context("reading the tests")?;
+    let progress = Progress::new(args.quiet, grader.len() * sources.len());
+    let cache = default_cache_dir();
+    let mut report = GradeReport {
+        schema_version: SCHEMA_VERSION,
+        problem: problem.config.name.clone(),
+        protections: sandbox.protections(),
+        submissions: Vec::new(),
+    };
+    for source in &sources {
+        let shown = source.display().to_string();
+        progress.start(&shown);
+        let language = match &args.lang {
+            Some(name) => languages.get(name).with_context(|| {
+                format!(
+                    "--lang {name}: unknown language (known: {})",
+                    languages.names().join(", ")
+                )
+            })?,
+            None => match languages.detect(source) {
+                Some(l) => l,
+                None => bail!(
+                    "{shown}: cannot tell the language from the extension; use --lang ({})",
+                    languages.names().join(", ")
+                ),
+            },
+        };
+        let mut entry = SubmissionReport {
+            submission: shown.clone(),
+            language: language.name.clone(),
+            compiled_from_cache: false,
+            compile_error: None,
+            judge_error: None,
+            tests: Vec::new(),
+            score: 0,
+            max_score: grader.max_score(),
+        };
+        match prepare(&sandbox, source, language, &cache) {
+            Err(e) => {
+                entry.judge_error = Some(e.to_string());
+                progress.skip(grader.len());
+            }
+            Ok(Prepared::CompileError(message)) => {
+                entry.compile_error = Some(message);
+                progress.skip(grader.len());
+            }
+            Ok(prepared) => {
+                entry.compiled_from_cache = matches!(prepared, Prepared::Ready { cached: true, .. });
+                entry.tests = grader.grade(&prepared, args.jobs, &|r| progress.test(r));
+                entry.score = entry.tests.iter().map(|t| t.points).sum();
+            }
+        }
+        report.submissions.push(entry);
+    }
+    progress.finish();
+    print!("{}", Text.render(&report));
+    if let Some(path) = &args.json {
+        write_atomic(path, Json.render(&report).as_bytes())
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    let code = if report.submissions.iter().any(SubmissionReport::judge_failed) {
+        2
+    } else if report.submissions.iter().all(SubmissionReport::all_accepted) {
+        0
+    } else {
+        1
+    };
+    Ok(code)
+}

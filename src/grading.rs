@@ -1,0 +1,321 @@
+//! Grading: run a prepared submission on every test of a package in the
+//! sandbox and judge each output with the checker.
+//!
+//! The reference answer of each test is computed once per grading session
+//! (and checked against the stored `.ans`), however many submissions are
+//! graded; a test whose stored answer is wrong gives `FAIL` to everyone.
+
+use crate::checker::{self, Judgement};
+use crate::package::{Problem, TestCase};
+use crate::sandbox::{Limits, RunResult, Sandbox, Status};
+use crate::sim::{Move, Puzzle};
+use crate::solver::format_moves;
+use crate::submission::Prepared;
+use crate::verdict::Verdict;
+use serde::Serialize;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The result of one test.
+#[derive(Clone, Debug, Serialize)]
+pub struct TestResult {
+    /// Test name (e.g. `secret/3`).
+    pub test: String,
+    /// Verdict.
+    pub verdict: Verdict,
+    /// CPU time, ms.
+    pub time_ms: u64,
+    /// Wall time, ms.
+    pub wall_ms: u64,
+    /// Peak memory, KiB.
+    pub memory_kib: u64,
+    /// The checker's (or the runner's) one-line reason.
+    pub reason: String,
+    /// For checked outputs, the checker's full judgement.
+    pub judgement: Option<Judgement>,
+    /// For WA: a short diff of the output against the reference answer.
+    pub diff: Option<String>,
+    /// Points scored.
+    pub points: u32,
+}
+
+/// A test with what the judge needs of it, loaded once.
+struct Loaded {
+    case: TestCase,
+    input: Vec<u8>,
+    /// The reference answer, or the FAIL judgement explaining why there is
+    /// none (invalid input, stored answer that disagrees with the solver).
+    reference: Result<(Puzzle, Option<Vec<Move>>), Box<Judgement>>,
+}
+
+/// Everything about one graded submission.
+#[derive(Clone, Debug, Serialize)]
+pub struct SubmissionReport {
+    /// The file graded.
+    pub submission: String,
+    /// Its language.
+    pub language: String,
+    /// Whether the compiled program came from the cache (no compilation).
+    pub compiled_from_cache: bool,
+    /// The compiler's message when it did not compile (every test is then CE).
+    pub compile_error: Option<String>,
+    /// Why the judge could not grade it (a missing compiler, say): the
+    /// judge's problem, not the contestant's.
+    pub judge_error: Option<String>,
+    /// Per-test results, in test order.
+    pub tests: Vec<TestResult>,
+    /// Points scored.
+    pub score: u32,
+    /// Points possible.
+    pub max_score: u32,
+}
+
+impl SubmissionReport {
+    /// Whether every test is accepted.
+    pub fn all_accepted(&self) -> bool {
+        self.compile_error.is_none()
+            && self.judge_error.is_none()
+            && self.tests.iter().all(|t| t.verdict == Verdict::Accepted)
+    }
+
+    /// Whether some test failed through the judge's fault.
+    pub fn judge_failed(&self) -> bool {
+        self.judge_error.is_some() || self.tests.iter().any(|t| t.verdict == Verdict::Fail)
+    }
+}
+
+/// A grading session: one problem, one or more submissions.
+#[derive(Clone, Debug, Serialize)]
+pub struct GradeReport {
+    /// Version of this JSON layout; bumped on any incompatible change.
+    pub schema_version: u32,
+    /// The problem's name.
+    pub problem: String,
+    /// Which sandbox protections were active.
+    pub protections: String,
+    /// The submissions, in the order graded.
+    pub submissions: Vec<SubmissionReport>,
+}
+
+/// The current [`GradeReport::schema_version`].
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// A package's tests, ready to grade any number of submissions.
+pub struct Grader<'a> {
+    problem: &'a Problem,
+    sandbox: &'a Sandbox,
+    tests: Vec<Loaded>,
+}
+
+/// Limits of a test run from the package's limits.
+pub fn run_limits(problem: &Problem) -> Limits {
+    let l = problem.config.limits;
+    Limits {
+        cpu_ms: l.time_ms,
+        wall_ms: l.time_ms.saturating_mul(2).saturating_add(1000),
+        memory_kib: l.memory_mib.saturating_mul(1024),
+        output_bytes: l.output_kib.saturating_mul(1024),
+        file_size_bytes: 16 << 20,
+        processes: 64,
+    }
+}
+
+impl<'a> Grader<'a> {
+    /// Loads the tests (reads inputs and answers, solves every puzzle).
+    pub fn new(
+        problem: &'a Problem,
+        sandbox: &'a Sandbox,
+        cases: Vec<TestCase>,
+    ) -> std::io::Result<Grader<'a>> {
+        let mut tests = Vec::with_capacity(cases.len());
+        for case in cases {
+            let input = std::fs::read(&case.input)?;
+            let answer = std::fs::read(&case.answer)?;
+            let reference = match Puzzle::parse(&input) {
+                // The checker turns an invalid puzzle into its FAIL judgement.
+                Err(_) => Err(Box::new(checker::check(&input, b"", None, problem.checker))),
+                Ok(p) => checker::reference(&p, Some(&answer), problem.checker.reading).map(|r| (p, r)),
+            };
+            tests.push(Loaded {
+                case,
+                input,
+                reference,
+            });
+        }
+        Ok(Grader {
+            problem,
+            sandbox,
+            tests,
+        })
+    }
+
+    /// Number of tests.
+    pub fn len(&self) -> usize {
+        self.tests.len()
+    }
+
+    /// Whether there are no tests.
+    pub fn is_empty(&self) -> bool {
+        self.tests.is_empty()
+    }
+
+    /// Most points a submission can score.
+    pub fn max_score(&self) -> u32 {
+        self.tests.len() as u32 * self.problem.config.scoring.points_per_test
+    }
+
+    /// Runs a prepared submission on every test, `jobs` at a time, calling
+    /// `on_result` as each test finishes. Results come back in test order.
+    pub fn grade(
+        &self,
+        prepared: &Prepared,
+        jobs: usize,
+        on_result: &(dyn Fn(&TestResult) + Sync),
+    ) -> Vec<TestResult> {
+        let next = AtomicUsize::new(0);
+        let results: Mutex<Vec<Option<TestResult>>> = Mutex::new(vec![None; self.tests.len()]);
+        std::thread::scope(|s| {
+            for _ in 0..jobs.clamp(1, self.tests.len().max(1)) {
+                s.spawn(|| {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(test) = self.tests.get(i) else { break };
+                        let r = self.grade_one(prepared, test);
+                        on_result(&r);
+                        results.lock().expect("no panics while held")[i] = Some(r);
+                    }
+                });
+            }
+        });
+        results
+            .into_inner()
+            .expect("no panics while held")
+            .into_iter()
+            .map(|r| r.expect("every test graded"))
+            .collect()
+    }
+
+    fn grade_one(&self, prepared: &Prepared, test: &Loaded) -> TestResult {
+        let name = test.case.name.clone();
+        let points = self.problem.config.scoring.points_per_test;
+        let mut result = TestResult {
+            test: name,
+            verdict: Verdict::Fail,
+            time_ms: 0,
+            wall_ms: 0,
+            memory_kib: 0,
+            reason: String::new(),
+            judgement: None,
+            diff: None,
+            points: 0,
+        };
+        let (puzzle, reference) = match &test.reference {
+            Ok(r) => r,
+            Err(fail) => {
+                result.reason = fail.message.clone();
+                result.judgement = Some((**fail).clone());
+                return result;
+            }
+        };
+        let Some(spec) = prepared.spec(test.input.clone(), run_limits(self.problem)) else {
+            result.verdict = Verdict::CompileError;
+            result.reason = "compilation failed".into();
+            return result;
+        };
+        let run = match self.sandbox.run(&spec) {
+            Ok(run) => run,
+            Err(e) => {
+                result.reason = format!("judge error: {e}");
+                return result;
+            }
+        };
+        result.time_ms = run.cpu_ms;
+        result.wall_ms = run.wall_ms;
+        result.memory_kib = run.peak_memory_kib;
+        let (verdict, reason) = run_verdict(&run, self.problem.config.limits);
+        if let Some(v) = verdict {
+            result.verdict = v;
+            result.reason = reason;
+            return result;
+        }
+        let j = checker::judge(puzzle, &run.stdout, reference, self.problem.checker);
+        result.verdict = j.verdict;
+        result.reason = j.message.clone();
+        if j.verdict == Verdict::WrongAnswer {
+            result.diff = Some(short_diff(&run.stdout, &format_moves(reference.as_deref())));
+        }
+        if j.verdict == Verdict::Accepted {
+            result.points = points;
+        }
+        result.judgement = Some(j);
+        result
+    }
+}
+
+/// The verdict a run earns before its output is read (`None`: it exited
+/// normally, so the checker decides).
+pub fn run_verdict(run: &RunResult, limits: crate::package::Limits) -> (Option<Verdict>, String) {
+    match run.status {
+        Status::Exited(0) => (None, String::new()),
+        Status::Exited(code) => (Some(Verdict::RuntimeError), format!("exit code {code}")),
+        Status::Signaled(_) => (Some(Verdict::RuntimeError), run.status.to_string()),
+        Status::TimeLimit { wall: false } => (
+            Some(Verdict::TimeLimit),
+            format!("CPU time over {} ms", limits.time_ms),
+        ),
+        Status::TimeLimit { wall: true } => (
+            Some(Verdict::TimeLimit),
+            format!(
+                "wall time over the limit (CPU {} ms): sleeping or blocked?",
+                run.cpu_ms
+            ),
+        ),
+        Status::MemoryLimit => (
+            Some(Verdict::MemoryLimit),
+            format!("memory over {} MiB", limits.memory_mib),
+        ),
+        Status::OutputLimit => (
+            Some(Verdict::OutputLimit),
+            format!("output over {} KiB (or a file over its limit)", limits.output_kib),
+        ),
+    }
+}
+
+/// A short line diff of an output against the reference answer: at most
+/// 12 lines, each cut to 80 characters.
+pub fn short_diff(output: &[u8], expected: &str) -> String {
+    let theirs = String::from_utf8_lossy(&output[..output.len().min(4096)]).into_owned();
+    let diff = similar::TextDiff::from_lines(expected, theirs.as_str());
+    let mut out = Vec::new();
+    for change in diff.iter_all_changes() {
+        let sign = match change.tag() {
+            similar::ChangeTag::Delete => "-",
+            similar::ChangeTag::Insert => "+",
+            similar::ChangeTag::Equal => " ",
+        };
+        let line: String = change.value().trim_end().chars().take(80).collect();
+        out.push(format!("{sign}{line}"));
+        if out.len() == 12 {
+            out.push(" ...".into());
+            break;
+        }
+    }
+    out.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_diff_marks_reference_lines_with_minus_and_output_lines_with_plus() {
+        let d = short_diff(b"2 0 1\n1 1 -1\n", "2 0 1\n1 1 1\n");
+        assert_eq!(d, " 2 0 1\n-1 1 1\n+1 1 -1");
+    }
+
+    #[test]
+    fn the_diff_stays_short() {
+        let out = "9 9 9\n".repeat(1000);
+        assert!(short_diff(out.as_bytes(), "-1\n").lines().count() <= 13);
+    }
+}

@@ -1,0 +1,375 @@
+//! Problem packages: `problems/<name>/problem.toml`, the tests it points to,
+//! its reference programs, and the languages submissions may use.
+//!
+//! A package is plain files so problem setters can edit it by hand; this
+//! module reads it strictly (unknown keys are errors that name the key and
+//! line) and finds tests and reference programs with `walkdir`, in natural
+//! order so `2` comes before `10`.
+
+pub mod embedded;
+pub mod languages;
+
+use crate::checker;
+use crate::solver::Reading;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// The file that makes a folder a package.
+pub const PROBLEM_FILE: &str = "problem.toml";
+
+/// What can be wrong with a package.
+#[derive(Debug, thiserror::Error)]
+pub enum PackageError {
+    /// A file could not be read.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// `problem.toml` does not parse or breaks the schema.
+    #[error("{path}: {message}")]
+    Toml {
+        /// The file.
+        path: PathBuf,
+        /// toml's message (it names the line, column and key).
+        message: String,
+    },
+    /// A value that parses but makes no sense.
+    #[error("{path}: {message}")]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// An input without its answer, or the other way round.
+    #[error("{path}: {message}")]
+    Unpaired {
+        /// The lone file.
+        path: PathBuf,
+        /// What is missing.
+        message: String,
+    },
+    /// No tests at all.
+    #[error("{path}: the package has no tests (expected NAME.in with NAME.ans)")]
+    NoTests {
+        /// The tests folder.
+        path: PathBuf,
+    },
+}
+
+/// Resource limits per test, as written in `problem.toml`.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Limits {
+    /// CPU time per test, milliseconds.
+    pub time_ms: u64,
+    /// Memory per test, MiB.
+    pub memory_mib: u64,
+    /// Output per test, KiB.
+    pub output_kib: u64,
+}
+
+impl Default for Limits {
+    /// The contest's limits: 3 s and 128 MiB per test.
+    fn default() -> Self {
+        Limits {
+            time_ms: 3000,
+            memory_mib: 128,
+            output_kib: 1024,
+        }
+    }
+}
+
+/// How a test scores.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Scoring {
+    /// Points for each accepted test.
+    pub points_per_test: u32,
+}
+
+impl Default for Scoring {
+    fn default() -> Self {
+        Scoring { points_per_test: 10 }
+    }
+}
+
+/// Which solutions the checker accepts.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Accept {
+    /// Only the lexicographically smallest solution (the contest's rule).
+    #[default]
+    Smallest,
+    /// Any valid solution.
+    Any,
+}
+
+/// The checker's settings.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, default)]
+pub struct CheckerConfig {
+    /// `literal`, `no-noop`, `at-most` or `no-noop+at-most`.
+    pub reading: String,
+    /// `smallest` or `any`.
+    pub accept: Accept,
+}
+
+impl Default for CheckerConfig {
+    fn default() -> Self {
+        CheckerConfig {
+            reading: Reading::LITERAL.to_string(),
+            accept: Accept::Smallest,
+        }
+    }
+}
+
+/// The package's own limits on inputs, stricter than RULES.md.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, default)]
+pub struct InputLimits {
+    /// Largest n (the contest's is 5).
+    pub max_n: u32,
+}
+
+impl Default for InputLimits {
+    fn default() -> Self {
+        InputLimits { max_n: 5 }
+    }
+}
+
+/// `problem.toml` as written.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct ProblemToml {
+    /// Short name; tests default to `testdata/<name>` and reference programs
+    /// to `reference/<name>`, both beside `problems/`.
+    pub name: String,
+    /// Human title.
+    pub title: String,
+    /// Per-test limits.
+    #[serde(default)]
+    pub limits: Limits,
+    /// Scoring.
+    #[serde(default)]
+    pub scoring: Scoring,
+    /// Checker settings.
+    #[serde(default)]
+    pub checker: CheckerConfig,
+    /// Input limits.
+    #[serde(default)]
+    pub input: InputLimits,
+    /// Tests folder, relative to the package folder.
+    #[serde(default)]
+    pub tests: Option<PathBuf>,
+    /// Reference programs folder, relative to the package folder.
+    #[serde(default)]
+    pub reference: Option<PathBuf>,
+}
+
+/// A loaded package.
+#[derive(Clone, Debug)]
+pub struct Problem {
+    /// The package folder.
+    pub dir: PathBuf,
+    /// What `problem.toml` says.
+    pub config: ProblemToml,
+    /// The checker options it implies.
+    pub checker: checker::Options,
+    /// Where its tests are.
+    pub tests_dir: PathBuf,
+    /// Where its reference programs are.
+    pub reference_dir: PathBuf,
+}
+
+/// One test: an input and its stored answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TestCase {
+    /// Name, relative to the tests folder, without `.in` (e.g. `secret/7`).
+    pub name: String,
+    /// The input file.
+    pub input: PathBuf,
+    /// The answer file.
+    pub answer: PathBuf,
+}
+
+impl Problem {
+    /// Loads the package in `dir`.
+    pub fn load(dir: &Path) -> Result<Problem, PackageError> {
+        let path = dir.join(PROBLEM_FILE);
+        let text = std::fs::read_to_string(&path).map_err(|source| PackageError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        let config: ProblemToml = toml::from_str(&text).map_err(|e| PackageError::Toml {
+            path: path.clone(),
+            message: e.to_string().trim_end().to_string(),
+        })?;
+        let reading: Reading = config
+            .checker
+            .reading
+            .parse()
+            .map_err(|e| PackageError::Invalid {
+                path: path.clone(),
+                message: format!("[checker] reading: {e}"),
+            })?;
+        if config.limits.time_ms == 0 || config.limits.memory_mib == 0 {
+            return Err(PackageError::Invalid {
+                path,
+                message: "[limits] time_ms and memory_mib must be positive".into(),
+            });
+        }
+        // problems/<name>/ sits beside testdata/ and reference/.
+        let root = dir.parent().and_then(Path::parent).unwrap_or(Path::new("."));
+        let tests_dir = match &config.tests {
+            Some(p) => dir.join(p),
+            None => root.join("testdata").join(&config.name),
+        };
+        let reference_dir = match &config.reference {
+            Some(p) => dir.join(p),
+            None => root.join("reference").join(&config.name),
+        };
+        Ok(Problem {
+            dir: dir.to_path_buf(),
+            checker: checker::Options {
+                reading,
+                accept_any: config.checker.accept == Accept::Any,
+            },
+            config,
+            tests_dir,
+            reference_dir,
+        })
+    }
+
+    /// Every test (`NAME.in` with `NAME.ans`) under the tests folder, in
+    /// natural order. An input without an answer or an answer without an
+    /// input is an error, and so is a folder with no tests.
+    pub fn tests(&self) -> Result<Vec<TestCase>, PackageError> {
+        find_tests(&self.tests_dir)
+    }
+}
+
+/// Finds `NAME.in` + `NAME.ans` pairs under `dir` (see [`Problem::tests`]).
+pub fn find_tests(dir: &Path) -> Result<Vec<TestCase>, PackageError> {
+    if !dir.is_dir() {
+        return Err(PackageError::NoTests {
+            path: dir.to_path_buf(),
+        });
+    }
+    let mut tests = Vec::new();
+    for entry in walkdir::WalkDir::new(dir)
+        .sort_by(|a, b| natord::compare(&a.file_name().to_string_lossy(), &b.file_name().to_string_lossy()))
+    {
+        let entry = entry.map_err(|e| PackageError::Io {
+            path: e.path().unwrap_or(dir).to_path_buf(),
+            source: e.into(),
+        })?;
+        let path = entry.path();
+        let ext = path.extension().and_then(|e| e.to_str());
+        match ext {
+            Some("in") => {
+                let answer = path.with_extension("ans");
+                if !answer.is_file() {
+                    return Err(PackageError::Unpaired {
+                        path: path.to_path_buf(),
+                        message: format!("input without an answer (expected {})", answer.display()),
+                    });
+                }
+                let rel = path.strip_prefix(dir).unwrap_or(path).with_extension("");
+                tests.push(TestCase {
+                    name: rel.to_string_lossy().replace('\\', "/"),
+                    input: path.to_path_buf(),
+                    answer,
+                });
+            }
+            Some("ans") if !path.with_extension("in").is_file() => {
+                return Err(PackageError::Unpaired {
+                    path: path.to_path_buf(),
+                    message: "answer without an input".into(),
+                });
+            }
+            _ => {}
+        }
+    }
+    if tests.is_empty() {
+        return Err(PackageError::NoTests {
+            path: dir.to_path_buf(),
+        });
+    }
+    Ok(tests)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn package(toml: &str) -> (tempfile::TempDir, Result<Problem, PackageError>) {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("problems/p");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(PROBLEM_FILE), toml).unwrap();
+        let p = Problem::load(&dir);
+        (root, p)
+    }
+
+    #[test]
+    fn defaults_are_the_contests() {
+        let (root, p) = package("name = \"p\"\ntitle = \"P\"\n");
+        let p = p.unwrap();
+        assert_eq!(p.config.limits, Limits::default());
+        assert_eq!(p.config.scoring.points_per_test, 10);
+        assert_eq!(p.checker, checker::Options::default());
+        assert_eq!(p.tests_dir, root.path().join("testdata/p"));
+    }
+
+    #[test]
+    fn unknown_keys_are_named_with_their_line() {
+        let (_root, p) = package("name = \"p\"\ntitle = \"P\"\n[limits]\ntime_ms = 1\nmemory = 3\n");
+        let msg = p.unwrap_err().to_string();
+        assert!(msg.contains("line 5") && msg.contains("memory"), "{msg}");
+    }
+
+    #[test]
+    fn a_bad_reading_is_named() {
+        let (_root, p) = package("name = \"p\"\ntitle = \"P\"\n[checker]\nreading = \"loose\"\n");
+        assert!(p.unwrap_err().to_string().contains("unknown reading `loose`"));
+    }
+
+    #[test]
+    fn tests_are_paired_and_in_natural_order() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["10", "2", "1"] {
+            std::fs::write(dir.path().join(format!("{name}.in")), "").unwrap();
+            std::fs::write(dir.path().join(format!("{name}.ans")), "").unwrap();
+        }
+        let names: Vec<_> = find_tests(dir.path())
+            .unwrap()
+            .into_iter()
+            .map(|t| t.name)
+            .collect();
+        assert_eq!(names, ["1", "2", "10"]);
+        std::fs::write(dir.path().join("3.in"), "").unwrap();
+        let err = find_tests(dir.path()).unwrap_err().to_string();
+        assert!(err.contains("3.in") && err.contains("without an answer"), "{err}");
+        std::fs::remove_file(dir.path().join("3.in")).unwrap();
+        std::fs::write(dir.path().join("4.ans"), "").unwrap();
+        assert!(
+            find_tests(dir.path())
+                .unwrap_err()
+                .to_string()
+                .contains("answer without an input")
+        );
+    }
+
+    #[test]
+    fn an_empty_tests_folder_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(matches!(
+            find_tests(dir.path()),
+            Err(PackageError::NoTests { .. })
+        ));
+    }
+}

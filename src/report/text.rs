@@ -1,0 +1,105 @@
+//! Text: a table per submission (test, verdict, time, memory, reason, and a
+//! short diff under each WA), the score, and a summary table when several
+//! submissions were graded.
+
+use super::Exporter;
+use crate::grading::{GradeReport, SubmissionReport};
+use crate::verdict::Verdict;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// Plain text tables.
+pub struct Text;
+
+fn memory(kib: u64) -> String {
+    format!("{:.1} MiB", kib as f64 / 1024.0)
+}
+
+fn submission(out: &mut String, s: &SubmissionReport) {
+    let _ = writeln!(out, "== {} ({})", s.submission, s.language);
+    if let Some(err) = &s.judge_error {
+        let _ = writeln!(out, "FAIL: judge error: {err}");
+    } else if let Some(ce) = &s.compile_error {
+        let _ = writeln!(out, "CE: compilation failed:");
+        for line in ce.lines() {
+            let _ = writeln!(out, "    {line}");
+        }
+    } else {
+        let width = s.tests.iter().map(|t| t.test.len()).max().unwrap_or(4).max(4);
+        let _ = writeln!(
+            out,
+            "{:<width$}  verdict  {:>8}  {:>10}  reason",
+            "test", "time", "memory"
+        );
+        for t in &s.tests {
+            let _ = writeln!(
+                out,
+                "{:<width$}  {:<7}  {:>5} ms  {:>10}  {}",
+                t.test,
+                t.verdict.code(),
+                t.time_ms,
+                memory(t.memory_kib),
+                t.reason
+            );
+            if let Some(diff) = &t.diff {
+                for line in diff.lines() {
+                    let _ = writeln!(out, "{:<width$}    {line}", "");
+                }
+            }
+        }
+    }
+    let _ = writeln!(out, "score: {} / {}", s.score, s.max_score);
+}
+
+/// Verdict counts such as `8 AC, 2 WA`.
+pub fn verdict_counts(s: &SubmissionReport) -> String {
+    if s.judge_error.is_some() {
+        return "FAIL (judge error)".into();
+    }
+    if s.compile_error.is_some() {
+        return "CE".into();
+    }
+    let mut counts: BTreeMap<Verdict, usize> = BTreeMap::new();
+    for t in &s.tests {
+        *counts.entry(t.verdict).or_default() += 1;
+    }
+    counts
+        .iter()
+        .map(|(v, n)| format!("{n} {v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl Exporter for Text {
+    fn render(&self, report: &GradeReport) -> String {
+        let mut out = String::new();
+        for (i, s) in report.submissions.iter().enumerate() {
+            if i > 0 {
+                out.push('\n');
+            }
+            submission(&mut out, s);
+        }
+        if report.submissions.len() > 1 {
+            let width = report
+                .submissions
+                .iter()
+                .map(|s| s.submission.len())
+                .max()
+                .unwrap_or(10)
+                .max(10);
+            let _ = writeln!(out, "\nsummary ({} submissions)", report.submissions.len());
+            let _ = writeln!(out, "{:<width$}  {:>9}  verdicts", "submission", "score");
+            for s in &report.submissions {
+                let score = format!("{}/{}", s.score, s.max_score);
+                let _ = writeln!(
+                    out,
+                    "{:<width$}  {:>9}  {}",
+                    s.submission,
+                    score,
+                    verdict_counts(s)
+                );
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,554 @@
+//! Control-group support: detection (v1, v2 or none) and one cgroup per run.
+//!
+//! Every run gets its own freshly created cgroup (one directory per v1
+//! hierarchy, or a single directory on v2), named
+//! `mayan-judge-<judge pid>-<counter>` so that concurrent runs never share
+//! one. The child joins it itself, between `fork` and `exec` (see
+//! `child.rs`), so it cannot fork before being accounted. After the run
+//! every task in it is killed and the directories are removed.
+//!
+//! Where the per-run cgroups are created:
+//! * v1: under the judge's own cgroup in each hierarchy (read from
+//!   `/proc/self/cgroup`), so limits that apply to the judge still apply
+//!   to the programs it runs;
+//! * v2: under the judge's own cgroup if its `cgroup.subtree_control`
+//!   already delegates `memory`/`pids` or they can be enabled there; else,
+//!   when running as root, under `<cgroup2 root>/mayan-judge`.
+//!
+//! If none of that works (read-only `/sys/fs/cgroup`, no root, controllers
+//! not delegated) detection returns `None` and the sandbox falls back to
+//! rlimits.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use nix::sys::signal::{Signal, kill};
+use nix::unistd::Pid;
+use serde::Serialize;
+
+/// Which cgroup interface is in use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum CgroupVersion {
+    /// Legacy per-controller hierarchies (`/sys/fs/cgroup/memory`, ...).
+    V1,
+    /// Unified hierarchy (`/sys/fs/cgroup/cgroup.controllers`).
+    V2,
+}
+
+/// One place where per-run cgroups are created, and what they control.
+#[derive(Debug, Clone)]
+struct Hierarchy {
+    parent: PathBuf,
+    memory: bool,
+    pids: bool,
+    cpu: bool,
+}
+
+/// Detected cgroup support; cheap to clone.
+#[derive(Debug, Clone)]
+pub(crate) struct CgroupSupport {
+    pub(crate) version: CgroupVersion,
+    hierarchies: Vec<Hierarchy>,
+}
+
+/// Counter making per-run cgroup names unique inside this judge process.
+static RUN_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+impl CgroupSupport {
+    /// Whether the memory controller is available.
+    pub(crate) fn memory(&self) -> bool {
+        self.hierarchies.iter().any(|h| h.memory)
+    }
+    /// Whether the pids controller is available.
+    pub(crate) fn pids(&self) -> bool {
+        self.hierarchies.iter().any(|h| h.pids)
+    }
+    /// Whether CPU usage of the whole group can be read.
+    pub(crate) fn cpu(&self) -> bool {
+        self.hierarchies.iter().any(|h| h.cpu)
+    }
+
+    /// Detects usable cgroups; `None` when there are none we may write to.
+    pub(crate) fn detect() -> Option<CgroupSupport> {
+        let mountinfo = fs::read_to_string("/proc/self/mountinfo").ok()?;
+        let own = fs::read_to_string("/proc/self/cgroup").ok()?;
+        let mounts = parse_mountinfo(&mountinfo);
+        detect_v2(&mounts, &own).or_else(|| detect_v1(&mounts, &own))
+    }
+
+    /// Creates a fresh cgroup for one run and applies the limits.
+    pub(crate) fn create_run(
+        &self,
+        memory_bytes: u64,
+        processes: u64,
+    ) -> Result<RunCgroup, (PathBuf, &'static str, io::Error)> {
+        let judge = std::process::id();
+        let mut run = RunCgroup {
+            version: self.version,
+            dirs: Vec::new(),
+        };
+        // One name for all hierarchies of this run; retried on a stale leftover.
+        let name = loop {
+            let n = RUN_COUNTER.fetch_add(1, Ordering::Relaxed);
+            let name = format!("mayan-judge-{judge}-{n}");
+            if self.hierarchies.iter().all(|h| !h.parent.join(&name).exists()) {
+                break name;
+            }
+        };
+        for h in &self.hierarchies {
+            let dir = h.parent.join(&name);
+            fs::create_dir(&dir).map_err(|e| (dir.clone(), "mkdir", e))?;
+            run.dirs.push(RunDir {
+                path: dir.clone(),
+                memory: h.memory,
+                pids: h.pids,
+                cpu: h.cpu,
+            });
+            if h.memory {
+                // Absurdly large limits mean "no limit" (the kernel rejects them).
+                let unlimited = memory_bytes >= 1 << 62;
+                let limit = match (unlimited, self.version) {
+                    (true, CgroupVersion::V1) => "-1".to_string(),
+                    (true, CgroupVersion::V2) => "max".to_string(),
+                    (false, _) => memory_bytes.to_string(),
+                };
+                match self.version {
+                    CgroupVersion::V1 => {
+                        write_file(&dir, "memory.limit_in_bytes", &limit)?;
+                        // Only present with swap accounting; must come after limit_in_bytes.
+                        write_optional(&dir, "memory.memsw.limit_in_bytes", &limit)?;
+                    }
+                    CgroupVersion::V2 => {
+                        write_file(&dir, "memory.max", &limit)?;
+                        write_optional(&dir, "memory.swap.max", "0")?;
+                        // Kill the whole group when one member is OOM-killed.
+                        write_optional(&dir, "memory.oom.group", "1")?;
+                    }
+                }
+            }
+            if h.pids {
+                let max = if processes >= 1 << 30 {
+                    "max".to_string()
+                } else {
+                    processes.max(1).to_string()
+                };
+                write_file(&dir, "pids.max", &max)?;
+            }
+        }
+        Ok(run)
+    }
+}
+
+/// One directory of a per-run cgroup.
+#[derive(Debug)]
+struct RunDir {
+    path: PathBuf,
+    memory: bool,
+    pids: bool,
+    cpu: bool,
+}
+
+/// The cgroup(s) of one run; removed on drop.
+#[derive(Debug)]
+pub(crate) struct RunCgroup {
+    version: CgroupVersion,
+    dirs: Vec<RunDir>,
+}
+
+/// Memory figures read from the cgroup after a run.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct MemoryStats {
+    /// Peak usage in bytes, if the kernel exposes it.
+    pub(crate) peak_bytes: Option<u64>,
+    /// Times the limit was hit (v1 `failcnt`, v2 `memory.events: max`).
+    pub(crate) limit_hits: u64,
+    /// OOM kills inside the group.
+    pub(crate) oom_kills: u64,
+}
+
+impl RunCgroup {
+    /// Opens every `cgroup.procs` for writing, for the child to join with `0`.
+    pub(crate) fn procs_files(&self) -> Result<Vec<File>, (PathBuf, &'static str, io::Error)> {
+        self.dirs
+            .iter()
+            .map(|d| {
+                let p = d.path.join("cgroup.procs");
+                OpenOptions::new()
+                    .write(true)
+                    .open(&p)
+                    .map_err(|e| (p, "open", e))
+            })
+            .collect()
+    }
+
+    /// CPU time used by every task that ever was in the group, in ns.
+    pub(crate) fn cpu_ns(&self) -> Option<u64> {
+        let d = self.dirs.iter().find(|d| d.cpu)?;
+        match self.version {
+            CgroupVersion::V1 => read_u64(&d.path.join("cpuacct.usage")),
+            CgroupVersion::V2 => {
+                let s = fs::read_to_string(d.path.join("cpu.stat")).ok()?;
+                keyed(&s, "usage_usec").map(|us| us.saturating_mul(1000))
+            }
+        }
+    }
+
+    /// Memory peak and limit events.
+    pub(crate) fn memory_stats(&self) -> MemoryStats {
+        let Some(d) = self.dirs.iter().find(|d| d.memory) else {
+            return MemoryStats::default();
+        };
+        match self.version {
+            CgroupVersion::V1 => {
+                let oom = fs::read_to_string(d.path.join("memory.oom_control")).unwrap_or_default();
+                MemoryStats {
+                    peak_bytes: read_u64(&d.path.join("memory.max_usage_in_bytes")),
+                    limit_hits: read_u64(&d.path.join("memory.failcnt")).unwrap_or(0),
+                    oom_kills: keyed(&oom, "oom_kill").unwrap_or(0),
+                }
+            }
+            CgroupVersion::V2 => {
+                let ev = fs::read_to_string(d.path.join("memory.events")).unwrap_or_default();
+                MemoryStats {
+                    peak_bytes: read_u64(&d.path.join("memory.peak")),
+                    limit_hits: keyed(&ev, "max").unwrap_or(0),
+                    oom_kills: keyed(&ev, "oom_kill").unwrap_or(0),
+                }
+            }
+        }
+    }
+
+    /// Pids currently in the group.
+    fn tasks(&self) -> Vec<i32> {
+        // Every run process joined every directory; the first one is enough.
+        let Some(d) = self.dirs.first() else {
+            return Vec::new();
+        };
+        fs::read_to_string(d.path.join("cgroup.procs"))
+            .unwrap_or_default()
+            .split_whitespace()
+            .filter_map(|s| s.parse().ok())
+            .collect()
+    }
+
+    /// SIGKILLs every task in the group (once; see [`RunCgroup::kill_all_and_wait`]).
+    pub(crate) fn kill_all(&self) {
+        // v2 (Linux 5.14+) kills the whole group atomically.
+        if self.version == CgroupVersion::V2
+            && let Some(d) = self.dirs.first()
+            && fs::write(d.path.join("cgroup.kill"), "1").is_ok()
+        {
+            return;
+        }
+        for pid in self.tasks() {
+            let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
+        }
+    }
+
+    /// Kills until the group is empty (a fork bomb may race the first
+    /// pass), giving up after `timeout`. Returns whether it is empty.
+    pub(crate) fn kill_all_and_wait(&self, timeout: Duration) -> bool {
+        let start = Instant::now();
+        loop {
+            self.kill_all();
+            if self.tasks().is_empty() {
+                return true;
+            }
+            if start.elapsed() >= timeout {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// Whether every process of the group has been reaped: `pids.current`
+    /// counts zombies until they are; without the pids controller, only
+    /// "no live task" can be checked.
+    pub(crate) fn all_released(&self) -> bool {
+        match self.dirs.iter().find(|d| d.pids) {
+            Some(d) => read_u64(&d.path.join("pids.current")) == Some(0),
+            None => self.tasks().is_empty(),
+        }
+    }
+}
+
+impl Drop for RunCgroup {
+    fn drop(&mut self) {
+        self.kill_all_and_wait(Duration::from_secs(2));
+        for d in &self.dirs {
+            // rmdir fails with EBUSY while dying tasks are still being torn down.
+            let start = Instant::now();
+            while fs::remove_dir(&d.path).is_err()
+                && d.path.exists()
+                && start.elapsed() < Duration::from_secs(2)
+            {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Detection helpers
+
+/// A parsed line of `/proc/self/mountinfo`.
+#[derive(Debug)]
+struct Mount {
+    root: String,
+    mount_point: PathBuf,
+    fstype: String,
+    super_opts: Vec<String>,
+}
+
+fn unescape_octal(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'\\' && i + 3 < b.len() && b[i + 1..i + 4].iter().all(|c| (b'0'..=b'7').contains(c)) {
+            out.push((b[i + 1] - b'0') * 64 + (b[i + 2] - b'0') * 8 + (b[i + 3] - b'0'));
+            i += 4;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn parse_mountinfo(text: &str) -> Vec<Mount> {
+    text.lines()
+        .filter_map(|line| {
+            let (pre, post) = line.split_once(" - ")?;
+            let pre: Vec<&str> = pre.split(' ').collect();
+            let post: Vec<&str> = post.split(' ').collect();
+            if pre.len() < 5 || post.len() < 3 {
+                return None;
+            }
+            Some(Mount {
+                root: unescape_octal(pre[3]),
+                mount_point: PathBuf::from(unescape_octal(pre[4])),
+                fstype: post[0].to_string(),
+                super_opts: post[2].split(',').map(str::to_string).collect(),
+            })
+        })
+        .collect()
+}
+
+/// Maps a path from `/proc/self/cgroup` to a directory under `mount`.
+fn cgroup_dir(mount: &Mount, path: &str) -> Option<PathBuf> {
+    let rel = if mount.root == "/" {
+        path
+    } else {
+        path.strip_prefix(mount.root.as_str())?
+    };
+    let rel = rel.trim_start_matches('/');
+    Some(if rel.is_empty() {
+        mount.mount_point.clone()
+    } else {
+        mount.mount_point.join(rel)
+    })
+}
+
+/// Creates and removes a probe directory under `parent`.
+fn probe_dir(parent: &Path, expect_file: &str) -> bool {
+    let n = RUN_COUNTER.fetch_add(1, Ordering::Relaxed);
+    let dir = parent.join(format!("mayan-judge-probe-{}-{n}", std::process::id()));
+    if fs::create_dir(&dir).is_err() {
+        return false;
+    }
+    let ok = dir.join(expect_file).exists() && dir.join("cgroup.procs").exists();
+    let _ = fs::remove_dir(&dir);
+    ok
+}
+
+fn detect_v1(mounts: &[Mount], own: &str) -> Option<CgroupSupport> {
+    let mut hierarchies = Vec::new();
+    for m in mounts.iter().filter(|m| m.fstype == "cgroup") {
+        let has = |c: &str| m.super_opts.iter().any(|o| o == c);
+        let (memory, pids, cpu) = (has("memory"), has("pids"), has("cpuacct"));
+        if !(memory || pids || cpu) {
+            continue;
+        }
+        // Find our line: "id:ctrl1,ctrl2:/path" whose controllers are this mount's.
+        let path = own.lines().find_map(|l| {
+            let mut it = l.splitn(3, ':');
+            let (_, ctrls, path) = (it.next()?, it.next()?, it.next()?);
+            let ctrls: Vec<&str> = ctrls.split(',').collect();
+            let want = if memory {
+                "memory"
+            } else if pids {
+                "pids"
+            } else {
+                "cpuacct"
+            };
+            ctrls.contains(&want).then(|| path.to_string())
+        })?;
+        let Some(parent) = cgroup_dir(m, &path) else {
+            continue;
+        };
+        let probe_file = if memory {
+            "memory.limit_in_bytes"
+        } else if pids {
+            "pids.max"
+        } else {
+            "cpuacct.usage"
+        };
+        if hierarchies.iter().any(|h: &Hierarchy| h.parent == parent) || !probe_dir(&parent, probe_file) {
+            continue;
+        }
+        hierarchies.push(Hierarchy {
+            parent,
+            memory,
+            pids,
+            cpu,
+        });
+    }
+    // CPU accounting alone is not worth a cgroup.
+    if hierarchies.iter().any(|h| h.memory || h.pids) {
+        Some(CgroupSupport {
+            version: CgroupVersion::V1,
+            hierarchies,
+        })
+    } else {
+        None
+    }
+}
+
+fn controllers(dir: &Path, file: &str) -> Vec<String> {
+    fs::read_to_string(dir.join(file))
+        .unwrap_or_default()
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Makes sure `dir`'s children get `wanted`; returns the ones they get.
+fn enable_subtree(dir: &Path, wanted: &[&str]) -> Vec<String> {
+    let available = controllers(dir, "cgroup.controllers");
+    let mut enabled = controllers(dir, "cgroup.subtree_control");
+    for c in wanted {
+        if available.iter().any(|a| a == c) && !enabled.iter().any(|e| e == c) {
+            // Fails with EBUSY when `dir` has processes of its own (the
+            // "no internal processes" rule): then that controller is skipped.
+            if fs::write(dir.join("cgroup.subtree_control"), format!("+{c}")).is_ok() {
+                enabled.push((*c).to_string());
+            }
+        }
+    }
+    enabled.retain(|e| wanted.contains(&e.as_str()));
+    enabled
+}
+
+fn detect_v2(mounts: &[Mount], own: &str) -> Option<CgroupSupport> {
+    let m = mounts.iter().find(|m| m.fstype == "cgroup2")?;
+    let path = own.lines().find_map(|l| l.strip_prefix("0::"))?;
+    let own_dir = cgroup_dir(m, path)?;
+    let wanted = ["memory", "pids"];
+    let mut candidates = vec![own_dir];
+    if nix::unistd::geteuid().is_root() && m.root == "/" {
+        candidates.push(m.mount_point.join("mayan-judge"));
+    }
+    for parent in candidates {
+        if !parent.exists() {
+            // Only the dedicated top-level directory is ever created here.
+            let top = m.mount_point.clone();
+            if enable_subtree(&top, &wanted).is_empty() || fs::create_dir(&parent).is_err() {
+                continue;
+            }
+        }
+        let enabled = enable_subtree(&parent, &wanted);
+        if enabled.is_empty() {
+            continue;
+        }
+        let probe = if enabled.iter().any(|e| e == "memory") {
+            "memory.max"
+        } else {
+            "pids.max"
+        };
+        if !probe_dir(&parent, probe) {
+            continue;
+        }
+        return Some(CgroupSupport {
+            version: CgroupVersion::V2,
+            hierarchies: vec![Hierarchy {
+                parent,
+                memory: enabled.iter().any(|e| e == "memory"),
+                pids: enabled.iter().any(|e| e == "pids"),
+                // cpu.stat (usage_usec) exists without the cpu controller.
+                cpu: true,
+            }],
+        });
+    }
+    None
+}
+
+// ---------------------------------------------------------------------------
+// Small file helpers
+
+fn write_file(dir: &Path, file: &str, value: &str) -> Result<(), (PathBuf, &'static str, io::Error)> {
+    let p = dir.join(file);
+    let mut f = OpenOptions::new()
+        .write(true)
+        .open(&p)
+        .map_err(|e| (p.clone(), "open", e))?;
+    f.write_all(value.as_bytes()).map_err(|e| (p, "write", e))
+}
+
+fn write_optional(dir: &Path, file: &str, value: &str) -> Result<(), (PathBuf, &'static str, io::Error)> {
+    if dir.join(file).exists() {
+        write_file(dir, file, value)
+    } else {
+        Ok(())
+    }
+}
+
+fn read_u64(p: &Path) -> Option<u64> {
+    fs::read_to_string(p).ok()?.trim().parse().ok()
+}
+
+/// Value of `key` in a "key value" per line file.
+fn keyed(text: &str, key: &str) -> Option<u64> {
+    text.lines().find_map(|l| {
+        let (k, v) = l.split_once(' ')?;
+        (k == key).then(|| v.trim().parse().ok()).flatten()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mountinfo_and_paths() {
+        let text = "30 23 0:26 / /sys/fs/cgroup/memory rw,relatime - cgroup cgroup rw,memory\n\
+                    31 23 0:27 /docker/abc /sys/fs/cgroup/pids rw - cgroup cgroup rw,pids\n\
+                    32 23 0:28 / /sys/fs/cgroup/un\\040ified rw - cgroup2 cgroup2 rw\n";
+        let m = parse_mountinfo(text);
+        assert_eq!(m.len(), 3);
+        assert_eq!(m[2].mount_point, PathBuf::from("/sys/fs/cgroup/un ified"));
+        assert_eq!(
+            cgroup_dir(&m[0], "/a/b"),
+            Some(PathBuf::from("/sys/fs/cgroup/memory/a/b"))
+        );
+        assert_eq!(
+            cgroup_dir(&m[1], "/docker/abc/x"),
+            Some(PathBuf::from("/sys/fs/cgroup/pids/x"))
+        );
+        assert_eq!(cgroup_dir(&m[1], "/"), None);
+        assert_eq!(
+            cgroup_dir(&m[0], "/"),
+            Some(PathBuf::from("/sys/fs/cgroup/memory"))
+        );
+    }
+
+    #[test]
+    fn keyed_values() {
+        let s = "oom_kill_disable 0\nunder_oom 0\noom_kill 3\n";
+        assert_eq!(keyed(s, "oom_kill"), Some(3));
+        assert_eq!(keyed(s, "nope"), None);
+    }
+}

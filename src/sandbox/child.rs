@@ -1,0 +1,107 @@
+//! The child side: what happens between `fork` and `exec`.
+//!
+//! This is the only place in the sandbox that runs in a freshly forked copy
+//! of a (possibly multi-threaded) judge, where only async-signal-safe calls
+//! are allowed. Everything the child needs is computed in the parent and
+//! moved into [`ChildSetup`]; [`setup_child`] only issues system calls (no
+//! allocation, no locks, no formatting) and [`install`] is the single
+//! `unsafe` hook into [`std::process::Command::pre_exec`].
+
+use std::fs::File;
+use std::io::{self, Write};
+use std::os::unix::process::CommandExt;
+use std::process::Command;
+
+use nix::sys::resource::{Resource, setrlimit};
+use nix::sys::signal::{SigHandler, Signal, signal};
+use nix::unistd::{Gid, Uid, setgid, setgroups, setsid, setuid};
+
+/// Everything the child does before `exec`, prepared by the parent.
+#[derive(Debug)]
+pub(crate) struct ChildSetup {
+    /// `cgroup.procs` files (already open) the child writes `0` into to join.
+    pub(crate) cgroup_procs: Vec<File>,
+    /// Resource limits as `(resource, soft, hard)`.
+    pub(crate) rlimits: Vec<(Resource, u64, u64)>,
+    /// Enter fresh network and IPC namespaces (needs root).
+    pub(crate) new_namespaces: bool,
+    /// Switch to this user and group, with no supplementary groups.
+    pub(crate) drop_to: Option<(Uid, Gid)>,
+    /// Set `no_new_privs`, so set-uid binaries cannot regain privileges.
+    pub(crate) no_new_privs: bool,
+}
+
+/// Runs in the child after `fork`, before `exec` (std has already set up
+/// stdin/stdout/stderr, the working directory and the signal mask).
+///
+/// Order matters: joining cgroups and creating namespaces need root, so
+/// they come before the privilege drop; the parent-death signal is cleared
+/// by a credential change, so it comes after it.
+///
+/// Only async-signal-safe system calls are made: `setsid`, `write`,
+/// `unshare`, `sigaction`, `setrlimit`, `close_range`, `setgroups`,
+/// `setgid`, `setuid`, `prctl`. Errors are returned as `errno` values,
+/// which std forwards to the parent, where `spawn` fails with them.
+fn setup_child(s: &ChildSetup) -> io::Result<()> {
+    // Own session and process group (pgid = pid): the judge can killpg() the
+    // whole tree, and there is no controlling terminal to talk to.
+    setsid()?;
+    for mut f in &s.cgroup_procs {
+        // "0" means "the writing process" for both cgroup v1 and v2.
+        f.write_all(b"0")?;
+    }
+    if s.new_namespaces {
+        // SAFETY: no CLONE_FILES/CLONE_FS, so no fd or fs state is shared
+        // with other threads (there are none in the child anyway).
+        unsafe {
+            rustix::thread::unshare_unsafe(
+                rustix::thread::UnshareFlags::NEWNET | rustix::thread::UnshareFlags::NEWIPC,
+            )?;
+        }
+    }
+    // Ignored signal dispositions survive exec; give the program defaults
+    // (SIGXCPU/SIGXFSZ must be able to kill it).
+    for sig in Signal::iterator() {
+        if sig != Signal::SIGKILL && sig != Signal::SIGSTOP {
+            // SAFETY: SIG_DFL installs no handler; failure is harmless.
+            let _ = unsafe { signal(sig, SigHandler::SigDfl) };
+        }
+    }
+    for &(resource, soft, hard) in &s.rlimits {
+        setrlimit(resource, soft, hard)?;
+    }
+    // Descriptors inherited by the judge from its own parent without
+    // O_CLOEXEC must not reach the program. std's exec-error pipe is
+    // already close-on-exec, so marking (not closing) keeps it working.
+    // SAFETY: plain system call with integer arguments; ENOSYS on old
+    // kernels is ignored (nix and rustix do not wrap close_range).
+    unsafe {
+        nix::libc::syscall(
+            nix::libc::SYS_close_range,
+            3u32,
+            u32::MAX,
+            nix::libc::CLOSE_RANGE_CLOEXEC,
+        );
+    }
+    if let Some((uid, gid)) = s.drop_to {
+        setgroups(&[])?;
+        setgid(gid)?;
+        setuid(uid)?;
+    }
+    if s.no_new_privs {
+        rustix::thread::set_no_new_privs(true)?;
+    }
+    // If the judge dies, so does the program (after setuid: it clears this).
+    rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))?;
+    Ok(())
+}
+
+/// Arranges for `cmd` to run [`setup_child`] between fork and exec.
+pub(crate) fn install(cmd: &mut Command, setup: ChildSetup) {
+    // SAFETY: `setup_child` only makes async-signal-safe system calls on
+    // data prepared before the fork; it allocates nothing and takes no
+    // locks, so it cannot deadlock on state held by other judge threads.
+    unsafe {
+        cmd.pre_exec(move || setup_child(&setup));
+    }
+}

@@ -1,0 +1,942 @@
+//! Running one untrusted program under limits, and measuring it.
+//!
+//! This module owns everything between "here is an executable, its input
+//! and its limits" and "here is what it printed, how it ended and what it
+//! used": the fresh working directory, the minimal environment, the child
+//! process setup (process group, cgroups, rlimits, namespaces, privilege
+//! drop), the watchdog, output capture, killing every leftover process,
+//! and the classification into a [`Status`]. It knows nothing about
+//! problems, tests or verdicts.
+//!
+//! # Protections
+//!
+//! [`Sandbox::detect`] probes the machine once; [`Sandbox::protections`]
+//! says what it found, e.g. `"cgroup v1 (memory, pids, cpuacct) + uid drop
+//! to nobody:nogroup (65534:65534) + network/IPC namespaces + rlimits (cpu,
+//! fsize, core, stack)"` or `"rlimits only (...)"`.
+//!
+//! * **CPU time**: a watchdog polls the run's CPU usage (cgroup, else
+//!   `/proc/<pid>/stat`) every 10 ms and kills at the limit; `RLIMIT_CPU`
+//!   (limit rounded up + 1 s) is the backstop. The figure reported is the
+//!   child's own rusage from `wait4` on its pid (or the cgroup's total if
+//!   larger, e.g. when it forked), never `RUSAGE_CHILDREN` of the judge.
+//! * **Wall time**: the same loop kills the whole process group, and the
+//!   whole cgroup if there is one, at the deadline.
+//! * **Memory**: with a memory cgroup its limit (no swap), else
+//!   `RLIMIT_AS`. See [`Status::MemoryLimit`] for how an excess is
+//!   recognised.
+//! * **Output**: stdout over `output_bytes` (or stderr over the same
+//!   amount) stops the run with [`Status::OutputLimit`]; files are bounded
+//!   by `RLIMIT_FSIZE`.
+//! * **Processes**: a pids cgroup, else `RLIMIT_NPROC` (which only binds a
+//!   non-root user, hence the drop to `nobody` when the judge is root).
+//! * No core dumps (`RLIMIT_CORE` 0), a fresh work directory per run,
+//!   `PATH=/usr/bin:/bin` and nothing else inherited, `no_new_privs`, and
+//!   (as root) fresh network and IPC namespaces.
+//!
+//! Everything a run left behind is killed when its main process ends.
+//!
+//! All of this is a resource and accident fence, not a security boundary.
+//! It does not stop a program from reading world-readable files (or, when
+//! the judge is not root, anything the judge can read), writing to `/tmp`
+//! or `/dev/shm`, using the network when the judge is not root, or
+//! interfering with parallel runs (they share the `nobody` uid); without
+//! cgroups, a fully detached daemon can outlive its run. Untrusted
+//! contests need a container or VM around the judge.
+//!
+//! # Layout
+//!
+//! * `mod.rs`: the public API and the orchestration of one run;
+//! * `child.rs`: the only code running between `fork` and `exec`;
+//! * `monitor.rs`: the watchdog / output-capture loop and `wait4`;
+//! * `cgroup.rs`: cgroup v1/v2 detection and per-run cgroups;
+//! * `verdict.rs`: observations to [`Status`];
+//! * `reaper.rs`: reaping leftover processes (the judge as subreaper);
+//! * `procscan.rs`: `/proc` helpers for the no-cgroup fallback;
+//! * `workdir.rs`: work directories and file permissions.
+
+mod cgroup;
+mod child;
+mod monitor;
+mod procscan;
+mod reaper;
+mod verdict;
+mod workdir;
+
+use std::ffi::OsString;
+use std::fmt;
+use std::io::{self, Seek, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use nix::sys::resource::{Resource, getrlimit};
+use nix::sys::signal::Signal;
+use nix::unistd::{Gid, Group, Uid, User, geteuid};
+use serde::{Serialize, Serializer};
+
+pub use cgroup::CgroupVersion;
+
+/// How much of stderr is kept in [`RunResult::stderr`].
+pub const STDERR_KEEP_BYTES: usize = 64 * 1024;
+
+/// Limits for one run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Limits {
+    /// CPU time (user + system, all processes of the run), in milliseconds.
+    pub cpu_ms: u64,
+    /// Wall-clock time from start to exit, in milliseconds.
+    pub wall_ms: u64,
+    /// Memory, in KiB (cgroup limit, or address space without a cgroup).
+    pub memory_kib: u64,
+    /// Maximum bytes on stdout (and, separately, on stderr).
+    pub output_bytes: u64,
+    /// Maximum size of any file the program writes.
+    pub file_size_bytes: u64,
+    /// Maximum number of processes/threads alive at once.
+    pub processes: u64,
+}
+
+impl Limits {
+    /// Default limits with the given CPU time and wall = 2 × cpu + 1 s.
+    pub fn with_cpu_ms(cpu_ms: u64) -> Limits {
+        Limits {
+            cpu_ms,
+            wall_ms: cpu_ms.saturating_mul(2).saturating_add(1000),
+            ..Limits::default()
+        }
+    }
+}
+
+impl Default for Limits {
+    /// 3 s CPU, 7 s wall, 256 MiB, 64 MiB output, 16 MiB files, 64 processes.
+    fn default() -> Limits {
+        Limits {
+            cpu_ms: 3000,
+            wall_ms: 7000,
+            memory_kib: 256 * 1024,
+            output_bytes: 64 << 20,
+            file_size_bytes: 16 << 20,
+            processes: 64,
+        }
+    }
+}
+
+/// What to run, with what, under which limits.
+#[derive(Clone, Default)]
+pub struct RunSpec {
+    /// The executable (or interpreter). An absolute path, or a path
+    /// relative to the work directory (for a binary passed in `files`);
+    /// for [`Sandbox::run_compiler`] also a bare name found in `PATH`.
+    /// When the sandbox drops privileges it must be executable by that
+    /// user; see [`Sandbox::find_program`].
+    pub program: PathBuf,
+    /// Arguments (not including the program name).
+    pub args: Vec<OsString>,
+    /// Bytes fed on stdin (from an unlinked temp file: no deadlock if the
+    /// program never reads it).
+    pub stdin: Vec<u8>,
+    /// Limits of this run.
+    pub limits: Limits,
+    /// Files copied into the fresh work directory: `(source, plain name)`.
+    /// They keep their mode bits and belong to the program's user.
+    pub files: Vec<(PathBuf, String)>,
+    /// Extra environment on top of the minimal one (`PATH=/usr/bin:/bin`).
+    pub env: Vec<(String, String)>,
+}
+
+impl fmt::Debug for RunSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RunSpec")
+            .field("program", &self.program)
+            .field("args", &self.args)
+            .field("stdin", &format_args!("<{} bytes>", self.stdin.len()))
+            .field("limits", &self.limits)
+            .field("files", &self.files)
+            .field("env", &self.env)
+            .finish()
+    }
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Status {
+    /// Exited on its own with this code.
+    Exited(i32),
+    /// Killed by this signal (not one the sandbox sent for a limit).
+    Signaled(i32),
+    /// Used more CPU time than allowed (`wall: false`), or ran out of wall
+    /// time while under the CPU limit (`wall: true`, e.g. sleeping).
+    TimeLimit {
+        /// Whether it was the wall-clock limit.
+        wall: bool,
+    },
+    /// Exceeded the memory limit. Recognised when (first match wins):
+    /// the cgroup reports an OOM kill; or the run failed (signal or
+    /// non-zero exit) and either the cgroup limit was hit (`failcnt`,
+    /// `memory.events max`), or peak RSS reached 80% of the limit (90%
+    /// with a memory cgroup), or — without a memory cgroup, where
+    /// allocations fail under `RLIMIT_AS` instead — stderr shows an
+    /// allocation failure (`MemoryError`, `std::bad_alloc`, `out of
+    /// memory`, `Cannot allocate memory`, `memory allocation of`).
+    MemoryLimit,
+    /// Wrote more than allowed to stdout/stderr, or a file past
+    /// `file_size_bytes` (`SIGXFSZ`).
+    OutputLimit,
+}
+
+impl Status {
+    /// Name of the signal for [`Status::Signaled`], e.g. `"SIGSEGV"`.
+    pub fn signal_name(&self) -> Option<&'static str> {
+        match self {
+            Status::Signaled(sig) => Signal::try_from(*sig).ok().map(Signal::as_str),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Status::Exited(c) => write!(f, "exited with code {c}"),
+            Status::Signaled(s) => match self.signal_name() {
+                Some(n) => write!(f, "killed by {n}"),
+                None => write!(f, "killed by signal {s}"),
+            },
+            Status::TimeLimit { wall: false } => f.write_str("CPU time limit exceeded"),
+            Status::TimeLimit { wall: true } => f.write_str("wall time limit exceeded"),
+            Status::MemoryLimit => f.write_str("memory limit exceeded"),
+            Status::OutputLimit => f.write_str("output limit exceeded"),
+        }
+    }
+}
+
+fn lossy<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&String::from_utf8_lossy(bytes))
+}
+
+/// What happened in one run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RunResult {
+    /// How it ended.
+    pub status: Status,
+    /// CPU time used (user + system), in ms.
+    pub cpu_ms: u64,
+    /// Wall time from start to exit, in ms.
+    pub wall_ms: u64,
+    /// Peak memory in KiB: the largest of the memory cgroup's peak usage
+    /// (all processes of the run, plus page cache of files it wrote), the
+    /// main process's `VmHWM` sampled every 10 ms, and rusage's `maxrss`
+    /// when it is clearly above the judge's own RSS (a forked child
+    /// inherits that figure, so below it `maxrss` says nothing).
+    pub peak_memory_kib: u64,
+    /// Stdout, at most `output_bytes` of it (serialized lossily as UTF-8).
+    #[serde(serialize_with = "lossy")]
+    pub stdout: Vec<u8>,
+    /// The first [`STDERR_KEEP_BYTES`] of stderr (serialized lossily).
+    #[serde(serialize_with = "lossy")]
+    pub stderr: Vec<u8>,
+}
+
+/// The user a root judge runs programs as.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DropUser {
+    /// User name (`nobody`).
+    pub user: String,
+    /// Group name (`nogroup` or `nobody`).
+    pub group: String,
+    /// Numeric uid.
+    pub uid: u32,
+    /// Numeric gid.
+    pub gid: u32,
+}
+
+/// Which protections a [`Sandbox`] applies; `Display` gives the one-line
+/// description returned by [`Sandbox::protections`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Protections {
+    /// cgroup interface in use, if any.
+    pub cgroup: Option<CgroupVersion>,
+    /// Memory limited and measured by a cgroup (else `RLIMIT_AS`).
+    pub cgroup_memory: bool,
+    /// Process count limited by a cgroup (else `RLIMIT_NPROC`).
+    pub cgroup_pids: bool,
+    /// CPU time of the whole run read from a cgroup.
+    pub cgroup_cpu: bool,
+    /// Programs run as this user when the judge is root.
+    pub drop_to: Option<DropUser>,
+    /// Programs get fresh (empty) network and IPC namespaces.
+    pub namespaces: bool,
+    /// The judge reaps leftover processes of runs (child subreaper).
+    pub subreaper: bool,
+    /// Whether the process-count limit actually binds (false: root without
+    /// a pids cgroup).
+    pub process_limit_enforced: bool,
+}
+
+impl fmt::Display for Protections {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts = Vec::new();
+        if let Some(v) = self.cgroup {
+            let mut c = Vec::new();
+            if self.cgroup_memory {
+                c.push("memory");
+            }
+            if self.cgroup_pids {
+                c.push("pids");
+            }
+            if self.cgroup_cpu {
+                c.push(if v == CgroupVersion::V1 {
+                    "cpuacct"
+                } else {
+                    "cpu.stat"
+                });
+            }
+            let v = if v == CgroupVersion::V1 { "v1" } else { "v2" };
+            parts.push(format!("cgroup {v} ({})", c.join(", ")));
+        }
+        if let Some(d) = &self.drop_to {
+            parts.push(format!(
+                "uid drop to {}:{} ({}:{})",
+                d.user, d.group, d.uid, d.gid
+            ));
+        }
+        if self.namespaces {
+            parts.push("network/IPC namespaces".to_string());
+        }
+        let mut r = vec!["cpu"];
+        if !self.cgroup_memory {
+            r.push("as");
+        }
+        r.extend(["fsize", "core"]);
+        if !self.cgroup_pids {
+            r.push("nproc");
+        }
+        r.push("stack");
+        let rl = format!("rlimits ({})", r.join(", "));
+        if parts.is_empty() {
+            write!(f, "rlimits only {}", &rl["rlimits ".len()..])?;
+        } else {
+            parts.push(rl);
+            f.write_str(&parts.join(" + "))?;
+        }
+        if !self.process_limit_enforced {
+            f.write_str(" [process count NOT limited: root without a pids cgroup]")?;
+        }
+        Ok(())
+    }
+}
+
+/// What [`Sandbox::detect_with`] may use; everything is on by default.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SandboxOptions {
+    /// Use cgroups if they are writable.
+    pub cgroups: bool,
+    /// As root, run programs as `nobody`.
+    pub drop_privileges: bool,
+    /// As root, give programs empty network and IPC namespaces.
+    pub namespaces: bool,
+    /// Make the judge a child subreaper, so that it can reap leftover
+    /// processes of runs (a process-wide setting; useful where PID 1 does
+    /// not reap orphans, e.g. a container without an init).
+    pub reap_orphans: bool,
+    /// Where per-run work directories go (default: the system temp dir).
+    pub work_root: Option<PathBuf>,
+}
+
+impl Default for SandboxOptions {
+    fn default() -> SandboxOptions {
+        SandboxOptions {
+            cgroups: true,
+            drop_privileges: true,
+            namespaces: true,
+            reap_orphans: true,
+            work_root: None,
+        }
+    }
+}
+
+/// Judge-side failures (never the program's fault).
+#[derive(Debug, thiserror::Error)]
+pub enum SandboxError {
+    /// The per-run work directory could not be created.
+    #[error("cannot create a work directory for {program}: {source}")]
+    WorkDir {
+        /// Program being run.
+        program: PathBuf,
+        /// Underlying error.
+        source: io::Error,
+    },
+    /// A name in [`RunSpec::files`] is not a plain file name.
+    #[error("invalid work-dir file name {name:?} (must be a plain file name)")]
+    InvalidFileName {
+        /// The offending name.
+        name: String,
+    },
+    /// Copying one of [`RunSpec::files`] failed.
+    #[error("cannot copy {src} into the work directory as {name:?}: {source}")]
+    CopyFile {
+        /// Source path.
+        src: PathBuf,
+        /// Name in the work directory.
+        name: String,
+        /// Underlying error.
+        source: io::Error,
+    },
+    /// The program cannot be executed by the user it would run as.
+    #[error("{program} cannot be run by uid {uid} (the sandbox drops root to it): {reason}")]
+    ProgramNotAccessible {
+        /// Program being run.
+        program: PathBuf,
+        /// Uid the program would run as.
+        uid: u32,
+        /// Why not.
+        reason: String,
+    },
+    /// Preparing stdin failed.
+    #[error("cannot prepare stdin for {program}: {source}")]
+    Stdin {
+        /// Program being run.
+        program: PathBuf,
+        /// Underlying error.
+        source: io::Error,
+    },
+    /// Creating or configuring the run's cgroup failed.
+    #[error("cgroup setup failed for {program}: {action} {path}: {source}")]
+    Cgroup {
+        /// Program being run.
+        program: PathBuf,
+        /// What was attempted (`mkdir`, `open`, `write`).
+        action: &'static str,
+        /// File or directory involved.
+        path: PathBuf,
+        /// Underlying error.
+        source: io::Error,
+    },
+    /// fork, the child setup (setsid, cgroup join, namespaces, rlimits,
+    /// uid drop) or exec failed.
+    #[error("cannot start {program} (fork, child setup or exec failed): {source}")]
+    Spawn {
+        /// Program being run.
+        program: PathBuf,
+        /// Underlying error (errno from the child).
+        source: io::Error,
+    },
+    /// A system call failed while supervising the child.
+    #[error("{syscall} failed while supervising {program}: {source}")]
+    Supervise {
+        /// Program being run.
+        program: PathBuf,
+        /// Which call (`poll`, `wait4`).
+        syscall: &'static str,
+        /// Underlying error.
+        source: io::Error,
+    },
+}
+
+/// Runs programs under limits; create once with [`Sandbox::detect`] and
+/// share (`&Sandbox` is `Sync`) between threads running tests in parallel.
+#[derive(Debug)]
+pub struct Sandbox {
+    protections: Protections,
+    cgroups: Option<cgroup::CgroupSupport>,
+    drop_to: Option<(Uid, Gid)>,
+    /// Where per-run work directories are created (None: system temp dir).
+    work_root: Option<PathBuf>,
+    clk_tck: u64,
+}
+
+/// Whether the program runs untrusted (in a fresh dir, dropped) or is a
+/// compiler writing to a caller-owned directory.
+enum Mode<'a> {
+    Untrusted,
+    Compiler(&'a Path),
+}
+
+impl Sandbox {
+    /// Probes cgroups, privileges and namespaces, with all protections on.
+    pub fn detect() -> Sandbox {
+        Sandbox::detect_with(SandboxOptions::default())
+    }
+
+    /// Like [`Sandbox::detect`], with some protections turned off (for
+    /// tests, or a CLI `--no-cgroups` style switch).
+    pub fn detect_with(opts: SandboxOptions) -> Sandbox {
+        let root = geteuid().is_root();
+        let cgroups = if opts.cgroups {
+            cgroup::CgroupSupport::detect()
+        } else {
+            None
+        };
+        let drop_user = (opts.drop_privileges && root).then(lookup_drop_user);
+        let namespaces = opts.namespaces && root && probe_namespaces();
+        // rustix takes `Option<Pid>` and only passes "non-zero" on: any pid does.
+        let subreaper = opts.reap_orphans
+            && rustix::process::set_child_subreaper(rustix::process::Pid::from_raw(1)).is_ok();
+        let cgroup_pids = cgroups.as_ref().is_some_and(|c| c.pids());
+        let protections = Protections {
+            cgroup: cgroups.as_ref().map(|c| c.version),
+            cgroup_memory: cgroups.as_ref().is_some_and(|c| c.memory()),
+            cgroup_pids,
+            cgroup_cpu: cgroups.as_ref().is_some_and(|c| c.cpu()),
+            drop_to: drop_user.clone(),
+            namespaces,
+            subreaper,
+            process_limit_enforced: cgroup_pids || drop_user.is_some() || !root,
+        };
+        let clk_tck = nix::unistd::sysconf(nix::unistd::SysconfVar::CLK_TCK)
+            .ok()
+            .flatten()
+            .map_or(100, |v| v.max(1) as u64);
+        Sandbox {
+            protections,
+            cgroups,
+            drop_to: drop_user.map(|d| (Uid::from_raw(d.uid), Gid::from_raw(d.gid))),
+            work_root: opts.work_root,
+            clk_tck,
+        }
+    }
+
+    /// Human-readable description of the active protections.
+    pub fn protections(&self) -> String {
+        self.protections.to_string()
+    }
+
+    /// The active protections, structured.
+    pub fn protection_details(&self) -> &Protections {
+        &self.protections
+    }
+
+    /// Finds `name` (e.g. `"python3"`) as a program the sandboxed user can
+    /// execute: searched in the judge's `PATH`, then `/usr/local/bin`,
+    /// `/usr/bin`, `/bin`, skipping version-manager shims (a `shims`
+    /// directory, as pyenv/rbenv/asdf use: they need the judge's
+    /// environment) and anything the dropped user cannot reach (e.g. under
+    /// `/root`). Returns the path found (symlinks not resolved).
+    pub fn find_program(&self, name: &str) -> Option<PathBuf> {
+        let path_var = std::env::var_os("PATH").unwrap_or_default();
+        let dirs = std::env::split_paths(&path_var).chain(
+            ["/usr/local/bin", "/usr/bin", "/bin"]
+                .into_iter()
+                .map(PathBuf::from),
+        );
+        let candidates: Vec<PathBuf> = if name.contains('/') {
+            vec![PathBuf::from(name)]
+        } else {
+            dirs.filter(|d| d.is_absolute() && d.file_name().is_none_or(|n| n != "shims"))
+                .map(|d| d.join(name))
+                .collect()
+        };
+        candidates.into_iter().find(|c| {
+            // Check the target, but return the name found: multi-call
+            // binaries (rustup proxies, busybox) look at argv[0].
+            let Ok(real) = std::fs::canonicalize(c) else {
+                return false;
+            };
+            let ok = match self.drop_to {
+                Some((uid, gid)) => workdir::check_executable_by(&real, uid, gid).is_ok(),
+                None => nix::unistd::access(&real, nix::unistd::AccessFlags::X_OK).is_ok(),
+            };
+            ok && real.is_file()
+        })
+    }
+
+    /// Runs an untrusted program: fresh work dir (removed afterwards),
+    /// minimal environment, all limits, privileges dropped when root.
+    /// `Err` only for judge-side failures; whatever the program does is
+    /// reported in the [`RunResult`].
+    pub fn run(&self, spec: &RunSpec) -> Result<RunResult, SandboxError> {
+        self.execute(spec, Mode::Untrusted)
+    }
+
+    /// Runs a compiler (trusted-ish) with the same limits machinery, but in
+    /// `out_dir` (owned by the caller, so outputs persist), as the judge's
+    /// user, keeping `PATH`, `HOME`, `TMPDIR`, `LANG`, `LC_ALL`,
+    /// `RUSTUP_HOME`, `RUSTUP_TOOLCHAIN` and `CARGO_HOME` from the judge.
+    /// `RLIMIT_STACK` is left alone, no namespaces, no `no_new_privs`.
+    /// `program` may be a bare name (`"gcc"`), looked up in that `PATH`;
+    /// `files` are copied into `out_dir`.
+    pub fn run_compiler(&self, spec: &RunSpec, out_dir: &Path) -> Result<RunResult, SandboxError> {
+        self.execute(spec, Mode::Compiler(out_dir))
+    }
+
+    fn execute(&self, spec: &RunSpec, mode: Mode<'_>) -> Result<RunResult, SandboxError> {
+        let untrusted = matches!(mode, Mode::Untrusted);
+        let owner = if untrusted { self.drop_to } else { None };
+        let program_err = || spec.program.clone();
+
+        // Work directory: a fresh 0711 base (not listable by the program)
+        // holding a randomly named 0700 run dir owned by the program's user.
+        let wd_err = |source| SandboxError::WorkDir {
+            program: program_err(),
+            source,
+        };
+        match mode {
+            Mode::Untrusted => {
+                let base = workdir::create_base(self.work_root.as_deref()).map_err(wd_err)?;
+                let run_dir = workdir::create_run_dir(base.path(), owner).map_err(wd_err)?;
+                let r = self.execute_in(spec, untrusted, owner, run_dir.path(), base.path());
+                workdir::remove(run_dir);
+                workdir::remove(base);
+                r
+            }
+            Mode::Compiler(out_dir) => {
+                let tmp = self.work_root.clone().unwrap_or_else(std::env::temp_dir);
+                self.execute_in(spec, untrusted, owner, out_dir, &tmp)
+            }
+        }
+    }
+
+    fn execute_in(
+        &self,
+        spec: &RunSpec,
+        untrusted: bool,
+        owner: Option<(Uid, Gid)>,
+        cwd: &Path,
+        stdin_dir: &Path,
+    ) -> Result<RunResult, SandboxError> {
+        let limits = &spec.limits;
+        for (src, name) in &spec.files {
+            if !workdir::is_plain_name(name) {
+                return Err(SandboxError::InvalidFileName { name: name.clone() });
+            }
+            workdir::copy_in(src, cwd, name, owner).map_err(|source| SandboxError::CopyFile {
+                src: src.clone(),
+                name: name.clone(),
+                source,
+            })?;
+        }
+        // Relative: a file in the work dir; except that a compiler given as
+        // a bare name ("gcc") is looked up in PATH by exec.
+        let bare_name = spec.program.components().count() == 1
+            && !spec.program.as_os_str().is_empty()
+            && spec.program.is_relative()
+            && !spec.program.starts_with(".");
+        let program = if !untrusted && bare_name {
+            spec.program.clone()
+        } else if spec.program.is_relative() {
+            cwd.join(&spec.program)
+        } else {
+            spec.program.clone()
+        };
+        if let Some((uid, gid)) = owner {
+            workdir::check_executable_by(&program, uid, gid).map_err(|reason| {
+                SandboxError::ProgramNotAccessible {
+                    program: program.clone(),
+                    uid: uid.as_raw(),
+                    reason,
+                }
+            })?;
+        }
+
+        // Stdin: an unlinked temp file, so the program may read it or not.
+        let stdin = (|| {
+            let mut f = tempfile::tempfile_in(stdin_dir)?;
+            f.write_all(&spec.stdin)?;
+            f.rewind()?;
+            io::Result::Ok(f)
+        })()
+        .map_err(|source| SandboxError::Stdin {
+            program: program.clone(),
+            source,
+        })?;
+
+        // Cgroup for this run.
+        let memory_bytes = limits.memory_kib.saturating_mul(1024);
+        let cg_err = |(path, action, source): (PathBuf, &'static str, io::Error)| SandboxError::Cgroup {
+            program: program.clone(),
+            action,
+            path,
+            source,
+        };
+        let cg = match &self.cgroups {
+            Some(c) => Some(c.create_run(memory_bytes, limits.processes).map_err(cg_err)?),
+            None => None,
+        };
+        let procs_files = match &cg {
+            Some(c) => c.procs_files().map_err(cg_err)?,
+            None => Vec::new(),
+        };
+        let cg_memory = self.cgroups.as_ref().is_some_and(|c| c.memory());
+        let cg_pids = self.cgroups.as_ref().is_some_and(|c| c.pids());
+
+        let child_uid = owner.map_or_else(nix::unistd::getuid, |(u, _)| u);
+        let rl = rlimits_for(limits, untrusted, cg_memory, cg_pids, child_uid);
+
+        // Command.
+        let mut cmd = Command::new(&program);
+        cmd.args(&spec.args)
+            .current_dir(cwd)
+            .env_clear()
+            .stdin(Stdio::from(stdin))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if untrusted {
+            cmd.env("PATH", "/usr/bin:/bin");
+        } else {
+            cmd.env(
+                "PATH",
+                std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into()),
+            );
+            for k in [
+                "HOME",
+                "TMPDIR",
+                "LANG",
+                "LC_ALL",
+                "RUSTUP_HOME",
+                "RUSTUP_TOOLCHAIN",
+                "CARGO_HOME",
+            ] {
+                if let Some(v) = std::env::var_os(k) {
+                    cmd.env(k, v);
+                }
+            }
+        }
+        cmd.envs(spec.env.iter().map(|(k, v)| (k, v)));
+        child::install(
+            &mut cmd,
+            child::ChildSetup {
+                cgroup_procs: procs_files,
+                rlimits: rl,
+                new_namespaces: untrusted && self.protections.namespaces,
+                drop_to: owner,
+                no_new_privs: untrusted,
+            },
+        );
+
+        // The forked child starts with (a copy of) the judge's RSS, and
+        // rusage's maxrss remembers it across exec: note it to tell.
+        let rss_before = procscan::status_kib("self", "VmRSS");
+        let start = Instant::now();
+        let mut child = spawn_retrying(&mut cmd).map_err(|source| SandboxError::Spawn {
+            program: program.clone(),
+            source,
+        })?;
+        // Until supervision has reaped it, an early return kills the child.
+        let guard = KillOnDrop(child.id() as i32);
+        // Other judge threads may have grown meanwhile: take the larger.
+        let judge_rss_kib = rss_before
+            .max(procscan::status_kib("self", "VmRSS"))
+            .unwrap_or(u64::MAX / 4);
+        drop(cmd); // closes the parent's copies of the cgroup.procs files
+        let supervise_err = |syscall, source| SandboxError::Supervise {
+            program: program.clone(),
+            syscall,
+            source,
+        };
+        let (Some(stdout), Some(stderr)) = (child.stdout.take(), child.stderr.take()) else {
+            let e = io::Error::other("stdout/stderr pipes missing");
+            return Err(supervise_err("spawn", e));
+        };
+        let watch = monitor::Watch {
+            pid: child.id() as i32,
+            stdout,
+            stderr,
+            cgroup: cg.as_ref(),
+            cpu_limit_ms: limits.cpu_ms,
+            wall_limit: Duration::from_millis(limits.wall_ms),
+            stdout_cap: limits.output_bytes,
+            stderr_keep: STDERR_KEEP_BYTES,
+            output_limit: limits.output_bytes,
+            clk_tck: self.clk_tck,
+            escapee_uid: (self.cgroups.is_none()).then_some(child_uid.as_raw()),
+            workdir: cwd,
+            reap_orphans: self.protections.subreaper,
+        };
+        let obs = monitor::supervise(watch, start).map_err(|e| supervise_err("poll/wait4", e))?;
+        std::mem::forget(guard); // reaped by supervise
+        let mem = cg.as_ref().map(|c| c.memory_stats()).unwrap_or_default();
+        drop(cg); // kills anything left and removes the cgroup
+        drop(child);
+
+        // Measurements.
+        let tv_ms =
+            |tv: nix::libc::timeval| (tv.tv_sec.max(0) as u64) * 1000 + (tv.tv_usec.max(0) as u64) / 1000;
+        let rusage_cpu = tv_ms(obs.rusage.ru_utime) + tv_ms(obs.rusage.ru_stime);
+        let cpu_ms = rusage_cpu.max(obs.cpu_seen_ms);
+        // Peak memory: the cgroup's peak, the sampled VmHWM, and rusage's
+        // maxrss only when clearly above what fork inherited from the judge.
+        let rss_kib = obs.rusage.ru_maxrss.max(0) as u64;
+        let inherited = judge_rss_kib
+            .saturating_add(judge_rss_kib / 8)
+            .saturating_add(1024);
+        let trusted_rss = if rss_kib > inherited { rss_kib } else { 0 };
+        let peak_memory_kib = (mem.peak_bytes.unwrap_or(0) / 1024)
+            .max(obs.hwm_seen_kib)
+            .max(trusted_rss);
+
+        let status = verdict::classify(
+            &verdict::Evidence {
+                ended: obs.status,
+                output_exceeded: obs.output_exceeded,
+                killed_for_cpu: obs.killed_for_cpu,
+                killed_for_wall: obs.killed_for_wall,
+                cpu_ms,
+                peak_memory_kib,
+                memory: mem,
+                cgroup_memory: cg_memory,
+                stderr: &obs.stderr,
+            },
+            limits,
+        );
+        Ok(RunResult {
+            status,
+            cpu_ms,
+            wall_ms: obs.wall.as_millis() as u64,
+            peak_memory_kib,
+            stdout: obs.stdout,
+            stderr: obs.stderr,
+        })
+    }
+}
+
+/// Kills the process group of a spawned child and reaps it, unless
+/// forgotten (supervision reaps it on the normal path).
+struct KillOnDrop(i32);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let pid = nix::unistd::Pid::from_raw(self.0);
+        let _ = nix::sys::signal::killpg(pid, Signal::SIGKILL);
+        let _ = nix::sys::wait::waitpid(pid, None);
+        reaper::unregister(self.0);
+    }
+}
+
+/// Resource limits for the child, as `(resource, soft, hard)`.
+fn rlimits_for(
+    limits: &Limits,
+    untrusted: bool,
+    cg_memory: bool,
+    cg_pids: bool,
+    child_uid: Uid,
+) -> Vec<(Resource, u64, u64)> {
+    let memory_bytes = limits.memory_kib.saturating_mul(1024);
+    // Backstop only: the watchdog kills at the exact limit.
+    let cpu_s = limits.cpu_ms.div_ceil(1000).saturating_add(1);
+    let fsize = limits.file_size_bytes;
+    let mut rl = vec![
+        (Resource::RLIMIT_CPU, cpu_s, cpu_s.saturating_add(1)),
+        (Resource::RLIMIT_CORE, 0, 0),
+        (Resource::RLIMIT_FSIZE, fsize, fsize),
+    ];
+    if !cg_memory {
+        rl.push((Resource::RLIMIT_AS, memory_bytes, memory_bytes));
+    }
+    if untrusted {
+        // Deep recursion is fine as long as the memory limit allows it.
+        rl.push((Resource::RLIMIT_STACK, memory_bytes, memory_bytes));
+    }
+    if !cg_pids && !child_uid.is_root() {
+        // Per-user limit: count what that user already runs.
+        let n = procscan::count_tasks(child_uid.as_raw()).saturating_add(limits.processes);
+        rl.push((Resource::RLIMIT_NPROC, n, n));
+    }
+    // Never above the judge's own hard limits: raising them needs
+    // CAP_SYS_RESOURCE, which even root may lack (containers).
+    for (res, soft, hard) in &mut rl {
+        if let Ok((_, cur_hard)) = getrlimit(*res) {
+            *hard = (*hard).min(cur_hard);
+            *soft = (*soft).min(*hard);
+        }
+    }
+    rl
+}
+
+/// Spawns, retrying briefly on `EAGAIN` (a concurrent run's fork bomb can
+/// push the shared `nobody` user over `RLIMIT_NPROC` for a moment).
+fn spawn_retrying(cmd: &mut Command) -> io::Result<std::process::Child> {
+    let mut attempt = 0;
+    loop {
+        match reaper::spawn_registered(cmd) {
+            Err(e) if e.raw_os_error() == Some(nix::libc::EAGAIN) && attempt < 20 => {
+                attempt += 1;
+                std::thread::sleep(Duration::from_millis(10 * attempt));
+            }
+            r => return r,
+        }
+    }
+}
+
+/// `nobody` and `nogroup` (or `nobody`, or the user's primary group).
+fn lookup_drop_user() -> DropUser {
+    let user = User::from_name("nobody").ok().flatten();
+    let uid = user.as_ref().map_or(65534, |u| u.uid.as_raw());
+    let (group, gid) = ["nogroup", "nobody"]
+        .iter()
+        .find_map(|g| Group::from_name(g).ok().flatten())
+        .map(|g| (g.name, g.gid.as_raw()))
+        .or_else(|| user.as_ref().map(|u| (u.gid.to_string(), u.gid.as_raw())))
+        .unwrap_or_else(|| ("65534".to_string(), 65534));
+    DropUser {
+        user: user.map_or_else(|| "65534".to_string(), |u| u.name),
+        group,
+        uid,
+        gid,
+    }
+}
+
+/// Whether fresh network and IPC namespaces can be created (tried in a
+/// throw-away thread, since unshare affects only the calling thread).
+fn probe_namespaces() -> bool {
+    std::thread::spawn(|| {
+        // SAFETY: no CLONE_FILES/CLONE_FS; the thread exits right after.
+        unsafe {
+            rustix::thread::unshare_unsafe(
+                rustix::thread::UnshareFlags::NEWNET | rustix::thread::UnshareFlags::NEWIPC,
+            )
+        }
+        .is_ok()
+    })
+    .join()
+    .unwrap_or(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_default() {
+        let l = Limits::default();
+        assert_eq!(l.wall_ms, 2 * l.cpu_ms + 1000);
+        assert_eq!(l.memory_kib, 256 * 1024);
+        assert_eq!(Limits::with_cpu_ms(1000).wall_ms, 3000);
+    }
+
+    #[test]
+    fn signal_names() {
+        assert_eq!(Status::Signaled(11).signal_name(), Some("SIGSEGV"));
+        assert_eq!(Status::Signaled(6).signal_name(), Some("SIGABRT"));
+        assert_eq!(Status::Exited(0).signal_name(), None);
+        assert_eq!(Status::Signaled(11).to_string(), "killed by SIGSEGV");
+    }
+
+    #[test]
+    fn protections_text() {
+        let mut p = Protections {
+            cgroup: None,
+            cgroup_memory: false,
+            cgroup_pids: false,
+            cgroup_cpu: false,
+            drop_to: None,
+            namespaces: false,
+            subreaper: false,
+            process_limit_enforced: true,
+        };
+        assert_eq!(p.to_string(), "rlimits only (cpu, as, fsize, core, nproc, stack)");
+        p.cgroup = Some(CgroupVersion::V1);
+        p.cgroup_memory = true;
+        p.cgroup_pids = true;
+        p.drop_to = Some(DropUser {
+            user: "nobody".into(),
+            group: "nogroup".into(),
+            uid: 65534,
+            gid: 65534,
+        });
+        assert_eq!(
+            p.to_string(),
+            "cgroup v1 (memory, pids) + uid drop to nobody:nogroup (65534:65534) + rlimits (cpu, fsize, core, stack)"
+        );
+    }
+}

@@ -1,0 +1,378 @@
+//! `mayan-judge grade`, run as a user runs it: verdicts for programs that
+//! misbehave in every way we could think of, with the judge finishing in
+//! bounded time and no process left behind; and the grader's features.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+fn judge() -> Command {
+    let mut c = Command::cargo_bin("mayan-judge").expect("binary built");
+    c.timeout(Duration::from_secs(120));
+    c
+}
+
+fn have(tool: &str) -> bool {
+    let found = std::process::Command::new("sh")
+        .args(["-c", &format!("command -v {tool}")])
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false);
+    if !found {
+        eprintln!("SKIP: `{tool}` is not installed");
+    }
+    found
+}
+
+/// Official case 4 (n = 3), with its answer.
+const CASE4: &str = "3\n1 2 2 3 2 0\n1 4 1 3 4 0\n5 1 4 1 3 3 0\n1 5 3 5 3 5 0\n4 4 3 4 4 0\n";
+const CASE4_ANSWER: &str = "2 0 1\n1 1 1\n3 4 -1\n";
+
+/// A one-test package with tight limits (1 s, 64 MiB, 64 KiB of output),
+/// and a private compile cache.
+struct Fixture {
+    dir: tempfile::TempDir,
+}
+
+impl Fixture {
+    fn new() -> Fixture {
+        let dir = tempfile::tempdir().unwrap();
+        let pkg = dir.path().join("problems/p");
+        std::fs::create_dir_all(&pkg).unwrap();
+        std::fs::write(
+            pkg.join("problem.toml"),
+            "name = \"p\"\ntitle = \"P\"\n[limits]\ntime_ms = 1000\nmemory_mib = 64\noutput_kib = 64\n",
+        )
+        .unwrap();
+        let tests = dir.path().join("testdata/p/secret");
+        std::fs::create_dir_all(&tests).unwrap();
+        std::fs::write(tests.join("1.in"), CASE4).unwrap();
+        std::fs::write(tests.join("1.ans"), CASE4_ANSWER).unwrap();
+        Fixture { dir }
+    }
+
+    fn package(&self) -> PathBuf {
+        self.dir.path().join("problems/p")
+    }
+
+    fn write(&self, name: &str, text: &str) -> PathBuf {
+        let p = self.dir.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+
+    fn grade(&self, submission: &Path) -> Command {
+        let mut c = judge();
+        c.env("MAYAN_JUDGE_CACHE", self.dir.path().join("cache"))
+            .arg("grade")
+            .arg("--problem")
+            .arg(self.package())
+            .arg(submission);
+        c
+    }
+
+    /// Grades and returns the one test's verdict line and the elapsed time.
+    fn verdict_of(&self, submission: &Path) -> (String, Duration) {
+        let start = Instant::now();
+        let out = self.grade(submission).arg("--quiet").output().unwrap();
+        let elapsed = start.elapsed();
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let line = stdout
+            .lines()
+            .find(|l| l.starts_with("secret/1"))
+            .unwrap_or_else(|| {
+                panic!(
+                    "no result line in {stdout}\n{}",
+                    String::from_utf8_lossy(&out.stderr)
+                )
+            })
+            .to_string();
+        (line, elapsed)
+    }
+}
+
+/// Processes whose name (comm) is `token`: what a hostile program left.
+fn survivors(token: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        if let Ok(comm) = std::fs::read_to_string(entry.path().join("comm"))
+            && comm.trim() == token
+        {
+            out.push(entry.file_name().to_string_lossy().into_owned());
+        }
+    }
+    out
+}
+
+/// A C program that first renames itself to a unique token (children
+/// inherit it), then runs `body`.
+fn hostile(name: &str, body: &str) -> (String, String) {
+    let token: String = format!("mj{}{}", &name[..name.len().min(8)], std::process::id() % 10000);
+    let src = format!(
+        "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <unistd.h>\n#include <signal.h>\n#include <sys/prctl.h>\nint main(void) {{ prctl(PR_SET_NAME, \"{token}\"); {body} }}\n"
+    );
+    (token, src)
+}
+
+fn assert_hostile(name: &str, body: &str, verdict: &str, reason: &str) {
+    if !have("gcc") {
+        return;
+    }
+    let f = Fixture::new();
+    let (token, src) = hostile(name, body);
+    let file = f.write(&format!("{name}.c"), &src);
+    let (line, elapsed) = f.verdict_of(&file);
+    assert!(
+        line.contains(&format!(" {verdict} ")),
+        "{name}: expected {verdict}, got `{line}`"
+    );
+    assert!(line.contains(reason), "{name}: expected `{reason}` in `{line}`");
+    assert!(elapsed < Duration::from_secs(30), "{name}: took {elapsed:?}");
+    std::thread::sleep(Duration::from_millis(100));
+    assert_eq!(
+        survivors(&token),
+        Vec::<String>::new(),
+        "{name}: processes left behind"
+    );
+}
+
+#[test]
+fn an_infinite_loop_is_tle() {
+    assert_hostile("spin", "for (;;) {} return 0;", "TLE", "CPU time over 1000 ms");
+}
+
+#[test]
+fn sleeping_forever_is_tle_on_wall_time() {
+    assert_hostile("sleeper", "for (;;) pause(); return 0;", "TLE", "wall time");
+}
+
+#[test]
+fn a_fork_bomb_does_not_take_the_machine_down() {
+    // Whatever the verdict, the judge ends in time and every fork is gone.
+    if !have("gcc") {
+        return;
+    }
+    let f = Fixture::new();
+    let (token, src) = hostile("forkbomb", "for (;;) fork(); return 0;");
+    let file = f.write("forkbomb.c", &src);
+    let (line, elapsed) = f.verdict_of(&file);
+    assert!(!line.contains(" AC "), "{line}");
+    assert!(elapsed < Duration::from_secs(30), "{elapsed:?}");
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(survivors(&token), Vec::<String>::new());
+}
+
+#[test]
+fn touching_4_gib_is_mle() {
+    assert_hostile(
+        "hog",
+        // volatile: otherwise gcc drops an allocation that is never read.
+        "size_t n = (size_t)4 << 30; volatile char *p = malloc(n); if (!p) abort(); for (size_t i = 0; i < n; i += 4096) p[i] = 1; return 0;",
+        "MLE",
+        "memory over 64 MiB",
+    );
+}
+
+#[test]
+fn printing_without_end_is_ole() {
+    assert_hostile(
+        "chatty",
+        "for (;;) puts(\"0 0 1\"); return 0;",
+        "OLE",
+        "output over 64 KiB",
+    );
+}
+
+#[test]
+fn a_child_that_outlives_its_parent_is_killed() {
+    assert_hostile(
+        "orphan",
+        "if (fork() == 0) { for (;;) pause(); } puts(\"-1\"); return 0;",
+        "WA",
+        "answer is -1 but a solution exists",
+    );
+}
+
+#[test]
+fn a_segfault_is_re_with_the_signal() {
+    assert_hostile("segv", "volatile int *p = 0; *p = 1; return 0;", "RE", "SIGSEGV");
+}
+
+#[test]
+fn abort_is_re_with_the_signal() {
+    assert_hostile("abort", "abort();", "RE", "SIGABRT");
+}
+
+#[test]
+fn division_by_zero_is_re_with_the_signal() {
+    // Both volatile: gcc turns 1 / z into comparisons, with no division at all.
+    assert_hostile(
+        "divzero",
+        "volatile int a = 7, z = 0; return a / z;",
+        "RE",
+        "SIGFPE",
+    );
+}
+
+#[test]
+fn a_nonzero_exit_code_is_re() {
+    assert_hostile("exit3", "puts(\"-1\"); return 3;", "RE", "exit code 3");
+}
+
+#[test]
+fn closing_stdout_at_once_is_pe() {
+    assert_hostile("closer", "close(1); return 0;", "PE", "empty output");
+}
+
+#[test]
+fn binary_garbage_is_pe() {
+    assert_hostile(
+        "garbage",
+        "for (int i = 0; i < 3000; i++) putchar((i * 37) & 255); return 0;",
+        "PE",
+        "",
+    );
+}
+
+#[test]
+fn reading_stdin_past_its_end_is_fine() {
+    assert_hostile(
+        "reader",
+        "int c; while ((c = getchar()) != EOF) {} while (getchar() != EOF) {} puts(\"2 0 1\\n1 1 1\\n3 4 -1\"); return 0;",
+        "AC",
+        "correct",
+    );
+}
+
+#[test]
+fn writing_a_file_in_the_work_folder_is_allowed() {
+    assert_hostile(
+        "writer",
+        "FILE *f = fopen(\"scratch.txt\", \"w\"); if (!f) return 9; fputs(\"x\", f); fclose(f); puts(\"2 0 1\\n1 1 1\\n3 4 -1\"); return 0;",
+        "AC",
+        "correct",
+    );
+}
+
+// ---- The grader's features -------------------------------------------------
+
+#[test]
+fn a_compile_error_is_ce_with_the_compilers_message() {
+    if !have("gcc") {
+        return;
+    }
+    let f = Fixture::new();
+    let file = f.write("broken.c", "int main(void) { return undefined_thing; }\n");
+    f.grade(&file).assert().code(1).stdout(
+        predicate::str::contains("CE: compilation failed").and(predicate::str::contains("undefined_thing")),
+    );
+}
+
+#[test]
+fn a_missing_compiler_is_a_configuration_error_naming_it() {
+    let f = Fixture::new();
+    std::fs::write(
+        f.package().join("languages.toml"),
+        "[[language]]\nname = \"c\"\nextensions = [\"c\"]\ncompile = [\"no-such-cc\", \"{src}\"]\nrun = [\"{exe}\"]\n",
+    )
+    .unwrap();
+    let file = f.write("a.c", "int main(void) { return 0; }\n");
+    f.grade(&file).assert().code(2).stdout(predicate::str::contains(
+        "compiler `no-such-cc` for c is not installed",
+    ));
+}
+
+#[test]
+fn grading_twice_compiles_once_and_writes_a_json_report() {
+    if !have("gcc") {
+        return;
+    }
+    let f = Fixture::new();
+    let file = f.write(
+        "ok.c",
+        "#include <stdio.h>\nint main(void) { puts(\"2 0 1\\n1 1 1\\n3 4 -1\"); return 0; }\n",
+    );
+    let json = f.dir.path().join("report.json");
+    for expect_cached in [false, true] {
+        f.grade(&file).arg("--json").arg(&json).assert().code(0);
+        let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+        assert_eq!(v["schema_version"], 1);
+        let s = &v["submissions"][0];
+        assert_eq!(s["compiled_from_cache"], expect_cached);
+        assert_eq!(s["score"], 10);
+        assert_eq!(s["tests"][0]["verdict"], "AC");
+        assert!(s["tests"][0]["memory_kib"].as_u64().unwrap() > 0);
+    }
+}
+
+#[test]
+fn a_wrong_answer_shows_a_diff_against_the_reference() {
+    if !have("gcc") {
+        return;
+    }
+    let f = Fixture::new();
+    let file = f.write(
+        "wa.c",
+        "#include <stdio.h>\nint main(void) { puts(\"2 0 1\\n1 1 1\\n4 0 -1\"); return 0; }\n",
+    );
+    f.grade(&file).arg("--quiet").assert().code(1).stdout(
+        predicate::str::contains("after 3 moves the board still holds 21 blocks")
+            .and(predicate::str::contains("-3 4 -1"))
+            .and(predicate::str::contains("+4 0 -1")),
+    );
+}
+
+#[test]
+fn a_folder_of_submissions_gets_a_summary_table() {
+    if !have("gcc") {
+        return;
+    }
+    let f = Fixture::new();
+    let class = f.dir.path().join("class");
+    std::fs::create_dir(&class).unwrap();
+    std::fs::write(
+        class.join("alice.c"),
+        "#include <stdio.h>\nint main(void){puts(\"2 0 1\\n1 1 1\\n3 4 -1\");return 0;}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        class.join("bob.c"),
+        "#include <stdio.h>\nint main(void){puts(\"-1\");return 0;}\n",
+    )
+    .unwrap();
+    std::fs::write(class.join("notes.txt"), "not a submission").unwrap();
+    f.grade(&class).assert().code(1).stdout(
+        predicate::str::contains("summary (2 submissions)")
+            .and(predicate::str::is_match(r"alice\.c\s+10/10\s+1 AC").unwrap())
+            .and(predicate::str::is_match(r"bob\.c\s+0/10\s+1 WA").unwrap()),
+    );
+}
+
+#[test]
+fn without_a_package_nearby_the_bundled_one_is_used() {
+    if !have("python3") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("minus_one.py");
+    std::fs::write(&file, "print(-1)\n").unwrap();
+    judge()
+        .current_dir(dir.path())
+        .args(["grade", "--quiet", "--tests", "sample/*"])
+        .arg(&file)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("sample/1").and(predicate::str::contains("secret/").not()));
+}
+
+#[test]
+fn an_unknown_test_pattern_is_a_configuration_error() {
+    let f = Fixture::new();
+    let file = f.write("x.py", "print(-1)\n");
+    f.grade(&file)
+        .args(["--tests", "nothing*"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("matches no test"));
+}

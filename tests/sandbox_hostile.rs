@@ -1,0 +1,857 @@
+//! Hostile programs under the sandbox: each misbehaves in one way; every
+//! run must be classified right, finish in bounded time and leave no
+//! process behind.
+//!
+//! C programs are compiled with gcc at test time (tests print `SKIP:` and
+//! pass if gcc is missing). Each gets a unique name `mj_<tag>_<pid>` so
+//! leftovers can be found in `/proc` by their `comm`.
+
+use mayan_judge::sandbox::{Limits, RunResult, RunSpec, Sandbox, SandboxOptions, Status};
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// The fully featured sandbox (whatever this machine offers).
+fn sandbox() -> &'static Sandbox {
+    static S: OnceLock<Sandbox> = OnceLock::new();
+    S.get_or_init(|| {
+        let s = Sandbox::detect();
+        eprintln!("protections: {}", s.protections());
+        s
+    })
+}
+
+/// The fallback: no cgroups, rlimits (+ uid drop when root).
+fn rlimit_sandbox() -> &'static Sandbox {
+    static S: OnceLock<Sandbox> = OnceLock::new();
+    S.get_or_init(|| {
+        Sandbox::detect_with(SandboxOptions {
+            cgroups: false,
+            ..SandboxOptions::default()
+        })
+    })
+}
+
+fn build_dir() -> &'static Path {
+    static D: OnceLock<tempfile::TempDir> = OnceLock::new();
+    D.get_or_init(|| tempfile::tempdir().expect("temp dir")).path()
+}
+
+fn have_gcc() -> bool {
+    static G: OnceLock<bool> = OnceLock::new();
+    *G.get_or_init(|| {
+        Command::new("gcc")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    })
+}
+
+/// A compiled test program.
+struct Prog {
+    path: PathBuf,
+    name: String,
+}
+
+/// Compiles `src` as `mj_<tag>_<pid>`; `None` (after printing SKIP) without gcc.
+fn compile(tag: &str, src: &str) -> Option<Prog> {
+    if !have_gcc() {
+        eprintln!("SKIP: gcc not found");
+        return None;
+    }
+    let name = format!("mj_{tag}_{}", std::process::id() % 100_000);
+    assert!(name.len() <= 15, "comm is truncated to 15 chars: {name}");
+    let c = build_dir().join(format!("{name}.c"));
+    let path = build_dir().join(&name);
+    std::fs::write(&c, src).unwrap();
+    let out = Command::new("gcc")
+        .args(["-O1", "-w", "-o"])
+        .arg(&path)
+        .arg(&c)
+        .output()
+        .expect("run gcc");
+    assert!(
+        out.status.success(),
+        "gcc failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(Prog { path, name })
+}
+
+/// Runs `p` (passed in the work dir) with `stdin` and `limits`.
+fn run_in(sb: &Sandbox, p: &Prog, stdin: &[u8], limits: Limits) -> (RunResult, Duration) {
+    let spec = RunSpec {
+        program: PathBuf::from(&p.name),
+        stdin: stdin.to_vec(),
+        limits,
+        files: vec![(p.path.clone(), p.name.clone())],
+        ..RunSpec::default()
+    };
+    let t = Instant::now();
+    let r = sb.run(&spec).expect("judge-side failure");
+    (r, t.elapsed())
+}
+
+/// 1 s CPU, 2 s wall, 64 MiB, 1 MiB output.
+fn small() -> Limits {
+    Limits {
+        cpu_ms: 1000,
+        wall_ms: 2000,
+        memory_kib: 64 * 1024,
+        output_bytes: 1 << 20,
+        ..Limits::default()
+    }
+}
+
+/// Pids whose `comm` is `name` (zombies included), after waiting up to 2 s
+/// for them to disappear.
+fn leftovers(name: &str) -> Vec<String> {
+    let deadline = Instant::now() + Duration::from_secs(2);
+    loop {
+        let found: Vec<String> = std::fs::read_dir("/proc")
+            .unwrap()
+            .filter_map(Result::ok)
+            .filter(|e| {
+                e.file_name()
+                    .to_string_lossy()
+                    .bytes()
+                    .all(|b| b.is_ascii_digit())
+            })
+            .filter_map(|e| std::fs::read_to_string(e.path().join("stat")).ok())
+            .filter(|stat| stat.contains(&format!("({name})")))
+            .collect();
+        if found.is_empty() || Instant::now() > deadline {
+            return found;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn assert_clean(p: &Prog) {
+    let left = leftovers(&p.name);
+    assert!(left.is_empty(), "processes left behind: {left:?}");
+}
+
+// ---------------------------------------------------------------------------
+// Programs
+
+const INFINITE_LOOP: &str = "int main(void){ volatile unsigned long x = 0; for(;;) x++; }";
+const SLEEP_FOREVER: &str = "#include <unistd.h>\nint main(void){ for(;;) pause(); }";
+const FORK_BOMB: &str = "#include <unistd.h>\nint main(void){ for(;;) fork(); }";
+const EAT_MEMORY: &str = r#"
+#include <stdlib.h>
+#include <string.h>
+int main(void){
+    /* 4 GiB in 1 MiB steps, each touched */
+    for (int i = 0; i < 4096; i++) {
+        char *p = malloc(1 << 20);
+        if (!p) abort();
+        memset(p, i, 1 << 20);
+    }
+    return 0;
+}"#;
+const PRINT_FOREVER: &str =
+    "#include <stdio.h>\nint main(void){ for(;;) fputs(\"spam spam spam spam\\n\", stdout); }";
+const ORPHAN: &str = r#"
+#include <unistd.h>
+#include <stdio.h>
+int main(void){
+    if (fork() == 0) {            /* child: leave the process group and linger */
+        setsid();
+        for(;;) pause();
+    }
+    if (fork() == 0) {            /* second child: stay in the group */
+        for(;;) pause();
+    }
+    puts("parent done");
+    return 0;
+}"#;
+const SEGFAULT: &str = "int main(void){ volatile int *p = 0; *p = 1; return 0; }";
+const ABORT: &str = "#include <stdlib.h>\nint main(void){ abort(); }";
+const DIV_ZERO: &str = "int main(void){ volatile int a = 1, b = 0; return a / b; }";
+const EXIT3: &str = "int main(void){ return 3; }";
+const CLOSE_STDOUT: &str = "#include <unistd.h>\nint main(void){ close(1); return 0; }";
+const GARBAGE: &str = r#"
+#include <unistd.h>
+int main(void){
+    unsigned char b[256 * 64];
+    for (int i = 0; i < (int)sizeof b; i++) b[i] = (unsigned char)(i * 7 + i / 256);
+    return write(1, b, sizeof b) == sizeof b ? 0 : 1;
+}"#;
+const READ_PAST_EOF: &str = r#"
+#include <stdio.h>
+#include <unistd.h>
+int main(void){
+    char buf[4096]; long total = 0, zeros = 0; ssize_t n;
+    for (int i = 0; i < 100; i++) {
+        n = read(0, buf, sizeof buf);
+        if (n > 0) total += n; else zeros++;
+    }
+    int c = getchar();
+    printf("%ld %ld %d\n", total, zeros, c);
+    return 0;
+}"#;
+const WRITE_FILE: &str = r#"
+#include <stdio.h>
+#include <unistd.h>
+int main(void){
+    FILE *f = fopen("out.txt", "w");
+    if (!f) return 1;
+    fputs("hello file\n", f);
+    if (fclose(f)) return 2;
+    f = fopen("out.txt", "r");
+    char line[64] = {0};
+    if (!f || !fgets(line, sizeof line, f)) return 3;
+    char cwd[4096];
+    if (!getcwd(cwd, sizeof cwd)) return 4;
+    printf("%s\n%s", cwd, line);
+    return 0;
+}"#;
+const ECHO: &str = r#"
+#include <unistd.h>
+int main(void){
+    char buf[65536]; ssize_t n;
+    while ((n = read(0, buf, sizeof buf)) > 0)
+        for (ssize_t off = 0; off < n; ) { ssize_t w = write(1, buf + off, n - off); if (w <= 0) return 1; off += w; }
+    write(2, "done\n", 5);
+    return 0;
+}"#;
+const BUSY_HALF_SECOND: &str = r#"
+#include <time.h>
+int main(void){
+    volatile unsigned long x = 0;
+    while (clock() < CLOCKS_PER_SEC / 2) x++;
+    return 0;
+}"#;
+const TOUCH_100M: &str = r#"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+int main(void){
+    size_t n = 100u << 20;
+    volatile char *p = malloc(n);
+    if (!p) return 1;
+    for (size_t i = 0; i < n; i += 4096) p[i] = (char)i;
+    unsigned long sum = 0;
+    for (size_t i = 0; i < n; i += 4096) sum += p[i];
+    printf("%lu\n", sum);
+    return 0;
+}"#;
+const WHOAMI: &str = r#"
+#include <stdio.h>
+#include <unistd.h>
+#include <stdlib.h>
+int main(void){
+    printf("%d %d %s\n", (int)getuid(), (int)getgid(), getenv("HOME") ? "home" : "nohome");
+    return 0;
+}"#;
+const CONNECT: &str = r#"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <sys/socket.h>
+int main(int argc, char **argv){
+    int s = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a; memset(&a, 0, sizeof a);
+    a.sin_family = AF_INET; a.sin_port = htons(atoi(argv[1]));
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    puts(connect(s, (struct sockaddr *)&a, sizeof a) == 0 ? "connected" : "refused");
+    return 0;
+}"#;
+
+const BIG_FILE: &str = r#"
+#include <stdio.h>
+#include <string.h>
+int main(void){
+    static char b[1 << 20]; memset(b, 'x', sizeof b);
+    FILE *f = fopen("big.bin", "w");
+    for (int i = 0; i < 64; i++) fwrite(b, 1, sizeof b, f);   /* 64 MiB > 16 MiB */
+    fclose(f);
+    return 0;
+}"#;
+const STDERR_FLOOD: &str =
+    "#include <stdio.h>\nint main(void){ for(;;) fputs(\"error error error\\n\", stderr); }";
+const THREAD_BOMB: &str = r#"
+#include <pthread.h>
+#include <unistd.h>
+#include <stdio.h>
+static void *idle(void *a){ for(;;) pause(); return a; }
+int main(void){
+    int n = 0; pthread_t t;
+    pthread_attr_t at; pthread_attr_init(&at); pthread_attr_setstacksize(&at, 65536);
+    while (n < 100000 && pthread_create(&t, &at, idle, 0) == 0) n++;
+    printf("%d\n", n);
+    return 0;
+}"#;
+const DAEMON: &str = r#"
+#include <unistd.h>
+#include <stdio.h>
+int main(void){
+    if (fork() == 0) {                 /* classic daemon: fully detached */
+        setsid();
+        if (fork() != 0) _exit(0);
+        chdir("/");
+        for (int fd = 0; fd < 1024; fd++) close(fd);
+        for(;;) pause();
+    }
+    puts("started");
+    return 0;
+}"#;
+const RT_SIGNAL: &str = "#include <signal.h>\nint main(void){ raise(SIGRTMIN + 2); return 0; }";
+
+// ---------------------------------------------------------------------------
+// Tests, full sandbox
+
+#[test]
+fn infinite_loop_is_cpu_time_limit() {
+    let Some(p) = compile("loop", INFINITE_LOOP) else {
+        return;
+    };
+    // Generous wall time: on a loaded 2-core machine the CPU limit must
+    // still be the one that triggers.
+    let (r, t) = run_in(
+        sandbox(),
+        &p,
+        b"",
+        Limits {
+            wall_ms: 6000,
+            ..small()
+        },
+    );
+    assert_eq!(r.status, Status::TimeLimit { wall: false }, "{r:?}");
+    assert!(r.cpu_ms >= 1000 && r.cpu_ms < 1500, "cpu {}", r.cpu_ms);
+    assert!(t < Duration::from_secs(10));
+    assert_clean(&p);
+}
+
+#[test]
+fn sleep_forever_is_wall_time_limit() {
+    let Some(p) = compile("sleep", SLEEP_FOREVER) else {
+        return;
+    };
+    let (r, t) = run_in(sandbox(), &p, b"", small());
+    assert_eq!(r.status, Status::TimeLimit { wall: true }, "{r:?}");
+    assert!(r.wall_ms >= 2000 && t < Duration::from_secs(10), "{r:?}");
+    assert_clean(&p);
+}
+
+#[test]
+fn fork_bomb_is_contained() {
+    let Some(p) = compile("bomb", FORK_BOMB) else {
+        return;
+    };
+    let (r, t) = run_in(sandbox(), &p, b"", small());
+    assert!(matches!(r.status, Status::TimeLimit { .. }), "{r:?}");
+    assert!(t < Duration::from_secs(10));
+    assert_clean(&p);
+    // The machine still works.
+    assert!(Command::new("true").status().unwrap().success());
+}
+
+#[test]
+fn eating_4_gib_is_memory_limit() {
+    let Some(p) = compile("mem", EAT_MEMORY) else {
+        return;
+    };
+    let (r, t) = run_in(sandbox(), &p, b"", small());
+    assert_eq!(r.status, Status::MemoryLimit, "{r:?}");
+    assert!(t < Duration::from_secs(10));
+    assert_clean(&p);
+}
+
+#[test]
+fn endless_output_is_output_limit() {
+    let Some(p) = compile("spam", PRINT_FOREVER) else {
+        return;
+    };
+    let (r, t) = run_in(sandbox(), &p, b"", small());
+    assert_eq!(r.status, Status::OutputLimit, "{r:?}");
+    assert_eq!(r.stdout.len(), 1 << 20);
+    assert!(t < Duration::from_secs(10));
+    assert_clean(&p);
+}
+
+#[test]
+fn orphans_are_killed() {
+    let Some(p) = compile("orph", ORPHAN) else {
+        return;
+    };
+    let (r, t) = run_in(sandbox(), &p, b"", small());
+    assert_eq!(r.status, Status::Exited(0), "{r:?}");
+    assert_eq!(r.stdout, b"parent done\n");
+    assert!(t < Duration::from_secs(3), "waited for the orphans: {t:?}");
+    assert_clean(&p);
+}
+
+#[test]
+fn crashes_are_signals() {
+    for (tag, src, name) in [
+        ("segv", SEGFAULT, "SIGSEGV"),
+        ("abrt", ABORT, "SIGABRT"),
+        ("fpe", DIV_ZERO, "SIGFPE"),
+    ] {
+        let Some(p) = compile(tag, src) else { return };
+        let (r, _) = run_in(sandbox(), &p, b"", small());
+        assert!(matches!(r.status, Status::Signaled(_)), "{tag}: {r:?}");
+        assert_eq!(r.status.signal_name(), Some(name), "{tag}: {r:?}");
+        assert_clean(&p);
+    }
+}
+
+#[test]
+fn big_file_is_output_limit() {
+    let Some(p) = compile("fsz", BIG_FILE) else {
+        return;
+    };
+    let (r, _) = run_in(
+        sandbox(),
+        &p,
+        b"",
+        Limits {
+            memory_kib: 256 * 1024,
+            ..small()
+        },
+    );
+    assert_eq!(r.status, Status::OutputLimit, "{r:?}");
+}
+
+#[test]
+fn stderr_flood_is_output_limit() {
+    let Some(p) = compile("errf", STDERR_FLOOD) else {
+        return;
+    };
+    let (r, t) = run_in(sandbox(), &p, b"", small());
+    assert_eq!(r.status, Status::OutputLimit, "{r:?}");
+    assert_eq!(r.stderr.len(), mayan_judge::sandbox::STDERR_KEEP_BYTES);
+    assert!(t < Duration::from_secs(10));
+    assert_clean(&p);
+}
+
+#[test]
+fn thread_bomb_is_bounded() {
+    let Some(p) = compile("thr", THREAD_BOMB) else {
+        return;
+    };
+    let (r, t) = run_in(sandbox(), &p, b"", small());
+    assert_eq!(r.status, Status::Exited(0), "{r:?}");
+    let n: u64 = String::from_utf8_lossy(&r.stdout).trim().parse().unwrap();
+    assert!(n < small().processes, "{n} threads");
+    assert!(t < Duration::from_secs(10));
+    assert_clean(&p);
+}
+
+#[test]
+fn detached_daemon_is_killed_with_cgroups() {
+    if sandbox().protection_details().cgroup.is_none() {
+        eprintln!("SKIP: no cgroups here (a fully detached daemon escapes rlimits-only mode)");
+        return;
+    }
+    let Some(p) = compile("daem", DAEMON) else {
+        return;
+    };
+    let (r, t) = run_in(sandbox(), &p, b"", small());
+    assert_eq!(r.status, Status::Exited(0), "{r:?}");
+    assert!(t < Duration::from_secs(3));
+    assert_clean(&p);
+}
+
+#[test]
+fn realtime_signal_is_reported() {
+    let Some(p) = compile("rt", RT_SIGNAL) else {
+        return;
+    };
+    let (r, _) = run_in(sandbox(), &p, b"", small());
+    assert!(matches!(r.status, Status::Signaled(n) if n > 31), "{r:?}");
+    assert_eq!(r.status.signal_name(), None);
+}
+
+#[test]
+fn exit_code_is_reported() {
+    let Some(p) = compile("exit3", EXIT3) else {
+        return;
+    };
+    let (r, _) = run_in(sandbox(), &p, b"ignored input", small());
+    assert_eq!(r.status, Status::Exited(3));
+}
+
+#[test]
+fn closing_stdout_at_once() {
+    let Some(p) = compile("close", CLOSE_STDOUT) else {
+        return;
+    };
+    let (r, t) = run_in(sandbox(), &p, b"", small());
+    assert_eq!(r.status, Status::Exited(0));
+    assert!(r.stdout.is_empty());
+    assert!(t < Duration::from_secs(2));
+}
+
+#[test]
+fn binary_output_is_exact() {
+    let Some(p) = compile("bin", GARBAGE) else {
+        return;
+    };
+    let (r, _) = run_in(sandbox(), &p, b"", small());
+    assert_eq!(r.status, Status::Exited(0));
+    let want: Vec<u8> = (0..256 * 64).map(|i: usize| (i * 7 + i / 256) as u8).collect();
+    assert_eq!(r.stdout, want);
+}
+
+#[test]
+fn reading_past_eof_is_fine() {
+    let Some(p) = compile("eof", READ_PAST_EOF) else {
+        return;
+    };
+    let (r, _) = run_in(sandbox(), &p, b"12345", small());
+    assert_eq!(r.status, Status::Exited(0));
+    assert_eq!(String::from_utf8_lossy(&r.stdout), "5 99 -1\n");
+}
+
+#[test]
+fn writing_in_the_work_dir_is_allowed_and_cleaned() {
+    let Some(p) = compile("file", WRITE_FILE) else {
+        return;
+    };
+    let (r, _) = run_in(sandbox(), &p, b"", small());
+    assert_eq!(r.status, Status::Exited(0), "{r:?}");
+    let out = String::from_utf8(r.stdout).unwrap();
+    let (dir, line) = out.split_once('\n').unwrap();
+    assert_eq!(line, "hello file\n");
+    assert!(Path::new(dir).is_absolute());
+    assert!(!Path::new(dir).exists(), "work dir {dir} not removed");
+}
+
+#[test]
+fn echo_large_stdin() {
+    let Some(p) = compile("echo", ECHO) else {
+        return;
+    };
+    let input: Vec<u8> = (0..4_000_000u32).map(|i| (i % 251) as u8).collect();
+    let (r, _) = run_in(sandbox(), &p, &input, Limits::default());
+    assert_eq!(r.status, Status::Exited(0));
+    assert!(r.stdout == input, "stdout differs from stdin");
+    assert_eq!(r.stderr, b"done\n");
+}
+
+#[test]
+fn program_ignoring_big_stdin_does_not_block() {
+    let Some(p) = compile("noin", EXIT3) else {
+        return;
+    };
+    let input = vec![b'x'; 32 << 20];
+    let (r, t) = run_in(sandbox(), &p, &input, small());
+    assert_eq!(r.status, Status::Exited(3));
+    assert!(t < Duration::from_secs(3));
+}
+
+#[test]
+fn cpu_time_is_measured() {
+    let Some(p) = compile("busy", BUSY_HALF_SECOND) else {
+        return;
+    };
+    let (r, _) = run_in(sandbox(), &p, b"", Limits::default());
+    assert_eq!(r.status, Status::Exited(0));
+    assert!((300..=2000).contains(&r.cpu_ms), "cpu_ms {}", r.cpu_ms);
+}
+
+#[test]
+fn peak_memory_is_measured() {
+    let Some(p) = compile("m100", TOUCH_100M) else {
+        return;
+    };
+    let (r, _) = run_in(sandbox(), &p, b"", Limits::default());
+    assert_eq!(r.status, Status::Exited(0), "{r:?}");
+    assert!(r.peak_memory_kib >= 90 * 1024, "peak {} KiB", r.peak_memory_kib);
+    assert!(r.peak_memory_kib < 200 * 1024, "peak {} KiB", r.peak_memory_kib);
+}
+
+#[test]
+fn runs_unprivileged_with_minimal_env() {
+    let Some(p) = compile("who", WHOAMI) else {
+        return;
+    };
+    let (r, _) = run_in(sandbox(), &p, b"", small());
+    assert_eq!(r.status, Status::Exited(0));
+    let out = String::from_utf8(r.stdout).unwrap();
+    if let Some(d) = &sandbox().protection_details().drop_to {
+        assert_eq!(out, format!("{} {} nohome\n", d.uid, d.gid));
+    } else {
+        assert!(out.ends_with(" nohome\n"), "{out}");
+    }
+}
+
+#[test]
+fn network_is_isolated_when_namespaces_are_on() {
+    if !sandbox().protection_details().namespaces {
+        eprintln!("SKIP: no network namespaces (not root?)");
+        return;
+    }
+    let Some(p) = compile("net", CONNECT) else {
+        return;
+    };
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port().to_string();
+    let spec = RunSpec {
+        program: PathBuf::from(&p.name),
+        args: vec![port.into()],
+        limits: small(),
+        files: vec![(p.path.clone(), p.name.clone())],
+        ..RunSpec::default()
+    };
+    let r = sandbox().run(&spec).unwrap();
+    assert_eq!(r.status, Status::Exited(0));
+    assert_eq!(r.stdout, b"refused\n");
+}
+
+#[test]
+fn python_runs_under_the_sandbox() {
+    let sb = sandbox();
+    let Some(python) = sb.find_program("python3") else {
+        eprintln!("SKIP: no python3 reachable by the sandboxed user");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("main.py");
+    std::fs::write(
+        &script,
+        "import sys\nprint(sum(map(int, sys.stdin.read().split())))\n",
+    )
+    .unwrap();
+    let spec = RunSpec {
+        program: python,
+        args: vec!["main.py".into()],
+        stdin: b"1 2 3\n4 5\n-6\n".to_vec(),
+        limits: Limits::with_cpu_ms(2000),
+        files: vec![(script, "main.py".into())],
+        ..RunSpec::default()
+    };
+    let r = sb.run(&spec).unwrap();
+    assert_eq!(
+        r.status,
+        Status::Exited(0),
+        "{r:?} {}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+    assert_eq!(r.stdout, b"9\n");
+}
+
+#[test]
+fn python_memory_error_is_memory_limit() {
+    let sb = sandbox();
+    let Some(python) = sb.find_program("python3") else {
+        eprintln!("SKIP: no python3 reachable by the sandboxed user");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("main.py");
+    std::fs::write(&script, "a = []\nwhile True:\n    a.append(bytearray(1 << 20))\n").unwrap();
+    for s in [sb, rlimit_sandbox()] {
+        let spec = RunSpec {
+            program: python.clone(),
+            args: vec!["main.py".into()],
+            // Generous time: other tests (fork bombs) may load the machine.
+            limits: Limits {
+                memory_kib: 128 * 1024,
+                ..Limits::with_cpu_ms(5000)
+            },
+            files: vec![(script.clone(), "main.py".into())],
+            ..RunSpec::default()
+        };
+        let r = s.run(&spec).unwrap();
+        assert_eq!(r.status, Status::MemoryLimit, "{}: {r:?}", s.protections());
+    }
+}
+
+#[test]
+fn parallel_runs_do_not_interfere() {
+    let Some(p) = compile("par", ECHO) else {
+        return;
+    };
+    std::thread::scope(|sc| {
+        let handles: Vec<_> = (0..8)
+            .map(|i| {
+                let p = &p;
+                sc.spawn(move || {
+                    let input = format!("run {i}\n").repeat(1000);
+                    let (r, _) = run_in(sandbox(), p, input.as_bytes(), small());
+                    assert_eq!(r.status, Status::Exited(0));
+                    assert_eq!(r.stdout, input.as_bytes());
+                })
+            })
+            .collect();
+        for h in handles {
+            h.join().unwrap();
+        }
+    });
+}
+
+#[test]
+fn judge_side_errors_are_typed() {
+    let spec = RunSpec {
+        program: PathBuf::from("/nonexistent/program"),
+        ..RunSpec::default()
+    };
+    assert!(sandbox().run(&spec).is_err());
+    let spec = RunSpec {
+        program: PathBuf::from("/bin/true"),
+        files: vec![(PathBuf::from("/etc/hostname"), "../escape".into())],
+        ..RunSpec::default()
+    };
+    let e = sandbox().run(&spec).unwrap_err();
+    assert!(e.to_string().contains("escape"), "{e}");
+}
+
+// ---------------------------------------------------------------------------
+// The rlimit-only fallback (no cgroups), same hostile programs
+
+#[test]
+fn fallback_loop_bomb_memory_orphans() {
+    let sb = rlimit_sandbox();
+    eprintln!("fallback protections: {}", sb.protections());
+    let Some(lp) = compile("floop", INFINITE_LOOP) else {
+        return;
+    };
+    let (r, t) = run_in(
+        sb,
+        &lp,
+        b"",
+        Limits {
+            wall_ms: 6000,
+            ..small()
+        },
+    );
+    assert_eq!(r.status, Status::TimeLimit { wall: false }, "{r:?}");
+    assert!(t < Duration::from_secs(10));
+    assert_clean(&lp);
+
+    let Some(bomb) = compile("fbomb", FORK_BOMB) else {
+        return;
+    };
+    let (r, t) = run_in(sb, &bomb, b"", small());
+    assert!(matches!(r.status, Status::TimeLimit { .. }), "{r:?}");
+    assert!(t < Duration::from_secs(10));
+    assert_clean(&bomb);
+
+    let Some(mem) = compile("fmem", EAT_MEMORY) else {
+        return;
+    };
+    let (r, _) = run_in(sb, &mem, b"", small());
+    assert_eq!(r.status, Status::MemoryLimit, "{r:?}");
+    assert_clean(&mem);
+
+    let Some(orph) = compile("forph", ORPHAN) else {
+        return;
+    };
+    let (r, t) = run_in(sb, &orph, b"", small());
+    assert_eq!(r.status, Status::Exited(0), "{r:?}");
+    assert!(t < Duration::from_secs(3), "{t:?}");
+    assert_clean(&orph);
+}
+
+#[test]
+fn compiler_mode_keeps_outputs() {
+    if !have_gcc() {
+        eprintln!("SKIP: gcc not found");
+        return;
+    }
+    let out = tempfile::tempdir().unwrap();
+    let src = out.path().join("src.c");
+    std::fs::write(&src, EXIT3).unwrap();
+    let spec = RunSpec {
+        program: PathBuf::from("gcc"), // bare name: looked up in the judge's PATH
+        args: vec!["-O1".into(), "-o".into(), "prog".into(), "src.c".into()],
+        limits: Limits {
+            memory_kib: 1 << 20,
+            ..Limits::with_cpu_ms(10_000)
+        },
+        ..RunSpec::default()
+    };
+    let r = sandbox().run_compiler(&spec, out.path()).unwrap();
+    assert_eq!(
+        r.status,
+        Status::Exited(0),
+        "{}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+    assert!(out.path().join("prog").exists());
+}
+
+#[test]
+fn absurd_limits_do_not_break_the_judge() {
+    let huge = Limits {
+        cpu_ms: u64::MAX,
+        wall_ms: u64::MAX,
+        memory_kib: u64::MAX,
+        output_bytes: u64::MAX,
+        file_size_bytes: u64::MAX,
+        processes: u64::MAX,
+    };
+    let tiny = Limits {
+        cpu_ms: 0,
+        wall_ms: 0,
+        memory_kib: 0,
+        output_bytes: 0,
+        file_size_bytes: 0,
+        processes: 0,
+    };
+    for limits in [huge, tiny] {
+        let spec = RunSpec {
+            program: PathBuf::from("/bin/echo"),
+            args: vec!["hi".into()],
+            limits,
+            ..RunSpec::default()
+        };
+        let r = sandbox().run(&spec).expect("no judge-side error");
+        if limits == huge {
+            assert_eq!(r.status, Status::Exited(0), "{r:?}");
+            assert_eq!(r.stdout, b"hi\n");
+        }
+        let r = rlimit_sandbox().run(&spec).expect("no judge-side error");
+        if limits == huge {
+            assert_eq!(r.status, Status::Exited(0), "{r:?}");
+        }
+    }
+}
+
+/// Overhead of the sandbox: 200 runs of a tiny C program (reads stdin,
+/// prints its length) through `Sandbox::run` vs 200 bare
+/// `std::process::Command` spawns. Not a correctness test:
+/// `cargo test --release --test sandbox_hostile -- --ignored --nocapture overhead`
+#[test]
+#[ignore]
+fn overhead() {
+    use std::io::Write;
+    const N: u32 = 200;
+    let src = "#include <stdio.h>\nint main(void){char b[4096];size_t n,t=0;\
+               while((n=fread(b,1,sizeof b,stdin))>0)t+=n;printf(\"%zu\\n\",t);return 0;}";
+    let Some(p) = compile("ovh", src) else { return };
+    let input = b"1 2 3 4 5\n".repeat(100);
+    let t = Instant::now();
+    for _ in 0..N {
+        let mut c = Command::new(&p.path)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        c.stdin.take().unwrap().write_all(&input).unwrap();
+        assert!(c.wait_with_output().unwrap().status.success());
+    }
+    let bare = t.elapsed().as_secs_f64() * 1000.0 / f64::from(N);
+    eprintln!("bare Command: {bare:.2} ms/run");
+    for (name, sb) in [("detected", sandbox()), ("no cgroups", rlimit_sandbox())] {
+        let t = Instant::now();
+        for _ in 0..N {
+            let (r, _) = run_in(sb, &p, &input, Limits::default());
+            assert_eq!(r.status, Status::Exited(0));
+        }
+        let ms = t.elapsed().as_secs_f64() * 1000.0 / f64::from(N);
+        eprintln!(
+            "Sandbox::run [{name}: {}]: {ms:.2} ms/run (+{:.2})",
+            sb.protections(),
+            ms - bare
+        );
+    }
+}
