@@ -36,7 +36,7 @@ pub enum Command {
         after_help = "Exit codes: 0 every test AC, 1 some verdict is not AC, 2 judge or configuration error."
     )]
     Grade(GradeArgs),
-    /// Measure the solver against a plain C++ backtracking baseline.
+    /// Measure the solver (against a C++ baseline) and the grader's overhead.
     Bench(BenchArgs),
 }
 
@@ -140,4 +140,19 @@ pub struct BenchArgs {
     /// Skip the n = 7 runs.
     #[arg(long)]
     pub quick: bool,
+    /// Run only one part: `solver` or `grader` (the judge's overhead per test).
+    #[arg(long)]
+    pub only: Option<BenchPart>,
+    /// Runs per side in the grader overhead measurement.
+    #[arg(long, default_value_t = 200)]
+    pub runs: usize,
+}
+
+/// The parts of `bench`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum BenchPart {
+    /// The solver against the C++ baseline.
+    Solver,
+    /// The grader's overhead per test against running the program bare.
+    Grader,
 }

@@ -3,9 +3,12 @@
 //! the figures mean something on a shared, noisy machine.
 
 use crate::boards::{BoardGen, Shape};
-use crate::cli::BenchArgs;
+use crate::checker;
+use crate::cli::{BenchArgs, BenchPart};
+use crate::sandbox::Sandbox;
 use crate::sim::Puzzle;
 use crate::solver::{Reading, solve};
+use crate::submission::Prepared;
 use anyhow::{Context, Result, bail};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -14,6 +17,17 @@ use std::time::{Duration, Instant};
 
 /// Runs `bench`; returns the exit code.
 pub fn run(args: &BenchArgs) -> Result<i32> {
+    if args.only != Some(BenchPart::Grader) {
+        solver(args)?;
+    }
+    if args.only != Some(BenchPart::Solver) {
+        grader_overhead(args)?;
+    }
+    Ok(0)
+}
+
+/// The solver's figures.
+fn solver(args: &BenchArgs) -> Result<()> {
     official(&args.official)?;
     let boards = hard_boards(args.seed, args.boards);
     if let Some(dir) = &args.save_boards {
@@ -75,7 +89,74 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
         }
         println!();
     }
-    Ok(0)
+    Ok(())
+}
+
+/// The judge's own cost per test (sandbox setup, limits, capture, checking)
+/// against running the same compiled program bare on the same input, both
+/// measured here, alternating, so machine noise hits both sides alike.
+fn grader_overhead(args: &BenchArgs) -> Result<()> {
+    println!();
+    let Some(exe) = compile_baseline(&args.baseline)? else {
+        return Ok(());
+    };
+    let input = b"3\n1 0\n2 1 0\n2 3 4 0\n3 1 0\n2 4 3 4 0\n".to_vec();
+    let puzzle = Puzzle::parse(&input)?;
+    let reference =
+        checker::reference(&puzzle, None, Reading::LITERAL).map_err(|j| anyhow::anyhow!(j.message))?;
+    let sandbox = Sandbox::detect();
+    let prepared = Prepared::Ready {
+        program: PathBuf::from("solution"),
+        args: Vec::new(),
+        files: vec![(exe.clone(), "solution".into())],
+        cached: true,
+    };
+    let limits = crate::sandbox::Limits::with_cpu_ms(3000);
+    let (mut bare, mut judged) = (Vec::new(), Vec::new());
+    for _ in 0..args.runs {
+        let start = Instant::now();
+        let mut child = Command::new(&exe)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .context("starting the program bare")?;
+        child.stdin.take().expect("piped").write_all(&input)?;
+        let out = child.wait_with_output()?;
+        bare.push(start.elapsed());
+        anyhow::ensure!(!out.stdout.is_empty(), "the bare run printed nothing");
+
+        let start = Instant::now();
+        let spec = prepared.spec(input.clone(), limits).expect("ready");
+        let run = sandbox.run(&spec)?;
+        let j = checker::judge(&puzzle, &run.stdout, &reference, checker::Options::default());
+        judged.push(start.elapsed());
+        anyhow::ensure!(
+            j.verdict == crate::verdict::Verdict::Accepted,
+            "judged run: {}",
+            j.message
+        );
+    }
+    let median = |v: &mut Vec<Duration>| {
+        v.sort();
+        v[v.len() / 2]
+    };
+    let (b, j) = (median(&mut bare), median(&mut judged));
+    println!(
+        "Grader overhead ({} runs each, sandbox: {}):",
+        args.runs,
+        sandbox.protections()
+    );
+    println!("  bare run (spawn, pipe, wait):         {:>7.2} ms median", ms(b));
+    println!(
+        "  judged run (sandbox + limits + check): {:>7.2} ms median",
+        ms(j)
+    );
+    println!(
+        "  overhead per test: {:.2} ms (target < 5 ms); ratio {:.2}x",
+        ms(j.saturating_sub(b)),
+        j.as_secs_f64() / b.as_secs_f64()
+    );
+    Ok(())
 }
 
 fn ms(d: Duration) -> f64 {
