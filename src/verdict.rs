@@ -5,7 +5,7 @@ use serde::Serialize;
 use std::fmt;
 
 /// The outcome of one test (or, for `CE`, of a whole submission).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize)]
 pub enum Verdict {
     /// Accepted.
     #[serde(rename = "AC")]

@@ -7,6 +7,7 @@
 //! order so `2` comes before `10`.
 
 pub mod embedded;
+pub mod expected;
 pub mod languages;
 
 use crate::checker;
