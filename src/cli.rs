@@ -9,6 +9,7 @@ use std::path::PathBuf;
 pub const EXIT_CODES: &str = "\
 Exit codes:
   check (testlib protocol): 0 AC, 1 WA, 2 PE, 3 FAIL (judge error)
+  validate:                  0 all valid, 1 problems found, 2 unreadable package or files
   grade:                     0 every test AC, 1 some test not AC, 2 judge or configuration error
   solve, bench:              0 success, 2 bad input or judge error";
 
@@ -36,6 +37,11 @@ pub enum Command {
         after_help = "Exit codes: 0 every test AC, 1 some verdict is not AC, 2 judge or configuration error."
     )]
     Grade(GradeArgs),
+    /// Check test data: inputs obey the rules, answers are the solver's.
+    #[command(
+        after_help = "Exit codes: 0 every test valid, 1 some problem found, 2 the package or files could not be read."
+    )]
+    Validate(ValidateArgs),
     /// Measure the solver (against a C++ baseline) and the grader's overhead.
     Bench(BenchArgs),
 }
@@ -112,6 +118,29 @@ pub struct GradeArgs {
     #[arg(long)]
     pub lang: Option<String>,
     /// Also write the full report as JSON to this file (atomically).
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+    /// No progress bar or progress lines.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Options of `validate`.
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    /// A package folder (with problem.toml), or input files / folders of
+    /// them [default: the package problems/mayan, found from here upwards].
+    pub paths: Vec<PathBuf>,
+    /// For files outside a package: the largest n allowed.
+    #[arg(long, default_value_t = 5)]
+    pub max_n: u32,
+    /// For files outside a package: the reading their answers follow.
+    #[arg(long, default_value = "literal")]
+    pub reading: Reading,
+    /// For files outside a package: allow reading-sensitive tests.
+    #[arg(long)]
+    pub allow_sensitive: bool,
+    /// Also write the problems and the coverage as JSON to this file.
     #[arg(long)]
     pub json: Option<PathBuf>,
     /// No progress bar or progress lines.

@@ -161,7 +161,23 @@ impl<'a> Grader<'a> {
 
     /// Most points a submission can score.
     pub fn max_score(&self) -> u32 {
-        self.tests.len() as u32 * self.problem.config.scoring.points_per_test
+        self.score(&[]).1
+    }
+
+    /// `(score, most possible)` of a submission's results, by the package's
+    /// scoring (per test, or by groups).
+    pub fn score(&self, results: &[TestResult]) -> (u32, u32) {
+        let passed: Vec<(&str, bool)> = self
+            .tests
+            .iter()
+            .map(|t| {
+                let ok = results
+                    .iter()
+                    .any(|r| r.test == t.case.name && r.verdict == Verdict::Accepted);
+                (t.case.name.as_str(), ok)
+            })
+            .collect();
+        self.problem.config.scoring.score(&passed)
     }
 
     /// Runs a prepared submission on every test, `jobs` at a time, calling
@@ -197,7 +213,11 @@ impl<'a> Grader<'a> {
 
     fn grade_one(&self, prepared: &Prepared, test: &Loaded) -> TestResult {
         let name = test.case.name.clone();
-        let points = self.problem.config.scoring.points_per_test;
+        let points = if self.problem.config.scoring.groups.is_empty() {
+            self.problem.config.scoring.points_per_test
+        } else {
+            0
+        };
         let mut result = TestResult {
             test: name,
             verdict: Verdict::Fail,

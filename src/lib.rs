@@ -17,4 +17,5 @@ pub mod sandbox;
 pub mod sim;
 pub mod solver;
 pub mod submission;
+pub mod validate;
 pub mod verdict;

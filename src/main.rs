@@ -6,12 +6,14 @@ use mayan_judge::cli::{Cli, Command};
 use mayan_judge::commands;
 
 fn main() {
+    restore_sigpipe();
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Solve(args) => commands::solve::run(args),
         Command::Bench(args) => commands::bench::run(args),
         Command::Check(args) => commands::check::run(args),
         Command::Grade(args) => commands::grade::run(args),
+        Command::Validate(args) => commands::validate::run(args),
     };
     match result {
         Ok(code) => std::process::exit(code),
@@ -20,4 +22,15 @@ fn main() {
             std::process::exit(2);
         }
     }
+}
+
+/// Rust ignores SIGPIPE, so printing into a closed pipe (`... | head`) would
+/// panic; like other Unix tools, let the signal end the process quietly.
+/// The judge never writes into a submission's pipe (stdin comes from a
+/// file), so this cannot be turned against it.
+fn restore_sigpipe() {
+    use nix::sys::signal::{SigHandler, Signal, signal};
+    // SAFETY: installs the default disposition, no handler code runs; called
+    // first thing in main, before any thread exists.
+    let _ = unsafe { signal(Signal::SIGPIPE, SigHandler::SigDfl) };
 }

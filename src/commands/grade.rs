@@ -1,7 +1,8 @@
 //! `mayan-judge grade`: compile and run submissions on a package's tests.
 
+use super::progress::Progress;
 use crate::cli::GradeArgs;
-use crate::grading::{GradeReport, Grader, SCHEMA_VERSION, SubmissionReport, TestResult};
+use crate::grading::{GradeReport, Grader, SCHEMA_VERSION, SubmissionReport};
 use crate::package::embedded::Embedded;
 use crate::package::languages::LanguageTable;
 use crate::package::{Problem, TestCase};
@@ -9,8 +10,6 @@ use crate::report::{Exporter, Json, Text, write_atomic};
 use crate::sandbox::Sandbox;
 use crate::submission::{Prepared, default_cache_dir, prepare};
 use anyhow::{Context, Result, bail};
-use indicatif::{ProgressBar, ProgressStyle};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 /// The package to use: `--problem`, else `problems/mayan` found from the
@@ -61,58 +60,6 @@ fn expand(paths: &[PathBuf], languages: &LanguageTable) -> Result<Vec<PathBuf>> 
     Ok(out)
 }
 
-/// Progress on stderr: a bar on a terminal, plain lines elsewhere, nothing
-/// with `--quiet`.
-enum Progress {
-    Bar(ProgressBar),
-    Lines,
-    Quiet,
-}
-
-impl Progress {
-    fn new(quiet: bool, total: usize) -> Progress {
-        if quiet {
-            Progress::Quiet
-        } else if std::io::stderr().is_terminal() {
-            let bar = ProgressBar::new(total as u64);
-            bar.set_style(
-                ProgressStyle::with_template("{bar:30} {pos}/{len} tests  {msg}").expect("valid template"),
-            );
-            Progress::Bar(bar)
-        } else {
-            Progress::Lines
-        }
-    }
-
-    fn start(&self, submission: &str) {
-        match self {
-            Progress::Bar(bar) => bar.set_message(submission.to_string()),
-            Progress::Lines => eprintln!("grading {submission}"),
-            Progress::Quiet => {}
-        }
-    }
-
-    fn test(&self, r: &TestResult) {
-        match self {
-            Progress::Bar(bar) => bar.inc(1),
-            Progress::Lines => eprintln!("  {}: {} ({} ms)", r.test, r.verdict, r.time_ms),
-            Progress::Quiet => {}
-        }
-    }
-
-    fn skip(&self, n: usize) {
-        if let Progress::Bar(bar) = self {
-            bar.inc(n as u64);
-        }
-    }
-
-    fn finish(&self) {
-        if let Progress::Bar(bar) = self {
-            bar.finish_and_clear();
-        }
-    }
-}
-
 /// Runs `grade`; returns the exit code (0 all AC, 1 not all AC, 2 judge error).
 pub fn run(args: &GradeArgs) -> Result<i32> {
     let (problem, _bundled) = find_problem(args.problem.as_deref())?;
@@ -128,7 +75,7 @@ pub fn run(args: &GradeArgs) -> Result<i32> {
     let sources = expand(&args.submissions, &languages)?;
     let sandbox = Sandbox::detect();
     let grader = Grader::new(&problem, &sandbox, cases).context("reading the tests")?;
-    let progress = Progress::new(args.quiet, grader.len() * sources.len());
+    let progress = Progress::new(args.quiet, grader.len() * sources.len(), "tests");
     let cache = default_cache_dir();
     let mut report = GradeReport {
         schema_version: SCHEMA_VERSION,
@@ -138,7 +85,7 @@ pub fn run(args: &GradeArgs) -> Result<i32> {
     };
     for source in &sources {
         let shown = source.display().to_string();
-        progress.start(&shown);
+        progress.phase(&format!("grading {shown}"));
         let language = match &args.lang {
             Some(name) => languages.get(name).with_context(|| {
                 format!(
@@ -175,8 +122,10 @@ pub fn run(args: &GradeArgs) -> Result<i32> {
             }
             Ok(prepared) => {
                 entry.compiled_from_cache = matches!(prepared, Prepared::Ready { cached: true, .. });
-                entry.tests = grader.grade(&prepared, args.jobs, &|r| progress.test(r));
-                entry.score = entry.tests.iter().map(|t| t.points).sum();
+                entry.tests = grader.grade(&prepared, args.jobs, &|r| {
+                    progress.step(|| format!("{}: {} ({} ms)", r.test, r.verdict, r.time_ms))
+                });
+                entry.score = grader.score(&entry.tests).0;
             }
         }
         report.submissions.push(entry);

@@ -4,7 +4,9 @@
 pub mod bench;
 pub mod check;
 pub mod grade;
+pub mod progress;
 pub mod solve;
+pub mod validate;
 
 use anyhow::{Context, Result};
 use std::io::Read;

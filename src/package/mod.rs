@@ -84,17 +84,63 @@ impl Default for Limits {
     }
 }
 
-/// How a test scores.
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+/// How tests score: so many points per accepted test, or, when groups are
+/// given, a group's points only when every test in it is accepted.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields, default)]
 pub struct Scoring {
-    /// Points for each accepted test.
+    /// Points for each accepted test (when there are no groups).
     pub points_per_test: u32,
+    /// Test groups; when present, only groups score.
+    #[serde(rename = "group")]
+    pub groups: Vec<Group>,
+}
+
+/// A group of tests that scores only when all of them pass.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Group {
+    /// Name shown in reports.
+    pub name: String,
+    /// Glob over test names (e.g. `secret/bottom-*`).
+    pub tests: String,
+    /// Points for the whole group.
+    pub points: u32,
 }
 
 impl Default for Scoring {
     fn default() -> Self {
-        Scoring { points_per_test: 10 }
+        Scoring {
+            points_per_test: 10,
+            groups: Vec::new(),
+        }
+    }
+}
+
+impl Scoring {
+    /// `(score, most possible)` for tests named with whether each passed.
+    pub fn score(&self, results: &[(&str, bool)]) -> (u32, u32) {
+        if self.groups.is_empty() {
+            let passed = results.iter().filter(|(_, ok)| *ok).count() as u32;
+            return (
+                passed * self.points_per_test,
+                results.len() as u32 * self.points_per_test,
+            );
+        }
+        let mut score = 0;
+        let mut max = 0;
+        for g in &self.groups {
+            max += g.points;
+            let pattern = glob::Pattern::new(&g.tests).ok();
+            let mut members = results
+                .iter()
+                .filter(|(name, _)| pattern.as_ref().is_some_and(|p| p.matches(name)))
+                .peekable();
+            if members.peek().is_some() && members.all(|(_, ok)| *ok) {
+                score += g.points;
+            }
+        }
+        (score, max)
     }
 }
 
@@ -163,12 +209,33 @@ pub struct ProblemToml {
     /// Input limits.
     #[serde(default)]
     pub input: InputLimits,
-    /// Tests folder, relative to the package folder.
+    /// Where the tests are and what they may be.
     #[serde(default)]
-    pub tests: Option<PathBuf>,
-    /// Reference programs folder, relative to the package folder.
+    pub tests: TestsConfig,
+    /// Where the reference programs are.
     #[serde(default)]
-    pub reference: Option<PathBuf>,
+    pub reference: ReferenceConfig,
+}
+
+/// The `[tests]` table.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct TestsConfig {
+    /// Tests folder, relative to the package folder [default:
+    /// `testdata/<name>` beside `problems/`].
+    pub dir: Option<PathBuf>,
+    /// Why this package has reading-sensitive tests (tests whose answer
+    /// depends on the reading, see RULES.md). Without it they are an error.
+    pub reading_sensitive: Option<String>,
+}
+
+/// The `[reference]` table.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct ReferenceConfig {
+    /// Reference programs folder, relative to the package folder [default:
+    /// `reference/<name>` beside `problems/`].
+    pub dir: Option<PathBuf>,
 }
 
 /// A loaded package.
@@ -225,14 +292,22 @@ impl Problem {
         }
         // problems/<name>/ sits beside testdata/ and reference/.
         let root = dir.parent().and_then(Path::parent).unwrap_or(Path::new("."));
-        let tests_dir = match &config.tests {
+        let tests_dir = match &config.tests.dir {
             Some(p) => dir.join(p),
             None => root.join("testdata").join(&config.name),
         };
-        let reference_dir = match &config.reference {
+        let reference_dir = match &config.reference.dir {
             Some(p) => dir.join(p),
             None => root.join("reference").join(&config.name),
         };
+        for g in &config.scoring.groups {
+            if let Err(e) = glob::Pattern::new(&g.tests) {
+                return Err(PackageError::Invalid {
+                    path,
+                    message: format!("[[scoring.group]] `{}`: tests = `{}`: {e}", g.name, g.tests),
+                });
+            }
+        }
         Ok(Problem {
             dir: dir.to_path_buf(),
             checker: checker::Options {
@@ -255,29 +330,51 @@ impl Problem {
 
 /// Finds `NAME.in` + `NAME.ans` pairs under `dir` (see [`Problem::tests`]).
 pub fn find_tests(dir: &Path) -> Result<Vec<TestCase>, PackageError> {
-    if !dir.is_dir() {
-        return Err(PackageError::NoTests {
-            path: dir.to_path_buf(),
+    let (tests, mut problems) = scan_tests(dir);
+    if !problems.is_empty() {
+        let (path, message) = problems.swap_remove(0);
+        return Err(if tests.is_empty() && message.contains("no tests") {
+            PackageError::NoTests { path }
+        } else {
+            PackageError::Unpaired { path, message }
         });
     }
+    Ok(tests)
+}
+
+/// Every `NAME.in` + `NAME.ans` pair under `dir`, in natural order, with
+/// every problem found on the way (a lone `.in` or `.ans`, an unreadable
+/// folder, no tests at all), so a validator can report them all.
+pub fn scan_tests(dir: &Path) -> (Vec<TestCase>, Vec<(PathBuf, String)>) {
     let mut tests = Vec::new();
-    for entry in walkdir::WalkDir::new(dir)
-        .sort_by(|a, b| natord::compare(&a.file_name().to_string_lossy(), &b.file_name().to_string_lossy()))
-    {
-        let entry = entry.map_err(|e| PackageError::Io {
-            path: e.path().unwrap_or(dir).to_path_buf(),
-            source: e.into(),
-        })?;
+    let mut problems = Vec::new();
+    if !dir.is_dir() {
+        problems.push((
+            dir.to_path_buf(),
+            "no tests: the tests folder does not exist".to_string(),
+        ));
+        return (tests, problems);
+    }
+    let walk = walkdir::WalkDir::new(dir)
+        .sort_by(|a, b| natord::compare(&a.file_name().to_string_lossy(), &b.file_name().to_string_lossy()));
+    for entry in walk {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                problems.push((e.path().unwrap_or(dir).to_path_buf(), format!("cannot read: {e}")));
+                continue;
+            }
+        };
         let path = entry.path();
-        let ext = path.extension().and_then(|e| e.to_str());
-        match ext {
+        match path.extension().and_then(|e| e.to_str()) {
             Some("in") => {
                 let answer = path.with_extension("ans");
                 if !answer.is_file() {
-                    return Err(PackageError::Unpaired {
-                        path: path.to_path_buf(),
-                        message: format!("input without an answer (expected {})", answer.display()),
-                    });
+                    problems.push((
+                        path.to_path_buf(),
+                        format!("input without an answer (expected {})", answer.display()),
+                    ));
+                    continue;
                 }
                 let rel = path.strip_prefix(dir).unwrap_or(path).with_extension("");
                 tests.push(TestCase {
@@ -287,20 +384,18 @@ pub fn find_tests(dir: &Path) -> Result<Vec<TestCase>, PackageError> {
                 });
             }
             Some("ans") if !path.with_extension("in").is_file() => {
-                return Err(PackageError::Unpaired {
-                    path: path.to_path_buf(),
-                    message: "answer without an input".into(),
-                });
+                problems.push((path.to_path_buf(), "answer without an input".to_string()));
             }
             _ => {}
         }
     }
-    if tests.is_empty() {
-        return Err(PackageError::NoTests {
-            path: dir.to_path_buf(),
-        });
+    if tests.is_empty() && problems.is_empty() {
+        problems.push((
+            dir.to_path_buf(),
+            "no tests in this folder (expected NAME.in with NAME.ans)".to_string(),
+        ));
     }
-    Ok(tests)
+    (tests, problems)
 }
 
 #[cfg(test)]
@@ -363,6 +458,41 @@ mod tests {
                 .to_string()
                 .contains("answer without an input")
         );
+    }
+
+    #[test]
+    fn groups_score_only_when_all_their_tests_pass() {
+        let scoring = Scoring {
+            points_per_test: 0,
+            groups: vec![
+                Group {
+                    name: "bottom".into(),
+                    tests: "secret/b*".into(),
+                    points: 30,
+                },
+                Group {
+                    name: "rest".into(),
+                    tests: "secret/r*".into(),
+                    points: 70,
+                },
+            ],
+        };
+        let results = [
+            ("secret/b1", true),
+            ("secret/b2", true),
+            ("secret/r1", true),
+            ("secret/r2", false),
+        ];
+        assert_eq!(scoring.score(&results), (30, 100));
+        assert_eq!(Scoring::default().score(&results), (30, 40));
+    }
+
+    #[test]
+    fn groups_are_read_from_problem_toml() {
+        let (_root, p) = package(
+            "name = \"p\"\ntitle = \"P\"\n[[scoring.group]]\nname = \"a\"\ntests = \"secret/*\"\npoints = 100\n",
+        );
+        assert_eq!(p.unwrap().config.scoring.groups[0].points, 100);
     }
 
     #[test]

@@ -1,0 +1,86 @@
+//! `mayan-judge validate`: check a package's test data, or loose input files.
+
+use super::grade::find_problem;
+use super::progress::Progress;
+use crate::cli::ValidateArgs;
+use crate::package::{PROBLEM_FILE, Problem};
+use crate::report::write_atomic;
+use crate::validate::{Rules, Validation, validate, validate_package};
+use anyhow::{Context, Result, bail};
+use std::path::PathBuf;
+
+/// Runs `validate`; returns the exit code (0 valid, 1 problems found).
+pub fn run(args: &ValidateArgs) -> Result<i32> {
+    let v = if args.paths.is_empty() {
+        let (problem, _bundled) = find_problem(None)?;
+        package(&problem, args.quiet)
+    } else if args.paths.len() == 1 && args.paths[0].join(PROBLEM_FILE).is_file() {
+        let problem = Problem::load(&args.paths[0])?;
+        package(&problem, args.quiet)
+    } else {
+        files(args)?
+    };
+    for p in &v.problems {
+        println!("{p}");
+    }
+    println!("{}", v.coverage);
+    println!(
+        "validate: {} tests, {} problem{}",
+        v.coverage.tests,
+        v.problems.len(),
+        if v.problems.len() == 1 { "" } else { "s" }
+    );
+    if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(&v)? + "\n";
+        write_atomic(path, text.as_bytes()).with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(if v.problems.is_empty() { 0 } else { 1 })
+}
+
+fn package(problem: &Problem, quiet: bool) -> Validation {
+    let total = crate::package::scan_tests(&problem.tests_dir).0.len();
+    let progress = Progress::new(quiet, total, "tests");
+    progress.phase(&format!("validating {}", problem.dir.display()));
+    let v = validate_package(problem, || progress.step(String::new));
+    progress.finish();
+    v
+}
+
+/// Loose files: each `.in` (a folder means every `.in` under it), with the
+/// `.ans` beside it checked when there is one.
+fn files(args: &ValidateArgs) -> Result<Validation> {
+    let mut inputs: Vec<PathBuf> = Vec::new();
+    for p in &args.paths {
+        if p.is_dir() {
+            for e in walkdir::WalkDir::new(p).sort_by(|a, b| {
+                natord::compare(&a.file_name().to_string_lossy(), &b.file_name().to_string_lossy())
+            }) {
+                let e = e.with_context(|| format!("reading {}", p.display()))?;
+                if e.path().extension().is_some_and(|x| x == "in") {
+                    inputs.push(e.into_path());
+                }
+            }
+        } else if p.is_file() {
+            inputs.push(p.clone());
+        } else {
+            bail!("{}: no such file or folder", p.display());
+        }
+    }
+    let pairs: Vec<(PathBuf, Option<PathBuf>)> = inputs
+        .into_iter()
+        .map(|i| {
+            let ans = i.with_extension("ans");
+            let ans = ans.is_file().then_some(ans);
+            (i, ans)
+        })
+        .collect();
+    let rules = Rules {
+        max_n: args.max_n,
+        reading: args.reading,
+        allow_sensitive: args.allow_sensitive,
+    };
+    let progress = Progress::new(args.quiet, pairs.len(), "files");
+    let v = validate(&pairs, &rules, || progress.step(String::new));
+    progress.finish();
+    Ok(v)
+}

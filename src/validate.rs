@@ -1,0 +1,394 @@
+//! Test-data validation: every input obeys RULES.md and the package's own
+//! limits, every stored answer is the solver's, no board appears twice, and
+//! no test depends on how the rules are read unless the package says why.
+//! Also a coverage summary, so a problem setter sees what the tests exercise.
+
+use crate::checker::{Parsed, parse_answer};
+use crate::package::expected::Expected;
+use crate::package::languages::LanguageTable;
+use crate::sim::{Board, Dir, Move, Puzzle};
+use crate::solver::{Reading, format_moves, solve};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// One problem found, tied to a file (and a line when there is one).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Problem {
+    /// The file.
+    pub file: PathBuf,
+    /// 1-based line, when known.
+    pub line: Option<usize>,
+    /// What is wrong, naming the rule.
+    pub message: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(l) => write!(f, "{}:{l}: {}", self.file.display(), self.message),
+            None => write!(f, "{}: {}", self.file.display(), self.message),
+        }
+    }
+}
+
+/// What the checks need to know of the package.
+#[derive(Clone, Debug)]
+pub struct Rules {
+    /// Largest n allowed.
+    pub max_n: u32,
+    /// The reading the answers follow.
+    pub reading: Reading,
+    /// Reading-sensitive tests are allowed (the package says why).
+    pub allow_sensitive: bool,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules {
+            max_n: 5,
+            reading: Reading::LITERAL,
+            allow_sensitive: false,
+        }
+    }
+}
+
+/// What the tests cover.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Coverage {
+    /// Valid tests seen.
+    pub tests: usize,
+    /// Tests per n.
+    pub per_n: BTreeMap<u32, usize>,
+    /// Tests whose answer is `-1`.
+    pub no_solution: usize,
+    /// Fewest and most blocks.
+    pub blocks: Option<(u32, u32)>,
+    /// Fewest and most colours.
+    pub colours: Option<(usize, usize)>,
+    /// Tests with every block on the bottom row.
+    pub bottom_row_only: usize,
+    /// Tests with a full column of seven.
+    pub full_column: usize,
+    /// Longest cascade (removal passes in one move) in any answer.
+    pub longest_cascade: usize,
+    /// Answers with a left move.
+    pub left_moves: usize,
+    /// Answers with a same-colour swap.
+    pub same_colour_swaps: usize,
+    /// Reading-sensitive tests (allowed ones included).
+    pub reading_sensitive: usize,
+}
+
+impl fmt::Display for Coverage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let per_n: Vec<String> = self.per_n.iter().map(|(n, c)| format!("n={n}: {c}")).collect();
+        writeln!(f, "coverage of {} tests:", self.tests)?;
+        writeln!(f, "  tests per n:          {}", per_n.join(", "))?;
+        let share = if self.tests == 0 {
+            0.0
+        } else {
+            100.0 * self.no_solution as f64 / self.tests as f64
+        };
+        writeln!(f, "  answer -1:            {} ({share:.0}%)", self.no_solution)?;
+        if let (Some((b0, b1)), Some((c0, c1))) = (self.blocks, self.colours) {
+            writeln!(f, "  blocks:               {b0} to {b1}")?;
+            writeln!(f, "  colours:              {c0} to {c1}")?;
+        }
+        writeln!(f, "  bottom row only:      {}", self.bottom_row_only)?;
+        writeln!(f, "  full column of 7:     {}", self.full_column)?;
+        writeln!(
+            f,
+            "  longest cascade:      {} removal passes in one move",
+            self.longest_cascade
+        )?;
+        writeln!(f, "  answers with a left move:          {}", self.left_moves)?;
+        writeln!(
+            f,
+            "  answers with a same-colour swap:   {}",
+            self.same_colour_swaps
+        )?;
+        write!(
+            f,
+            "  reading-sensitive tests:           {}",
+            self.reading_sensitive
+        )
+    }
+}
+
+/// The result of validating a set of tests.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Validation {
+    /// Every problem found.
+    pub problems: Vec<Problem>,
+    /// What the valid tests cover.
+    pub coverage: Coverage,
+}
+
+/// Checks one input against RULES.md and the package's n limit.
+pub fn check_input(file: &Path, text: &[u8], rules: &Rules) -> Result<Puzzle, Problem> {
+    let puzzle = Puzzle::parse(text).map_err(|e| Problem {
+        file: file.to_path_buf(),
+        line: e.at.as_ref().map(|a| a.line),
+        message: match &e.at {
+            Some(at) => format!("token {} `{}`: {}", at.token_index, at.token, e.rule),
+            None => e.rule.to_string(),
+        },
+    })?;
+    if puzzle.n > rules.max_n {
+        return Err(Problem {
+            file: file.to_path_buf(),
+            line: Some(1),
+            message: format!(
+                "n = {} is over the package's limit max_n = {}",
+                puzzle.n, rules.max_n
+            ),
+        });
+    }
+    Ok(puzzle)
+}
+
+/// The answer of a puzzle under every reading, or `None` when all agree.
+pub fn sensitivity(puzzle: &Puzzle) -> Option<String> {
+    let answers: Vec<(Reading, String)> = Reading::ALL
+        .iter()
+        .map(|&r| (r, solve(puzzle, r).to_text().trim().replace('\n', ", ")))
+        .collect();
+    if answers.iter().all(|(_, a)| *a == answers[0].1) {
+        return None;
+    }
+    Some(
+        answers
+            .iter()
+            .map(|(r, a)| format!("{r}: {a}"))
+            .collect::<Vec<_>>()
+            .join("; "),
+    )
+}
+
+/// Validates tests given as `(input file, answer file if any)`.
+pub fn validate(
+    tests: &[(PathBuf, Option<PathBuf>)],
+    rules: &Rules,
+    mut progress: impl FnMut(),
+) -> Validation {
+    let mut v = Validation::default();
+    let mut seen: HashMap<Puzzle, PathBuf> = HashMap::new();
+    for (input, answer) in tests {
+        progress();
+        let problem = |line, message: String| Problem {
+            file: input.clone(),
+            line,
+            message,
+        };
+        let text = match std::fs::read(input) {
+            Ok(t) => t,
+            Err(e) => {
+                v.problems.push(problem(None, format!("cannot read: {e}")));
+                continue;
+            }
+        };
+        let puzzle = match check_input(input, &text, rules) {
+            Ok(p) => p,
+            Err(p) => {
+                v.problems.push(p);
+                continue;
+            }
+        };
+        if let Some(first) = seen.get(&puzzle) {
+            v.problems
+                .push(problem(None, format!("duplicate of {}", first.display())));
+        } else {
+            seen.insert(puzzle, input.clone());
+        }
+        let reference = solve(&puzzle, rules.reading).moves;
+        if let Some(ans) = answer {
+            check_answer(ans, &puzzle, &reference, &mut v.problems);
+        }
+        let sensitive = sensitivity(&puzzle);
+        if let Some(detail) = &sensitive
+            && !rules.allow_sensitive
+        {
+            v.problems.push(problem(
+                None,
+                format!("reading-sensitive test (the answer depends on the reading: {detail}); allow it with [tests] reading_sensitive in problem.toml"),
+            ));
+        }
+        count(
+            &mut v.coverage,
+            &puzzle,
+            reference.as_deref(),
+            sensitive.is_some(),
+        );
+    }
+    v
+}
+
+fn check_answer(ans: &Path, puzzle: &Puzzle, reference: &Option<Vec<Move>>, problems: &mut Vec<Problem>) {
+    let text = match std::fs::read(ans) {
+        Ok(t) => t,
+        Err(e) => {
+            problems.push(Problem {
+                file: ans.to_path_buf(),
+                line: None,
+                message: format!("cannot read: {e}"),
+            });
+            return;
+        }
+    };
+    let stored = match parse_answer(&text, puzzle.n) {
+        Ok(Parsed::NoSolution) => None,
+        Ok(Parsed::Moves(m)) => Some(m),
+        Err(reason) => {
+            problems.push(Problem {
+                file: ans.to_path_buf(),
+                line: None,
+                message: format!("not an answer: {reason}"),
+            });
+            return;
+        }
+    };
+    let solver: Option<Vec<[i64; 3]>> = reference.as_ref().map(|m| {
+        m.iter()
+            .map(|m| [m.x as i64, m.y as i64, m.dir.g() as i64])
+            .collect()
+    });
+    if stored != solver {
+        let line = match (&stored, &solver) {
+            (Some(a), Some(b)) => a.iter().zip(b).position(|(x, y)| x != y).map(|i| i + 1),
+            _ => Some(1),
+        };
+        problems.push(Problem {
+            file: ans.to_path_buf(),
+            line,
+            message: format!(
+                "stored answer is wrong: the solver's answer is `{}`",
+                format_moves(reference.as_deref()).trim().replace('\n', ", ")
+            ),
+        });
+    }
+}
+
+fn count(c: &mut Coverage, puzzle: &Puzzle, answer: Option<&[Move]>, sensitive: bool) {
+    let b: &Board = &puzzle.board;
+    c.tests += 1;
+    *c.per_n.entry(puzzle.n).or_default() += 1;
+    let blocks = b.block_count();
+    let colours = b.colour_counts().iter().filter(|&&n| n > 0).count();
+    c.blocks = Some(
+        c.blocks
+            .map_or((blocks, blocks), |(lo, hi)| (lo.min(blocks), hi.max(blocks))),
+    );
+    c.colours = Some(
+        c.colours
+            .map_or((colours, colours), |(lo, hi)| (lo.min(colours), hi.max(colours))),
+    );
+    if (0..5).all(|x| b.height(x) <= 1) && blocks > 0 {
+        c.bottom_row_only += 1;
+    }
+    if (0..5).any(|x| b.height(x) == 7) {
+        c.full_column += 1;
+    }
+    c.reading_sensitive += sensitive as usize;
+    let Some(moves) = answer else {
+        c.no_solution += 1;
+        return;
+    };
+    let mut board = *b;
+    let (mut left, mut noop) = (false, false);
+    for &mv in moves {
+        left |= mv.dir == Dir::Left;
+        let (x, y, tx) = (mv.x as usize, mv.y as usize, mv.target_x() as usize);
+        noop |= board.get(x, y) == board.get(tx, y);
+        let trace = board.play_traced(mv);
+        c.longest_cascade = c.longest_cascade.max(trace.steps.len());
+        board = trace.after;
+    }
+    c.left_moves += left as usize;
+    c.same_colour_swaps += noop as usize;
+}
+
+/// Validates a whole package: its tests (found, paired), its reference
+/// folders (known verdict names, known languages), then every test as in
+/// [`validate`].
+pub fn validate_package(problem: &crate::package::Problem, progress: impl FnMut()) -> Validation {
+    let (cases, unpaired) = crate::package::scan_tests(&problem.tests_dir);
+    let rules = Rules {
+        max_n: problem.config.input.max_n,
+        reading: problem.checker.reading,
+        allow_sensitive: problem.config.tests.reading_sensitive.is_some(),
+    };
+    let pairs: Vec<(PathBuf, Option<PathBuf>)> =
+        cases.into_iter().map(|t| (t.input, Some(t.answer))).collect();
+    let mut v = validate(&pairs, &rules, progress);
+    let mut extra: Vec<Problem> = unpaired
+        .into_iter()
+        .map(|(file, message)| Problem {
+            file,
+            line: None,
+            message,
+        })
+        .collect();
+    extra.extend(reference_problems(problem));
+    extra.append(&mut v.problems);
+    v.problems = extra;
+    v
+}
+
+/// Problems with a package's reference folder: unknown verdict folders,
+/// files of no known language.
+pub fn reference_problems(problem: &crate::package::Problem) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let dir = &problem.reference_dir;
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    let languages = LanguageTable::for_package(&problem.dir).unwrap_or_else(|_| LanguageTable::builtin());
+    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for path in entries {
+        let name = path
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        if !path.is_dir() {
+            continue;
+        }
+        if let Err(e) = name.parse::<Expected>() {
+            out.push(Problem {
+                file: path.clone(),
+                line: None,
+                message: e.to_string(),
+            });
+            continue;
+        }
+        for program in reference_programs(&path) {
+            if program.extension().is_none() || languages.detect(&program).is_none() {
+                out.push(Problem {
+                    file: program,
+                    line: None,
+                    message: format!("no known language (known: {})", languages.names().join(", ")),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The programs in one reference folder, in name order (hidden files and
+/// caches such as `__pycache__` skipped).
+pub fn reference_programs(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| rd.flatten().map(|e| e.path()).filter(|p| p.is_file()).collect())
+        .unwrap_or_default();
+    out.retain(|p| {
+        !p.file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .starts_with('.')
+    });
+    out.sort();
+    out
+}
