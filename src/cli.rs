@@ -10,6 +10,7 @@ pub const EXIT_CODES: &str = "\
 Exit codes:
   check (testlib protocol): 0 AC, 1 WA, 2 PE, 3 FAIL (judge error)
   validate:                  0 all valid, 1 problems found, 2 unreadable package or files
+  ci:                        0 all as expected, 1 mismatch or broken package, 2 unreadable root
   grade:                     0 every test AC, 1 some test not AC, 2 judge or configuration error
   solve, bench:              0 success, 2 bad input or judge error";
 
@@ -42,6 +43,11 @@ pub enum Command {
         after_help = "Exit codes: 0 every test valid, 1 some problem found, 2 the package or files could not be read."
     )]
     Validate(ValidateArgs),
+    /// Package CI: validate every package and grade its reference programs.
+    #[command(
+        after_help = "Exit codes: 0 every check as expected, 1 some mismatch or broken package, 2 the root cannot be read."
+    )]
+    Ci(CiArgs),
     /// Measure the solver (against a C++ baseline) and the grader's overhead.
     Bench(BenchArgs),
 }
@@ -141,6 +147,29 @@ pub struct ValidateArgs {
     #[arg(long)]
     pub allow_sensitive: bool,
     /// Also write the problems and the coverage as JSON to this file.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+    /// No progress bar or progress lines.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Options of `ci`.
+#[derive(Debug, Args)]
+pub struct CiArgs {
+    /// The repository root (holding problems/, testdata/, reference/).
+    #[arg(default_value = ".")]
+    pub root: PathBuf,
+    /// Run only shard K of N (e.g. 1/2), for a CI matrix.
+    #[arg(long, default_value = "1/1")]
+    pub shard: crate::ci::Shard,
+    /// Tests run in parallel for each reference program.
+    #[arg(long, default_value_t = 2)]
+    pub jobs: usize,
+    /// Also write JUnit XML (one test case per check) to this file.
+    #[arg(long)]
+    pub junit: Option<PathBuf>,
+    /// Also write the full report as JSON to this file.
     #[arg(long)]
     pub json: Option<PathBuf>,
     /// No progress bar or progress lines.

@@ -8,6 +8,7 @@
 
 pub mod boards;
 pub mod checker;
+pub mod ci;
 pub mod cli;
 pub mod commands;
 pub mod grading;

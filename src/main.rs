@@ -14,6 +14,7 @@ fn main() {
         Command::Check(args) => commands::check::run(args),
         Command::Grade(args) => commands::grade::run(args),
         Command::Validate(args) => commands::validate::run(args),
+        Command::Ci(args) => commands::ci::run(args),
     };
     match result {
         Ok(code) => std::process::exit(code),

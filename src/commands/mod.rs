@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod check;
+pub mod ci;
 pub mod grade;
 pub mod progress;
 pub mod solve;

@@ -1,15 +1,25 @@
-//! JSON: the [`GradeReport`] as it is, with its `schema_version`.
+//! JSON: the report structures as they are, each with its `schema_version`.
 
 use super::Exporter;
+use crate::ci::CiReport;
 use crate::grading::GradeReport;
+use serde::Serialize;
+
+fn pretty<T: Serialize>(value: &T) -> String {
+    let mut s = serde_json::to_string_pretty(value).expect("reports serialize");
+    s.push('\n');
+    s
+}
 
 /// Pretty-printed JSON.
 pub struct Json;
 
 impl Exporter for Json {
     fn render(&self, report: &GradeReport) -> String {
-        let mut s = serde_json::to_string_pretty(report).expect("reports serialize");
-        s.push('\n');
-        s
+        pretty(report)
+    }
+
+    fn render_ci(&self, report: &CiReport) -> String {
+        pretty(report)
     }
 }

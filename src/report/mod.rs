@@ -1,22 +1,27 @@
 //! Reports of a grading session, one file per format behind one trait (the
 //! layout of hyperfine's exporters): `text` for people at a terminal, `json`
-//! for machines. Files are written atomically, so a crash or Ctrl-C never
+//! for machines, `junit` for CI systems. Files are written atomically, so a crash or Ctrl-C never
 //! leaves half a report.
 
 mod json;
+mod junit;
 mod text;
 
 pub use json::Json;
-pub use text::Text;
+pub use junit::Junit;
+pub use text::{Text, verdict_counts};
 
+use crate::ci::CiReport;
 use crate::grading::GradeReport;
 use std::io::Write;
 use std::path::Path;
 
 /// A report format.
 pub trait Exporter {
-    /// The whole report in this format.
+    /// A grading session in this format.
     fn render(&self, report: &GradeReport) -> String;
+    /// A package CI run in this format.
+    fn render_ci(&self, report: &CiReport) -> String;
 }
 
 /// Writes `content` to `path` atomically: to a temporary file in the same

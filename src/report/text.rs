@@ -3,6 +3,7 @@
 //! submissions were graded.
 
 use super::Exporter;
+use crate::ci::CiReport;
 use crate::grading::{GradeReport, SubmissionReport};
 use crate::verdict::Verdict;
 use std::collections::BTreeMap;
@@ -100,6 +101,57 @@ impl Exporter for Text {
                 );
             }
         }
+        out
+    }
+
+    fn render_ci(&self, report: &CiReport) -> String {
+        let mut out = String::new();
+        let w_pkg = report
+            .checks
+            .iter()
+            .map(|c| c.package.len())
+            .max()
+            .unwrap_or(7)
+            .max(7);
+        let w_name = report
+            .checks
+            .iter()
+            .map(|c| c.name.len())
+            .max()
+            .unwrap_or(5)
+            .max(5);
+        let w_exp = report
+            .checks
+            .iter()
+            .map(|c| c.expected.len())
+            .max()
+            .unwrap_or(8)
+            .max(8);
+        let _ = writeln!(
+            out,
+            "{:<w_pkg$}  {:<w_name$}  {:<w_exp$}  status    result",
+            "package", "check", "expected"
+        );
+        for c in &report.checks {
+            let status = if c.failure.is_some() { "MISMATCH" } else { "ok" };
+            let _ = writeln!(
+                out,
+                "{:<w_pkg$}  {:<w_name$}  {:<w_exp$}  {status:<8}  {}",
+                c.package, c.name, c.expected, c.result
+            );
+            if let Some(why) = &c.failure {
+                for line in why.lines() {
+                    let _ = writeln!(out, "{:<w_pkg$}    {line}", "");
+                }
+            }
+        }
+        let _ = writeln!(
+            out,
+            "ci (shard {}): {} checks, {} mismatches",
+            report.shard,
+            report.checks.len(),
+            report.failures()
+        );
         out
     }
 }

@@ -1,0 +1,310 @@
+//! Package CI: every package under `problems/` is validated, and each of its
+//! reference programs is graded and compared with the verdict its folder
+//! promises. A broken package is reported and the others still run.
+//!
+//! The work is a list of units (one validation per package, one grading per
+//! reference program) in a fixed order, so `--shard K/N` can split it across
+//! the machines of a CI matrix: shard K takes the units whose index is K-1
+//! modulo N.
+
+use crate::grading::{Grader, SubmissionReport};
+use crate::package::expected::Expected;
+use crate::package::languages::LanguageTable;
+use crate::package::{PROBLEM_FILE, Problem};
+use crate::sandbox::Sandbox;
+use crate::submission::{Prepared, prepare};
+use crate::validate::{self, reference_programs};
+use crate::verdict::Verdict;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// The current [`CiReport::schema_version`].
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// One unit of CI work and how it went.
+#[derive(Clone, Debug, Serialize)]
+pub struct Check {
+    /// The package's name (or folder, when it does not load).
+    pub package: String,
+    /// `validate`, or the reference program's path under the package's
+    /// reference folder (e.g. `accepted/backtrack.cpp`).
+    pub name: String,
+    /// What was expected, in words.
+    pub expected: String,
+    /// What happened, in words (e.g. `13 AC, 1 WA`).
+    pub result: String,
+    /// `None` when it matched; otherwise why not.
+    pub failure: Option<String>,
+    /// Wall time of the check, ms.
+    pub wall_ms: u64,
+    /// For a reference program: the full grading.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grading: Option<SubmissionReport>,
+    /// For a validation: problems and coverage.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub validation: Option<validate::Validation>,
+}
+
+/// The whole CI run.
+#[derive(Clone, Debug, Serialize)]
+pub struct CiReport {
+    /// Version of this JSON layout.
+    pub schema_version: u32,
+    /// The shard run, as `K/N`.
+    pub shard: String,
+    /// Which sandbox protections were active.
+    pub protections: String,
+    /// Every check, in order.
+    pub checks: Vec<Check>,
+}
+
+impl CiReport {
+    /// Number of checks that did not match.
+    pub fn failures(&self) -> usize {
+        self.checks.iter().filter(|c| c.failure.is_some()).count()
+    }
+}
+
+/// A shard `K/N` (1 <= K <= N).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// 1-based index.
+    pub k: usize,
+    /// Number of shards.
+    pub n: usize,
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let (k, n) = s
+            .split_once('/')
+            .ok_or_else(|| format!("`{s}`: expected K/N, e.g. 1/2"))?;
+        let k: usize = k
+            .trim()
+            .parse()
+            .map_err(|_| format!("`{s}`: K is not a number"))?;
+        let n: usize = n
+            .trim()
+            .parse()
+            .map_err(|_| format!("`{s}`: N is not a number"))?;
+        if n == 0 || k == 0 || k > n {
+            return Err(format!("`{s}`: need 1 <= K <= N"));
+        }
+        Ok(Shard { k, n })
+    }
+}
+
+impl Shard {
+    /// Every unit.
+    pub const ALL: Shard = Shard { k: 1, n: 1 };
+
+    fn takes(&self, index: usize) -> bool {
+        index % self.n == self.k - 1
+    }
+}
+
+/// A package folder and what loading it gave.
+pub struct Found {
+    /// The folder.
+    pub dir: PathBuf,
+    /// The package, or why it does not load.
+    pub problem: Result<Problem, String>,
+}
+
+/// Every folder directly under `ROOT/problems`, loaded (a folder without a
+/// `problem.toml` is reported as an empty package). Sorted by name.
+pub fn find_packages(root: &Path) -> Result<Vec<Found>, String> {
+    let problems = root.join("problems");
+    let entries = std::fs::read_dir(&problems).map_err(|e| format!("{}: {e}", problems.display()))?;
+    let mut dirs: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    Ok(dirs
+        .into_iter()
+        .map(|dir| {
+            let problem = if dir.join(PROBLEM_FILE).is_file() {
+                Problem::load(&dir).map_err(|e| e.to_string())
+            } else {
+                Err(format!("{}: empty package (no {PROBLEM_FILE})", dir.display()))
+            };
+            Found { dir, problem }
+        })
+        .collect())
+}
+
+/// One unit of work.
+pub enum Unit<'a> {
+    /// Validate a package (or report that it does not load).
+    Validate(&'a Found),
+    /// Grade a reference program.
+    Program(&'a Problem, Expected, PathBuf),
+}
+
+/// The units of all packages, in order.
+pub fn units(found: &[Found]) -> Vec<Unit<'_>> {
+    let mut out = Vec::new();
+    for f in found {
+        out.push(Unit::Validate(f));
+        let Ok(problem) = &f.problem else { continue };
+        for folder in crate::package::expected::FOLDERS {
+            let expected: Expected = folder.parse().expect("known folder");
+            for program in reference_programs(&problem.reference_dir.join(folder)) {
+                out.push(Unit::Program(problem, expected, program));
+            }
+        }
+    }
+    out
+}
+
+/// The units this shard takes.
+pub fn shard_units<'a>(units: Vec<Unit<'a>>, shard: Shard) -> Vec<Unit<'a>> {
+    units
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| shard.takes(*i))
+        .map(|(_, u)| u)
+        .collect()
+}
+
+/// Runs one unit.
+pub fn run_unit(unit: &Unit, sandbox: &Sandbox, cache: &Path, jobs: usize) -> Check {
+    let start = std::time::Instant::now();
+    let mut check = match unit {
+        Unit::Validate(found) => validate_unit(found),
+        Unit::Program(problem, expected, program) => {
+            program_unit(problem, *expected, program, sandbox, cache, jobs)
+        }
+    };
+    check.wall_ms = start.elapsed().as_millis() as u64;
+    check
+}
+
+fn validate_unit(found: &Found) -> Check {
+    let mut check = Check {
+        package: found
+            .dir
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned(),
+        name: "validate".into(),
+        expected: "valid package".into(),
+        result: String::new(),
+        failure: None,
+        wall_ms: 0,
+        grading: None,
+        validation: None,
+    };
+    match &found.problem {
+        Err(e) => {
+            check.result = "does not load".into();
+            check.failure = Some(e.clone());
+        }
+        Ok(problem) => {
+            check.package = problem.config.name.clone();
+            let v = validate::validate_package(problem, || {});
+            check.result = format!("{} tests, {} problems", v.coverage.tests, v.problems.len());
+            if !v.problems.is_empty() {
+                let list: Vec<String> = v.problems.iter().map(|p| p.to_string()).collect();
+                check.failure = Some(list.join("\n"));
+            }
+            check.validation = Some(v);
+        }
+    }
+    check
+}
+
+fn program_unit(
+    problem: &Problem,
+    expected: Expected,
+    program: &Path,
+    sandbox: &Sandbox,
+    cache: &Path,
+    jobs: usize,
+) -> Check {
+    let name = program
+        .strip_prefix(&problem.reference_dir)
+        .unwrap_or(program)
+        .to_string_lossy()
+        .into_owned();
+    let mut check = Check {
+        package: problem.config.name.clone(),
+        name,
+        expected: expected.to_string(),
+        result: String::new(),
+        failure: None,
+        wall_ms: 0,
+        grading: None,
+        validation: None,
+    };
+    let fail = |mut c: Check, why: String| {
+        c.result = "not graded".into();
+        c.failure = Some(why);
+        c
+    };
+    let languages = match LanguageTable::for_package(&problem.dir) {
+        Ok(l) => l,
+        Err(e) => return fail(check, e.to_string()),
+    };
+    let Some(language) = languages.detect(program) else {
+        return fail(check, format!("{}: no known language", program.display()));
+    };
+    let tests = match problem.tests() {
+        Ok(t) => t,
+        Err(e) => return fail(check, e.to_string()),
+    };
+    let grader = match Grader::new(problem, sandbox, tests) {
+        Ok(g) => g,
+        Err(e) => return fail(check, format!("reading the tests: {e}")),
+    };
+    let mut report = SubmissionReport {
+        submission: program.display().to_string(),
+        language: language.name.clone(),
+        compiled_from_cache: false,
+        compile_error: None,
+        judge_error: None,
+        tests: Vec::new(),
+        score: 0,
+        max_score: grader.max_score(),
+    };
+    match prepare(sandbox, program, language, cache) {
+        Err(e) => return fail(check, e.to_string()),
+        Ok(Prepared::CompileError(msg)) => {
+            check.result = "CE".into();
+            check.failure = Some(format!("does not compile:\n{msg}"));
+            report.compile_error = Some(msg);
+        }
+        Ok(prepared) => {
+            report.compiled_from_cache = matches!(prepared, Prepared::Ready { cached: true, .. });
+            report.tests = grader.grade(&prepared, jobs, &|_| {});
+            report.score = grader.score(&report.tests).0;
+            let verdicts: Vec<Verdict> = report.tests.iter().map(|t| t.verdict).collect();
+            check.result = crate::report::verdict_counts(&report);
+            if let Err(why) = expected.check(&verdicts) {
+                check.failure = Some(why);
+            }
+        }
+    }
+    check.grading = Some(report);
+    check
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_split_the_units_without_overlap() {
+        let shards: Vec<Shard> = ["1/3", "2/3", "3/3"].iter().map(|s| s.parse().unwrap()).collect();
+        for i in 0..10 {
+            assert_eq!(shards.iter().filter(|s| s.takes(i)).count(), 1);
+        }
+        assert!("0/2".parse::<Shard>().is_err());
+        assert!("3/2".parse::<Shard>().is_err());
+        assert!("x".parse::<Shard>().is_err());
+    }
+}

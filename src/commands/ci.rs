@@ -1,0 +1,43 @@
+//! `mayan-judge ci`: validate every package and grade its reference programs.
+
+use super::progress::Progress;
+use crate::ci::{CiReport, SCHEMA_VERSION, find_packages, run_unit, shard_units, units};
+use crate::cli::CiArgs;
+use crate::report::{Exporter, Json, Junit, Text, write_atomic};
+use crate::sandbox::Sandbox;
+use crate::submission::default_cache_dir;
+use anyhow::{Context, Result};
+
+/// Runs `ci`; returns the exit code (0 as expected, 1 otherwise).
+pub fn run(args: &CiArgs) -> Result<i32> {
+    let found = find_packages(&args.root).map_err(anyhow::Error::msg)?;
+    let work = shard_units(units(&found), args.shard);
+    let sandbox = Sandbox::detect();
+    let cache = default_cache_dir();
+    let progress = Progress::new(args.quiet, work.len(), "checks");
+    let mut report = CiReport {
+        schema_version: SCHEMA_VERSION,
+        shard: format!("{}/{}", args.shard.k, args.shard.n),
+        protections: sandbox.protections(),
+        checks: Vec::new(),
+    };
+    for unit in &work {
+        let check = run_unit(unit, &sandbox, &cache, args.jobs);
+        progress.step(|| {
+            let status = if check.failure.is_some() { "MISMATCH" } else { "ok" };
+            format!("{} {}: {status} ({})", check.package, check.name, check.result)
+        });
+        report.checks.push(check);
+    }
+    progress.finish();
+    print!("{}", Text.render_ci(&report));
+    if let Some(path) = &args.junit {
+        write_atomic(path, Junit.render_ci(&report).as_bytes())
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    if let Some(path) = &args.json {
+        write_atomic(path, Json.render_ci(&report).as_bytes())
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(if report.failures() == 0 { 0 } else { 1 })
+}

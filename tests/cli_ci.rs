@@ -1,0 +1,149 @@
+//! `mayan-judge ci`: packages validated, reference programs graded against
+//! the verdict their folder promises, broken packages reported without
+//! stopping the others.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+fn judge() -> Command {
+    let mut c = Command::cargo_bin("mayan-judge").expect("binary built");
+    c.timeout(Duration::from_secs(900));
+    c
+}
+
+fn have(tool: &str) -> bool {
+    let ok = std::process::Command::new("sh")
+        .args(["-c", &format!("command -v {tool}")])
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false);
+    if !ok {
+        eprintln!("SKIP: `{tool}` is not installed");
+    }
+    ok
+}
+
+const CASE4: &str = "3\n1 2 2 3 2 0\n1 4 1 3 4 0\n5 1 4 1 3 3 0\n1 5 3 5 3 5 0\n4 4 3 4 4 0\n";
+const CASE4_ANSWER: &str = "2 0 1\n1 1 1\n3 4 -1\n";
+const GOOD_PY: &str = "print('2 0 1\\n1 1 1\\n3 4 -1')\n";
+const WRONG_PY: &str = "print(-1)\n";
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// A repository with a good package `a` (one accepted and one wrong-answer
+/// program, and a wrong-answer program filed under accepted), a package `b`
+/// whose problem.toml is broken, and an empty package `c`.
+fn fixture() -> tempfile::TempDir {
+    let root = tempfile::tempdir().unwrap();
+    let r = root.path();
+    write(
+        &r.join("problems/a/problem.toml"),
+        "name = \"a\"\ntitle = \"A\"\n",
+    );
+    write(&r.join("testdata/a/secret/1.in"), CASE4);
+    write(&r.join("testdata/a/secret/1.ans"), CASE4_ANSWER);
+    write(&r.join("reference/a/accepted/good.py"), GOOD_PY);
+    write(&r.join("reference/a/accepted/not_really.py"), WRONG_PY);
+    write(&r.join("reference/a/wrong_answer/minus_one.py"), WRONG_PY);
+    write(
+        &r.join("problems/b/problem.toml"),
+        "name = \"b\"\ntitle = \"B\"\n[limits]\ntime = 1\n",
+    );
+    std::fs::create_dir_all(r.join("problems/c")).unwrap();
+    root
+}
+
+#[test]
+fn ci_reports_every_package_and_every_mismatch() {
+    if !have("python3") {
+        return;
+    }
+    let root = fixture();
+    let junit = root.path().join("junit.xml");
+    let json = root.path().join("ci.json");
+    judge()
+        .args(["ci", "--quiet", "--junit"])
+        .arg(&junit)
+        .arg("--json")
+        .arg(&json)
+        .arg(root.path())
+        .env("MAYAN_JUDGE_CACHE", root.path().join("cache"))
+        .assert()
+        .code(1)
+        .stdout(
+            predicate::str::is_match(r"a\s+accepted/good\.py\s+accepted\s+ok\s+1 AC")
+                .unwrap()
+                .and(
+                    predicate::str::is_match(r"a\s+accepted/not_really\.py\s+accepted\s+MISMATCH\s+1 WA")
+                        .unwrap(),
+                )
+                .and(predicate::str::is_match(r"a\s+wrong_answer/minus_one\.py\s+wrong_answer\s+ok").unwrap())
+                .and(
+                    predicate::str::contains("problems/b/problem.toml").and(predicate::str::contains("time")),
+                )
+                .and(predicate::str::contains(
+                    "problems/c: empty package (no problem.toml)",
+                ))
+                .and(predicate::str::contains("6 checks, 3 mismatches")),
+        );
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(
+        xml.contains(r#"<testsuites name="mayan-judge ci" tests="6" skipped="0" failures="3""#),
+        "{xml}"
+    );
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(v["schema_version"], 1);
+    assert_eq!(v["checks"].as_array().unwrap().len(), 6);
+}
+
+#[test]
+fn shards_split_the_checks_between_them() {
+    if !have("python3") {
+        return;
+    }
+    let root = fixture();
+    let mut seen = Vec::new();
+    for shard in ["1/2", "2/2"] {
+        let out = judge()
+            .args(["ci", "--quiet", "--shard", shard])
+            .arg(root.path())
+            .env("MAYAN_JUDGE_CACHE", root.path().join("cache"))
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(text.contains(&format!("ci (shard {shard}): 3 checks")), "{text}");
+        seen.push(text);
+    }
+    assert!(seen[0].contains("validate") && seen[1].contains("accepted/good.py"));
+    judge()
+        .args(["ci", "--shard", "3/2"])
+        .arg(root.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("need 1 <= K <= N"));
+}
+
+/// The repository's own packages: every reference program gets the verdict
+/// of its folder (what `.ci/run` also runs, with a JUnit report).
+#[test]
+fn ci_passes_on_the_repository() {
+    for tool in ["g++", "gcc", "rustc", "python3"] {
+        if !have(tool) {
+            return;
+        }
+    }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let cache = tempfile::tempdir().unwrap();
+    judge()
+        .args(["ci", "--quiet"])
+        .arg(&root)
+        .env("MAYAN_JUDGE_CACHE", cache.path())
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(" 0 mismatches").and(predicate::str::contains("MISMATCH").not()));
+}
