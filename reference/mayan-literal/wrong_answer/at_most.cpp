@@ -1,0 +1,1 @@
+../../mayan/accepted/at_most.cpp

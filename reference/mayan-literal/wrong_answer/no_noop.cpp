@@ -1,0 +1,1 @@
+../../mayan/accepted/no_noop.cpp
