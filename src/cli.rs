@@ -9,6 +9,8 @@ use std::path::PathBuf;
 pub const EXIT_CODES: &str = "\
 Exit codes:
   check (testlib protocol): 0 AC, 1 WA, 2 PE, 3 FAIL (judge error)
+  check --protocol kattis:   42 accepted, 43 wrong answer, 1 judge error
+  check --protocol lemon:    0 judged (score in SCORE_FILE), 3 judge error
   validate:                  0 all valid, 1 problems found, 2 unreadable package or files
   ci:                        0 all as expected, 1 mismatch or broken package, 2 unreadable root
   grade:                     0 every test AC, 1 some test not AC, 2 judge or configuration error
@@ -69,12 +71,15 @@ pub struct SolveArgs {
 /// Options of `check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// The puzzle.
-    pub input: PathBuf,
-    /// The contestant's output.
-    pub output: PathBuf,
-    /// The stored answer (optional): it must agree with the solver.
-    pub answer: Option<PathBuf>,
+    /// The files, as the protocol orders them:
+    /// testlib: INPUT OUTPUT [ANSWER];
+    /// kattis:  INPUT ANSWER FEEDBACK_DIR [IGNORED...] with the output on stdin;
+    /// lemon:   INPUT OUTPUT ANSWER FULL_SCORE SCORE_FILE MESSAGE_FILE.
+    #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
+    pub files: Vec<PathBuf>,
+    /// The calling convention of the judging engine.
+    #[arg(long, value_enum, default_value = "testlib")]
+    pub protocol: Protocol,
     /// How to read the rules: literal, no-noop, at-most or no-noop+at-most.
     #[arg(long, default_value = "literal")]
     pub reading: Reading,
@@ -90,6 +95,20 @@ pub struct CheckArgs {
     /// Colours in the trace: auto (on a terminal), always, never.
     #[arg(long, default_value = "auto")]
     pub color: ColorChoice,
+}
+
+/// Checker calling conventions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Protocol {
+    /// testlib (Codeforces/Polygon, CMS, most OI judges): exit 0 AC, 1 WA,
+    /// 2 PE, 3 FAIL; the message on stderr.
+    Testlib,
+    /// Kattis problem format (also DOMjudge): exit 42 accepted, 43 wrong
+    /// answer, anything else a judge error; messages in FEEDBACK_DIR.
+    Kattis,
+    /// LemonLime special judge: the score into SCORE_FILE, the message into
+    /// MESSAGE_FILE.
+    Lemon,
 }
 
 /// When to paint boards with ANSI colours.

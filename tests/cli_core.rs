@@ -56,7 +56,7 @@ fn check_accepts_every_official_answer() {
             .args([&input, &ans, &ans])
             .assert()
             .code(0)
-            .stdout(predicate::str::starts_with("AC"));
+            .stderr(predicate::str::starts_with("AC"));
     }
 }
 
@@ -111,7 +111,7 @@ fn check_exit_codes_follow_testlib() {
             .args([&input, &out])
             .assert()
             .code(code)
-            .stdout(predicate::str::starts_with(start));
+            .stderr(predicate::str::starts_with(start));
     }
     // A stored answer that disagrees with the solver: judge error.
     let out = write(&dir, "out", "-1\n");
@@ -121,7 +121,7 @@ fn check_exit_codes_follow_testlib() {
         .args([&input, &out, &ans])
         .assert()
         .code(3)
-        .stdout(predicate::str::starts_with("FAIL"));
+        .stderr(predicate::str::starts_with("FAIL"));
 }
 
 #[test]
