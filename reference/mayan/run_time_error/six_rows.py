@@ -1,51 +1,79 @@
-# RUN-TIME ERROR (Mayan, NOIP 2011): the accepted Python solution with one bug:
-# the input is read into a grid of 5 x 6 cells (the author thought the board had
-# 6 rows), so an input with a full column of 7 blocks raises IndexError while
-# reading (exit code 1). Every other input is solved correctly (a column can
-# only reach 7 blocks during play if it starts with 7).
+# RUN-TIME ERROR (Mayan, NOIP 2011): the accepted Python solution
+# (accepted/solution.py) with one bug: the input is read into a grid of 5 x 6
+# cells (the author thought the board had 6 rows), so any input with a full
+# column of 7 blocks raises IndexError while reading (exit code 1). Every other
+# input is solved correctly (a column can only hold 7 blocks during play if it
+# starts with 7). Official cases 5, 6, 7, 9, 10 have a full column.
 #
-# The search below is the accepted one (literal rules, lexicographic order):
+# The search is the accepted one (literal rules, lexicographic order).
 #
 # Safe pruning only (none of it can drop the smallest solution):
 #  * memo of dead (board, moves left) states;
 #  * a left move only into an empty cell (a left swap with a block gives the same
 #    board as the earlier right swap of the neighbour);
 #  * a column-displacement bound.  A block changes column only when a move
-#    carries it; one move carries at most one block of each colour (two swapped
-#    blocks differ in colour, or the move changes nothing) and at most two blocks
-#    in all.  Every block must at some time lie in a run of >= 3 of its colour:
-#    vertical in its own column, or horizontal over 3 consecutive columns.
-#    need(c) = fewest blocks of colour c that must ever change column for that to
-#    be possible (heights and time ignored): 0, 1, or 2 (= "2 or more"), and
-#    infinite for a colour with 1 or 2 blocks.  With k moves left:
-#      need(c) <= k for every colour, and S = sum of need(c) <= 2k;
-#    and the next move, carrying the set C of colours, must leave a feasible
-#    rest: every colour with need(c) = k is in C, and at least S - 2(k-1)
-#    colours of C have need >= 1.  With k = 1 the move must also leave every
-#    carried colour at need 0.
+#    carries it, by exactly one column; one move carries at most one block of
+#    each colour (two swapped blocks differ in colour, or the move changes
+#    nothing) and at most two blocks in all.  Put every block of colour c in the
+#    column where it will be removed: that count vector must be `feasible` (see
+#    below).  need(c) = fewest one-column shifts from the present count vector of
+#    c to a feasible one (above n, or a colour with 1 or 2 blocks: hopeless).
+#    With k moves left: need(c) <= k for every colour and S = sum need(c) <= 2k.
+#    The next move, carrying the colour set C, must then satisfy: every colour
+#    with need(c) = k is in C, and at least S - 2(k-1) colours of C have need
+#    >= 1; for the last move (k = 1) the carried colours must be feasible where
+#    they land, since no move is left.
 import sys
 
-def ok0(v):
-    """Count vector v (blocks of one colour per column) admits a removal of
-    every block without any block changing column: each block lies in a column
-    holding >= 3 of them or in a window of 3 consecutive occupied columns."""
-    for x in range(5):
-        c = v[x]
-        if c == 1 or c == 2:
-            if not any(v[w] and v[w + 1] and v[w + 2]
-                       for w in range(max(0, x - 2), min(2, x) + 1)):
+WINDOWS = [(0, 1, 2), (1, 2, 3), (2, 3, 4), (0, 1, 2, 3), (1, 2, 3, 4), (0, 1, 2, 3, 4)]
+FEAS = {}
+
+
+def feasible(v):
+    """Can the blocks of one colour, with v[x] of them in column x, all be
+    removed without any of them changing column?  Each block lies, when it is
+    removed, in a horizontal run (one block in each of >= 3 consecutive
+    columns) or a vertical run (>= 3 in one column), or both.  Let w[x] be the
+    number of horizontal runs covering column x (over the whole game) and
+    e[x] = v[x] - w[x] the blocks of column x in vertical runs only: a vertical
+    run of length m >= 3 shares at most m and at most w[x] of its blocks with
+    horizontal runs, so e[x] = 0 or e[x] >= max(1, 3 - w[x])."""
+    r = FEAS.get(v)
+    if r is None:
+        r = FEAS[v] = _feasible(v, list(v), 0)
+    return r
+
+
+def _feasible(v, rest, i):
+    if i == len(WINDOWS):
+        for x in range(5):
+            e = rest[x]
+            if e and e < 3 - min(v[x] - e, 2):
                 return False
-    return True
+        return True
+    win = WINDOWS[i]
+    top = min(rest[x] for x in win)
+    for m in range(top + 1):
+        if m:
+            for x in win:
+                rest[x] -= 1
+        if _feasible(v, rest, i + 1):
+            for x in win:
+                rest[x] += m
+            return True
+    for x in win:
+        rest[x] += top
+    return False
 
 
-OK0 = {}
+SHIFTED = {}
 DISP = {}
 MAXD = [5]
 
 
 def disp_need(v):
-    """Fewest one-column block shifts turning count vector v into one that
-    passes ok0 (0 for no blocks; MAXD+1 when above MAXD or with 1-2 blocks)."""
+    """Fewest one-column block shifts turning count vector v into a feasible
+    one (0 for no blocks; MAXD+1 when above MAXD or with 1-2 blocks)."""
     r = DISP.get(v)
     if r is None:
         r = DISP[v] = _bfs(v)
@@ -62,7 +90,7 @@ def _bfs(v):
     frontier = [v]
     for dist in range(MAXD[0] + 1):
         for u in frontier:
-            if ok0(u):
+            if feasible(u):
                 return dist
         nxt = []
         for u in frontier:
@@ -93,15 +121,15 @@ def count_vectors(cols):
     return {v: tuple(l) for v, l in cv.items()}
 
 
-def shift_ok0(vec, x, tx):
-    """ok0 after one block of this colour goes from column x to column tx."""
+def shift_feasible(vec, x, tx):
+    """feasible after one block of this colour goes from column x to column tx."""
     key = (vec, x, tx)
-    r = OK0.get(key)
+    r = SHIFTED.get(key)
     if r is None:
         w = list(vec)
         w[x] -= 1
         w[tx] += 1
-        r = OK0[key] = ok0(w)
+        r = SHIFTED[key] = feasible(tuple(w))
     return r
 
 
@@ -206,10 +234,37 @@ def moved(cols, x, y, tx):
     return new, False
 
 
-def empties(new, run):
-    """Last move: does the board `new` (after the move, before settling; `run`
-    tells whether the move formed a run) settle to empty?"""
-    return run and not any(settle(new))
+def all_moves(cols):
+    """Every move worth trying, in lexicographic order (a left move only into
+    an empty cell)."""
+    out = []
+    for x in range(5):
+        for y in range(len(cols[x])):
+            if x < 4:
+                out.append((x, y, 1))
+            if x > 0 and len(cols[x - 1]) <= y:
+                out.append((x, y, -1))
+    return out
+
+
+def moves_carrying(cols, colours):
+    """The moves (as in all_moves) that carry a block of one of `colours`,
+    in lexicographic order."""
+    out = set()
+    for x in range(5):
+        col = cols[x]
+        for v in colours:
+            y = col.find(v)
+            while y >= 0:
+                if x < 4:
+                    out.add((x, y, 1))
+                if x > 0:
+                    if len(cols[x - 1]) <= y:
+                        out.add((x, y, -1))
+                    else:
+                        out.add((x - 1, y, 1))
+                y = col.find(v, y + 1)
+    return sorted(out, key=lambda m: (m[0], m[1], -m[2]))
 
 
 def solve(start, n):
@@ -239,65 +294,58 @@ def solve(start, n):
         if total > 2 * k:
             dead.add(key)
             return False
-        d = total - 2 * (k - 1)   # needed colours the next move must carry
+        d = total - 2 * (k - 1)   # how many needy colours the next move must carry
+        if must:
+            moves = moves_carrying(cols, must[:1])
+        elif d > 0:
+            moves = moves_carrying(cols, [v for v in need if need[v]])
+        else:
+            moves = all_moves(cols)
         free = not must and d <= 0
-        if not free:
-            def fits(carried):
-                for v in must:
-                    if v not in carried:
-                        return False
-                return d <= 0 or sum(1 for v in carried if need[v]) >= d
+
+        def fits(carried):
+            for v in must:
+                if v not in carried:
+                    return False
+            return d <= 0 or sum(1 for v in carried if need[v]) >= d
+
         last = k == 1
         k1 = k - 1
-        for x in range(5):
-            col = cols[x]
-            for y in range(len(col)):
-                a = col[y]
-                if x < 4:
-                    if y < len(cols[x + 1]):
-                        b = cols[x + 1][y]
-                        if a == b:
-                            # equal colours: a legal move that changes nothing
-                            if not last and (free or fits(())):
-                                path.append((x, y, 1))
-                                if dfs(cols, k1):
-                                    return True
-                                path.pop()
-                        elif (free or fits((a, b))) and (not last or (
-                                shift_ok0(cv[a], x, x + 1) and shift_ok0(cv[b], x + 1, x))):
-                            new, run = swapped(cols, x, y)
-                            if last:
-                                if empties(new, run):
-                                    path.append((x, y, 1))
-                                    return True
-                            else:
-                                path.append((x, y, 1))
-                                if dfs(settle(new) if run else tuple(new), k1):
-                                    return True
-                                path.pop()
-                    elif (free or fits((a,))) and (not last or shift_ok0(cv[a], x, x + 1)):
-                        new, run = moved(cols, x, y, x + 1)
-                        if last:
-                            if empties(new, run):
-                                path.append((x, y, 1))
-                                return True
-                        else:
-                            path.append((x, y, 1))
-                            if dfs(settle(new) if run else tuple(new), k1):
-                                return True
-                            path.pop()
-                if x > 0 and len(cols[x - 1]) <= y and (free or fits((a,))) and (
-                        not last or shift_ok0(cv[a], x, x - 1)):
-                    new, run = moved(cols, x, y, x - 1)
-                    if last:
-                        if empties(new, run):
-                            path.append((x, y, -1))
-                            return True
-                    else:
-                        path.append((x, y, -1))
-                        if dfs(settle(new) if run else tuple(new), k1):
-                            return True
-                        path.pop()
+        for m in moves:
+            x, y, g = m
+            a = cols[x][y]
+            tx = x + g
+            if len(cols[tx]) > y:             # g == 1 here: a swap of two blocks
+                b = cols[tx][y]
+                if a == b:
+                    # equal colours: a legal move that changes nothing
+                    if last or not (free or fits(())):
+                        continue
+                    path.append(m)
+                    if dfs(cols, k1):
+                        return True
+                    path.pop()
+                    continue
+                if not (free or fits((a, b))):
+                    continue
+                if last and not (shift_feasible(cv[a], x, tx) and shift_feasible(cv[b], tx, x)):
+                    continue
+                new, run = swapped(cols, x, y)
+            else:                             # into the empty cell, then drop
+                if not (free or fits((a,))):
+                    continue
+                if last and not shift_feasible(cv[a], x, tx):
+                    continue
+                new, run = moved(cols, x, y, tx)
+            if last:
+                if run and not any(settle(new)):
+                    path.append(m)
+                    return True
+            else:
+                path.append(m)
+                if dfs(settle(new) if run else tuple(new), k1):
+                    return True
+                path.pop()
         dead.add(key)
         return False
 

@@ -5,6 +5,9 @@
 // Everything else is correct. Exposed by a board whose solution (or whose
 // failure) needs such a shape to vanish at once, e.g. a move completing a
 // horizontal and a vertical run through the same block.
+// Example: "2 / 4 5 0 / 4 5 0 / 5 4 4 0 / 4 0 / 0" -> expected 2 0 1 | 3 0 -1
+// (the first move makes an L of 4s: row 0 and column 2), this program prints
+// -1. Fails official cases 4 and 7.
 #include <cstdio>
 #include <cstring>
 

@@ -4,6 +4,8 @@
 // lexicographically smallest (1 comes before -1). Everything else is correct.
 // Exposed by a board where a block can solve it by moving either right or left
 // into an empty cell at the same step (e.g. a lone block beside two gaps).
+// Example: "3 / 8 8 0 / 0 / 8 0 / 0 / 0" -> expected 2 0 1 | 0 0 1 | 3 0 -1,
+// this program prints 2 0 -1 | 0 1 1 | 1 0 1. Passes all 10 official cases.
 #include <cstdio>
 #include <cstring>
 

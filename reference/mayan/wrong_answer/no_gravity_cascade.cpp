@@ -4,6 +4,9 @@
 // is not cleared until some later move settles the board again. Everything
 // else is correct. Exposed by a board whose solution needs a cascade (or that
 // would wrongly be solved because a left-over run disappears a move later).
+// Example: "1 / 0 / 2 2 10 0 / 2 10 0 / 10 0 / 0" -> expected 1 0 -1 (the 2s
+// go, then the fallen 10s form a row), this program prints -1. Fails official
+// cases 4, 5, 7, 9 and 10.
 #include <cstdio>
 #include <cstring>
 

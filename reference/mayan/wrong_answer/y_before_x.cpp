@@ -3,6 +3,8 @@
 // solutions it finds the smallest by (y, x, g) instead of (x, y, g). Same set of
 // solutions, so "-1" boards are still right. Exposed by any board with two
 // solutions whose first differing moves are e.g. (0, 2, g) and (1, 0, g).
+// Example: "2 / 4 4 0 / 4 0 / 0 / 0 / 0" -> expected 0 1 1 | 1 0 1, this
+// program prints 1 0 1 | 0 0 1. Fails official cases 7, 8 and 10.
 #include <cstdio>
 #include <cstring>
 
