@@ -10,6 +10,7 @@ pub mod boards;
 pub mod checker;
 pub mod cli;
 pub mod commands;
+pub mod generate;
 pub mod grading;
 pub mod package;
 pub mod report;

@@ -12,6 +12,7 @@ fn main() {
         Command::Bench(args) => commands::bench::run(args),
         Command::Check(args) => commands::check::run(args),
         Command::Grade(args) => commands::grade::run(args),
+        Command::Gen(args) => commands::r#gen::run(args),
     };
     match result {
         Ok(code) => std::process::exit(code),

@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod check;
+pub mod r#gen;
 pub mod grade;
 pub mod solve;
 
