@@ -912,12 +912,19 @@ mod tests {
     #[test]
     fn same_seed_same_tests() {
         let s = spec(|s| s.moves = Span { lo: 2, hi: 4 });
-        let a: Vec<Puzzle> = take(3, s, 5).iter().map(|t| t.puzzle).collect();
-        let b: Vec<Puzzle> = take(3, s, 5).iter().map(|t| t.puzzle).collect();
-        let c: Vec<Puzzle> = take(4, s, 5).iter().map(|t| t.puzzle).collect();
-        assert_eq!(a, b);
-        assert_ne!(a, c);
-        assert!(a.iter().all(|p| (2..=4).contains(&p.n)));
+        let files = |seed| -> Vec<(String, String)> {
+            take(seed, s, 5)
+                .iter()
+                .map(|t| (t.puzzle.to_text(), t.answer_text()))
+                .collect()
+        };
+        let a = files(3);
+        assert_eq!(a, files(3));
+        assert_ne!(a, files(4));
+        for (input, _) in &a {
+            let p = Puzzle::parse(input.as_bytes()).expect("valid");
+            assert!((2..=4).contains(&p.n));
+        }
     }
 
     #[test]

@@ -7,7 +7,7 @@ use crate::package::InputLimits;
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Progress on stderr: a bar on a terminal, plain lines elsewhere, nothing
 /// with `--quiet`.
@@ -76,6 +76,37 @@ fn write_file(path: &Path, text: &str, force: bool) -> Result<()> {
         .with_context(|| format!("writing {}", path.display()))
 }
 
+/// The files of `dir` that a run would write (`PREFIXk.in` or `.ans` with
+/// 1 <= k <= count), sorted; none when the folder does not exist. Reads the
+/// folder once rather than probing `2 * count` names.
+fn existing_outputs(dir: &Path, prefix: &str, count: usize) -> Result<Vec<String>> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", dir.display())),
+    };
+    let mut found = Vec::new();
+    for entry in entries {
+        let entry = entry.with_context(|| format!("reading {}", dir.display()))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(rest) = name.strip_prefix(prefix) else {
+            continue;
+        };
+        let Some(digits) = rest.strip_suffix(".in").or_else(|| rest.strip_suffix(".ans")) else {
+            continue;
+        };
+        // Only the names a run writes: `3`, not `03`.
+        if digits
+            .parse::<usize>()
+            .is_ok_and(|k| (1..=count).contains(&k) && digits == k.to_string())
+        {
+            found.push(name);
+        }
+    }
+    found.sort_by(|a, b| natord::compare(a, b));
+    Ok(found)
+}
+
 /// Runs `gen`; returns the exit code (0; errors exit with 2).
 pub fn run(args: &GenArgs) -> Result<i32> {
     let spec = Spec {
@@ -95,39 +126,31 @@ pub fn run(args: &GenArgs) -> Result<i32> {
     if prefix.contains(['/', '\\']) {
         bail!("--prefix `{prefix}` must be a file name, not a path (use --out for the folder)");
     }
-    let files: Vec<(PathBuf, PathBuf)> = (1..=args.count)
-        .map(|k| {
-            (
-                args.out.join(format!("{prefix}{k}.in")),
-                args.out.join(format!("{prefix}{k}.ans")),
-            )
-        })
-        .collect();
+    if args.out.exists() && !args.out.is_dir() {
+        bail!("--out {} is not a folder", args.out.display());
+    }
+    let path = |k: usize, ext: &str| args.out.join(format!("{prefix}{k}.{ext}"));
     if !args.force {
-        let existing: Vec<&PathBuf> = files
-            .iter()
-            .flat_map(|(i, a)| [i, a])
-            .filter(|p| p.exists())
-            .collect();
+        let existing = existing_outputs(&args.out, &prefix, args.count)?;
         if let Some(first) = existing.first() {
             bail!(
                 "{} already exists ({} of the {} files to write do); nothing written: use --force to overwrite",
-                first.display(),
+                args.out.join(first).display(),
                 existing.len(),
-                2 * files.len()
+                2 * args.count
             );
         }
     }
     std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
-    let progress = Progress::new(args.quiet, files.len());
-    for (k, (input, answer)) in files.iter().enumerate() {
+    let progress = Progress::new(args.quiet, args.count);
+    for k in 1..=args.count {
         let test = generator.next_test().with_context(|| {
-            let written = if k == 0 {
+            let written = if k == 1 {
                 String::new()
             } else {
-                format!("; tests 1..{k} were written")
+                format!("; tests 1..{} were written", k - 1)
             };
-            format!("test {} of {}{written}", k + 1, files.len())
+            format!("test {k} of {}{written}", args.count)
         });
         let test = match test {
             Ok(t) => t,
@@ -136,9 +159,10 @@ pub fn run(args: &GenArgs) -> Result<i32> {
                 return Err(e);
             }
         };
-        write_file(input, &test.puzzle.to_text(), args.force)?;
-        write_file(answer, &test.answer_text(), args.force)?;
-        progress.wrote(input, &test);
+        let (input, answer) = (path(k, "in"), path(k, "ans"));
+        write_file(&input, &test.puzzle.to_text(), args.force)?;
+        write_file(&answer, &test.answer_text(), args.force)?;
+        progress.wrote(&input, &test);
     }
     progress.finish();
     Ok(0)
