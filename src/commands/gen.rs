@@ -45,8 +45,8 @@ impl Progress {
         );
         match self {
             Progress::Bar(bar) => {
-                bar.set_message(line);
                 bar.inc(1);
+                bar.set_message(line);
             }
             Progress::Lines => eprintln!("{line}"),
             Progress::Quiet => {}
@@ -56,6 +56,13 @@ impl Progress {
     fn finish(&self) {
         if let Progress::Bar(bar) = self {
             bar.finish_and_clear();
+        }
+    }
+
+    /// A closing line on a terminal, where the bar leaves nothing behind.
+    fn summary(&self, count: usize, dir: &Path) {
+        if let Progress::Bar(_) = self {
+            eprintln!("wrote {count} tests to {}", dir.display());
         }
     }
 }
@@ -165,5 +172,6 @@ pub fn run(args: &GenArgs) -> Result<i32> {
         progress.wrote(&input, &test);
     }
     progress.finish();
+    progress.summary(args.count, &args.out);
     Ok(0)
 }
