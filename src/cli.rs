@@ -1,6 +1,7 @@
 //! Command-line structure (clap derive). Only argument definitions live here;
 //! each subcommand's logic is in `commands/<name>.rs`.
 
+use crate::generate::{BlockCounts, MoveCounts};
 use crate::solver::Reading;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -14,7 +15,7 @@ Exit codes:
   validate:                  0 all valid, 1 problems found, 2 unreadable package or files
   ci:                        0 all as expected, 1 mismatch or broken package, 2 unreadable root
   grade:                     0 every test AC, 1 some test not AC, 2 judge or configuration error
-  solve, bench:              0 success, 2 bad input or judge error";
+  solve, bench, gen:         0 success, 2 bad input, judge or configuration error";
 
 /// A grader for the Mayan puzzle (NOIP 2011 senior, day 1 problem 3).
 #[derive(Debug, Parser)]
@@ -52,6 +53,14 @@ pub enum Command {
     Ci(CiArgs),
     /// Measure the solver (against a C++ baseline) and the grader's overhead.
     Bench(BenchArgs),
+    /// Generate new tests (`.in` and `.ans`) from a seed, reproducibly.
+    #[command(
+        after_help = "Solvable puzzles are built backwards from the empty board, so they can hold many blocks; \
+the answer stored is the solver's (the smallest solution, literal rules).\n\n\
+Exit codes: 0 success, 2 configuration error (a request no board can meet, a file that already exists, \
+or no test found within the bounded number of attempts)."
+    )]
+    Gen(GenArgs),
 }
 
 /// Options of `solve`.
@@ -232,4 +241,50 @@ pub enum BenchPart {
     Solver,
     /// The grader's overhead per test against running the program bare.
     Grader,
+}
+
+/// Options of `gen`.
+#[derive(Debug, Args)]
+pub struct GenArgs {
+    /// Seed: the same seed and options give the same files.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// How many tests.
+    #[arg(long, default_value_t = 10)]
+    pub count: usize,
+    /// Moves per puzzle: `N`, or a range `A..B` (both ends included) chosen per puzzle.
+    #[arg(long, default_value = "5")]
+    pub n: MoveCounts,
+    /// Blocks per puzzle: `B` means at least B, `A..B` between A and B [default:
+    /// 3n..6n; 20..35 with --impossible; 3..5 with --bottom].
+    #[arg(long)]
+    pub blocks: Option<BlockCounts>,
+    /// At most this many distinct colours (1..10).
+    #[arg(long, visible_alias = "colors", default_value_t = 5,
+          value_parser = clap::value_parser!(u8).range(1..=10))]
+    pub colours: u8,
+    /// Puzzles with no solution under any reading, every colour at least
+    /// three blocks (so that cheap pruning does not settle them).
+    #[arg(long)]
+    pub impossible: bool,
+    /// Every block on the bottom row (the contest's 30% subtask, at most 5
+    /// blocks), placed at random: solvable or not, unless --impossible. The
+    /// official ones have one colour and n = 1 or 2: `--colours 1 --n 1..2`.
+    #[arg(long)]
+    pub bottom: bool,
+    /// Keep tests whose answer depends on the reading of the rules.
+    #[arg(long)]
+    pub allow_sensitive: bool,
+    /// Folder for the tests (created if missing).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// File names: PREFIX1.in, PREFIX1.ans, ... [default: gen-<seed>-].
+    #[arg(long)]
+    pub prefix: Option<String>,
+    /// Overwrite existing files.
+    #[arg(long)]
+    pub force: bool,
+    /// No progress bar or progress lines.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
