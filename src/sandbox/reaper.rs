@@ -34,11 +34,28 @@ fn active() -> std::sync::MutexGuard<'static, Vec<i32>> {
 }
 
 /// Spawns `cmd` and registers the child as an active main process.
+///
+/// A program copied into its work folder moments ago can fail to start with
+/// ETXTBSY ("text file busy"): while the copy was open for writing, another
+/// thread forked, and that child holds the write descriptor until it execs a
+/// moment later. So ETXTBSY is retried, briefly, as Go's runtime does.
 pub(crate) fn spawn_registered(cmd: &mut Command) -> io::Result<Child> {
-    let mut guard = active();
-    let child = cmd.spawn()?;
-    guard.push(child.id() as i32);
-    Ok(child)
+    let mut attempt = 0u64;
+    loop {
+        let mut guard = active();
+        match cmd.spawn() {
+            Ok(child) => {
+                guard.push(child.id() as i32);
+                return Ok(child);
+            }
+            Err(e) if e.raw_os_error() == Some(nix::libc::ETXTBSY) && attempt < 50 => {
+                drop(guard);
+                attempt += 1;
+                std::thread::sleep(Duration::from_millis(2 * attempt));
+            }
+            Err(e) => return Err(e),
+        }
+    }
 }
 
 /// Unregisters a main process once it has been reaped.
@@ -124,5 +141,32 @@ pub(crate) fn sweep_until(mut done: impl FnMut() -> bool, timeout: Duration) {
             return;
         }
         std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+#[cfg(test)]
+mod etxtbsy_tests {
+    use super::*;
+    use std::io::Write;
+
+    #[test]
+    fn a_program_still_open_for_writing_is_started_once_it_is_closed() {
+        let dir = tempfile::tempdir().unwrap();
+        let exe = dir.path().join("prog");
+        let mut f = fs::File::create(&exe).unwrap();
+        f.write_all(b"#!/bin/sh\nexit 0\n").unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&exe, fs::Permissions::from_mode(0o755)).unwrap();
+        // Keep the write descriptor open for a moment, as a forked sibling
+        // that has not exec'd yet would.
+        let closer = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(50));
+            drop(f);
+        });
+        let mut child = spawn_registered(&mut Command::new(&exe)).expect("started after the retry");
+        let pid = child.id() as i32;
+        assert!(child.wait().unwrap().success());
+        unregister(pid);
+        closer.join().unwrap();
     }
 }
