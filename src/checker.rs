@@ -192,6 +192,8 @@ pub struct Judgement {
     pub moves: Vec<Move>,
     /// 1-based index of the first wrong move, when one move is to blame.
     pub first_wrong_move: Option<usize>,
+    /// That move as the contestant wrote it.
+    pub first_wrong_move_text: Option<String>,
     /// The reference answer (`None` for `-1`), when it was computed.
     #[serde(serialize_with = "ser_opt_moves")]
     pub reference: Option<Option<Vec<Move>>>,
@@ -217,12 +219,18 @@ impl Judgement {
             | Reason::EmptiedEarly { index, .. } => Some(*index),
             _ => None,
         };
+        let first_wrong_move_text = match &reason {
+            Reason::IllegalMove { text, .. } => Some(text.clone()),
+            Reason::NotSmallest { theirs, .. } => Some(theirs.clone()),
+            _ => None,
+        };
         Judgement {
             verdict,
             message: reason.to_string(),
             reason,
             moves: Vec::new(),
             first_wrong_move,
+            first_wrong_move_text,
             reference: None,
         }
     }
@@ -424,6 +432,10 @@ fn judge_inner(puzzle: &Puzzle, output: &[u8], reference: &Option<Vec<Move>>, op
                 _ => Verdict::WrongAnswer,
             };
             let mut j = Judgement::new(verdict, reason);
+            if let (Some(i), None) = (j.first_wrong_move, &j.first_wrong_move_text) {
+                // The move that emptied the board too early.
+                j.first_wrong_move_text = played.get(i.wrapping_sub(1)).map(Move::to_string);
+            }
             j.moves = played;
             return j;
         }

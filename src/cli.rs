@@ -46,6 +46,8 @@ pub enum Command {
         after_help = "Exit codes: 0 every test valid, 1 some problem found, 2 the package or files could not be read."
     )]
     Validate(ValidateArgs),
+    /// Replay moves on a puzzle in the terminal, in colour, step by step.
+    Show(ShowArgs),
     /// Package CI: validate every package and grade its reference programs.
     #[command(
         after_help = "Exit codes: 0 every check as expected, 1 some mismatch or broken package, 2 the root cannot be read."
@@ -151,12 +153,29 @@ pub struct GradeArgs {
     /// Force the language (c, cpp, rust, python, exe) instead of detecting it.
     #[arg(long)]
     pub lang: Option<String>,
-    /// Also write the full report as JSON to this file (atomically).
-    #[arg(long)]
-    pub json: Option<PathBuf>,
+    /// Report files.
+    #[command(flatten)]
+    pub reports: ReportArgs,
     /// No progress bar or progress lines.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+/// Report files, written atomically (a crash never leaves half a report).
+#[derive(Debug, Args, Default)]
+pub struct ReportArgs {
+    /// Write the report as JSON (versioned schema) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Write JUnit XML to FILE, for CI systems.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Write a Markdown table to FILE, to paste in an issue or a forum.
+    #[arg(long, value_name = "FILE")]
+    pub markdown: Option<PathBuf>,
+    /// Write one self-contained HTML page to FILE (boards drawn, moves replayed).
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 /// Options of `validate`.
@@ -174,12 +193,27 @@ pub struct ValidateArgs {
     /// For files outside a package: allow reading-sensitive tests.
     #[arg(long)]
     pub allow_sensitive: bool,
-    /// Also write the problems and the coverage as JSON to this file.
-    #[arg(long)]
-    pub json: Option<PathBuf>,
+    /// Report files.
+    #[command(flatten)]
+    pub reports: ReportArgs,
     /// No progress bar or progress lines.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+/// Options of `show`.
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// The puzzle (`-` reads stdin).
+    pub input: PathBuf,
+    /// Moves to replay (an answer file); without it, the smallest solution.
+    pub moves: Option<PathBuf>,
+    /// How to read the rules: literal, no-noop, at-most or no-noop+at-most.
+    #[arg(long, default_value = "literal")]
+    pub reading: Reading,
+    /// Colours: auto (on a terminal), always, never.
+    #[arg(long, default_value = "auto")]
+    pub color: ColorChoice,
 }
 
 /// Options of `ci`.
@@ -194,12 +228,9 @@ pub struct CiArgs {
     /// Tests run in parallel for each reference program.
     #[arg(long, default_value_t = 2)]
     pub jobs: usize,
-    /// Also write JUnit XML (one test case per check) to this file.
-    #[arg(long)]
-    pub junit: Option<PathBuf>,
-    /// Also write the full report as JSON to this file.
-    #[arg(long)]
-    pub json: Option<PathBuf>,
+    /// Report files.
+    #[command(flatten)]
+    pub reports: ReportArgs,
     /// No progress bar or progress lines.
     #[arg(long, short)]
     pub quiet: bool,

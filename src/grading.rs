@@ -21,6 +21,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 pub struct TestResult {
     /// Test name (e.g. `secret/3`).
     pub test: String,
+    /// The puzzle (the test's input), so reports can draw it.
+    pub input: String,
     /// Verdict.
     pub verdict: Verdict,
     /// CPU time, ms.
@@ -220,6 +222,7 @@ impl<'a> Grader<'a> {
         };
         let mut result = TestResult {
             test: name,
+            input: String::from_utf8_lossy(&test.input).into_owned(),
             verdict: Verdict::Fail,
             time_ms: 0,
             wall_ms: 0,

@@ -15,6 +15,7 @@ fn main() {
         Command::Grade(args) => commands::grade::run(args),
         Command::Validate(args) => commands::validate::run(args),
         Command::Ci(args) => commands::ci::run(args),
+        Command::Show(args) => commands::show::run(args),
         Command::Gen(args) => commands::r#gen::run(args),
     };
     match result {

@@ -126,6 +126,22 @@ pub struct Validation {
     pub coverage: Coverage,
 }
 
+/// The current [`ValidationReport::schema_version`].
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// A validation, as reported.
+#[derive(Clone, Debug, Serialize)]
+pub struct ValidationReport {
+    /// Version of this JSON layout.
+    pub schema_version: u32,
+    /// What was validated (a package folder, or "files").
+    pub target: String,
+    /// Every problem found.
+    pub problems: Vec<Problem>,
+    /// What the valid tests cover.
+    pub coverage: Coverage,
+}
+
 /// Checks one input against RULES.md and the package's n limit.
 pub fn check_input(file: &Path, text: &[u8], rules: &Rules) -> Result<Puzzle, Problem> {
     let puzzle = Puzzle::parse(text).map_err(|e| Problem {

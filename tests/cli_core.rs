@@ -185,3 +185,37 @@ fn help_documents_the_exit_codes() {
         .success()
         .stdout(predicate::str::contains("0 AC, 1 WA, 2 PE, 3 FAIL"));
 }
+
+#[test]
+fn show_replays_the_smallest_solution_in_colour() {
+    judge()
+        .args(["show", "--color", "always", "-"])
+        .write_stdin(CASE4)
+        .assert()
+        .code(0)
+        .stdout(
+            predicate::str::contains("the smallest solution (literal)")
+                .and(predicate::str::contains("move 3: 3 4 -1"))
+                .and(predicate::str::contains("\x1b[41;97m"))
+                .and(predicate::str::contains("the board is empty after 3 moves")),
+        );
+}
+
+#[test]
+fn show_explains_moves_that_are_not_a_solution() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(&dir, "in", CASE4);
+    let moves = write(&dir, "moves", "2 0 1\n1 1 1\n4 0 -1\n");
+    judge()
+        .args(["show", "--color", "never"])
+        .args([&input, &moves])
+        .assert()
+        .code(1)
+        .stdout(
+            predicate::str::contains("move 3: 4 0 -1")
+                .and(predicate::str::contains(
+                    "not a solution: after 3 moves the board still holds 21 blocks",
+                ))
+                .and(predicate::str::contains("\x1b[").not()),
+        );
+}

@@ -3,10 +3,10 @@
 use super::progress::Progress;
 use crate::ci::{CiReport, SCHEMA_VERSION, find_packages, run_unit, shard_units, units};
 use crate::cli::CiArgs;
-use crate::report::{Exporter, Json, Junit, Text, write_atomic};
+use crate::report::{Exporter, Text};
 use crate::sandbox::Sandbox;
 use crate::submission::default_cache_dir;
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 /// Runs `ci`; returns the exit code (0 as expected, 1 otherwise).
 pub fn run(args: &CiArgs) -> Result<i32> {
@@ -30,14 +30,7 @@ pub fn run(args: &CiArgs) -> Result<i32> {
         report.checks.push(check);
     }
     progress.finish();
-    print!("{}", Text.render_ci(&report));
-    if let Some(path) = &args.junit {
-        write_atomic(path, Junit.render_ci(&report).as_bytes())
-            .with_context(|| format!("writing {}", path.display()))?;
-    }
-    if let Some(path) = &args.json {
-        write_atomic(path, Json.render_ci(&report).as_bytes())
-            .with_context(|| format!("writing {}", path.display()))?;
-    }
+    print!("{}", Text.ci(&report));
+    super::write_reports(&args.reports, |e| e.ci(&report))?;
     Ok(if report.failures() == 0 { 0 } else { 1 })
 }

@@ -6,7 +6,7 @@ use crate::grading::{GradeReport, Grader, SCHEMA_VERSION, SubmissionReport};
 use crate::package::embedded::Embedded;
 use crate::package::languages::LanguageTable;
 use crate::package::{Problem, TestCase};
-use crate::report::{Exporter, Json, Text, write_atomic};
+use crate::report::{Exporter, Text};
 use crate::sandbox::Sandbox;
 use crate::submission::{Prepared, default_cache_dir, prepare};
 use anyhow::{Context, Result, bail};
@@ -131,11 +131,8 @@ pub fn run(args: &GradeArgs) -> Result<i32> {
         report.submissions.push(entry);
     }
     progress.finish();
-    print!("{}", Text.render(&report));
-    if let Some(path) = &args.json {
-        write_atomic(path, Json.render(&report).as_bytes())
-            .with_context(|| format!("writing {}", path.display()))?;
-    }
+    print!("{}", Text.grade(&report));
+    super::write_reports(&args.reports, |e| e.grade(&report))?;
     let code = if report.submissions.iter().any(SubmissionReport::judge_failed) {
         2
     } else if report.submissions.iter().all(SubmissionReport::all_accepted) {

@@ -7,9 +7,12 @@ pub mod ci;
 pub mod r#gen;
 pub mod grade;
 pub mod progress;
+pub mod show;
 pub mod solve;
 pub mod validate;
 
+use crate::cli::ReportArgs;
+use crate::report::{Exporter, Html, Json, Junit, Markdown, write_atomic};
 use anyhow::{Context, Result};
 use std::io::Read;
 use std::path::Path;
@@ -25,4 +28,21 @@ pub fn read_input(path: &Path) -> Result<Vec<u8>> {
     } else {
         std::fs::read(path).with_context(|| format!("reading {}", path.display()))
     }
+}
+
+/// Writes each report file asked for, in its format.
+pub fn write_reports(args: &ReportArgs, render: impl Fn(&dyn Exporter) -> String) -> Result<()> {
+    let formats: [(&Option<std::path::PathBuf>, &dyn Exporter); 4] = [
+        (&args.json, &Json),
+        (&args.junit, &Junit),
+        (&args.markdown, &Markdown),
+        (&args.html, &Html),
+    ];
+    for (path, exporter) in formats {
+        if let Some(path) = path {
+            write_atomic(path, render(exporter).as_bytes())
+                .with_context(|| format!("writing {}", path.display()))?;
+        }
+    }
+    Ok(())
 }

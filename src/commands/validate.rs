@@ -4,37 +4,31 @@ use super::grade::find_problem;
 use super::progress::Progress;
 use crate::cli::ValidateArgs;
 use crate::package::{PROBLEM_FILE, Problem};
-use crate::report::write_atomic;
-use crate::validate::{Rules, Validation, validate, validate_package};
+use crate::report::{Exporter, Text};
+use crate::validate::{Rules, SCHEMA_VERSION, Validation, ValidationReport, validate, validate_package};
 use anyhow::{Context, Result, bail};
 use std::path::PathBuf;
 
 /// Runs `validate`; returns the exit code (0 valid, 1 problems found).
 pub fn run(args: &ValidateArgs) -> Result<i32> {
-    let v = if args.paths.is_empty() {
+    let (target, v) = if args.paths.is_empty() {
         let (problem, _bundled) = find_problem(None)?;
-        package(&problem, args.quiet)
+        (problem.dir.display().to_string(), package(&problem, args.quiet))
     } else if args.paths.len() == 1 && args.paths[0].join(PROBLEM_FILE).is_file() {
         let problem = Problem::load(&args.paths[0])?;
-        package(&problem, args.quiet)
+        (problem.dir.display().to_string(), package(&problem, args.quiet))
     } else {
-        files(args)?
+        ("files".to_string(), files(args)?)
     };
-    for p in &v.problems {
-        println!("{p}");
-    }
-    println!("{}", v.coverage);
-    println!(
-        "validate: {} tests, {} problem{}",
-        v.coverage.tests,
-        v.problems.len(),
-        if v.problems.len() == 1 { "" } else { "s" }
-    );
-    if let Some(path) = &args.json {
-        let text = serde_json::to_string_pretty(&v)? + "\n";
-        write_atomic(path, text.as_bytes()).with_context(|| format!("writing {}", path.display()))?;
-    }
-    Ok(if v.problems.is_empty() { 0 } else { 1 })
+    let report = ValidationReport {
+        schema_version: SCHEMA_VERSION,
+        target,
+        problems: v.problems,
+        coverage: v.coverage,
+    };
+    print!("{}", Text.validation(&report));
+    super::write_reports(&args.reports, |e| e.validation(&report))?;
+    Ok(if report.problems.is_empty() { 0 } else { 1 })
 }
 
 fn package(problem: &Problem, quiet: bool) -> Validation {

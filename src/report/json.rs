@@ -3,6 +3,7 @@
 use super::Exporter;
 use crate::ci::CiReport;
 use crate::grading::GradeReport;
+use crate::validate::ValidationReport;
 use serde::Serialize;
 
 fn pretty<T: Serialize>(value: &T) -> String {
@@ -15,11 +16,15 @@ fn pretty<T: Serialize>(value: &T) -> String {
 pub struct Json;
 
 impl Exporter for Json {
-    fn render(&self, report: &GradeReport) -> String {
+    fn grade(&self, report: &GradeReport) -> String {
         pretty(report)
     }
 
-    fn render_ci(&self, report: &CiReport) -> String {
+    fn ci(&self, report: &CiReport) -> String {
+        pretty(report)
+    }
+
+    fn validation(&self, report: &ValidationReport) -> String {
         pretty(report)
     }
 }

@@ -5,6 +5,7 @@
 use super::Exporter;
 use crate::ci::CiReport;
 use crate::grading::GradeReport;
+use crate::validate::ValidationReport;
 use crate::verdict::Verdict;
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 use std::collections::BTreeMap;
@@ -20,7 +21,7 @@ fn failure(message: &str, description: &str) -> TestCaseStatus {
 }
 
 impl Exporter for Junit {
-    fn render(&self, report: &GradeReport) -> String {
+    fn grade(&self, report: &GradeReport) -> String {
         let mut out = Report::new(format!("mayan-judge grade {}", report.problem));
         for s in &report.submissions {
             let mut suite = TestSuite::new(s.submission.as_str());
@@ -49,7 +50,7 @@ impl Exporter for Junit {
         out.to_string().expect("JUnit serializes")
     }
 
-    fn render_ci(&self, report: &CiReport) -> String {
+    fn ci(&self, report: &CiReport) -> String {
         let mut out = Report::new("mayan-judge ci");
         let mut suites: BTreeMap<&str, TestSuite> = BTreeMap::new();
         for c in &report.checks {
@@ -66,6 +67,28 @@ impl Exporter for Junit {
                 .add_test_case(case);
         }
         out.add_test_suites(suites.into_values());
+        out.to_string().expect("JUnit serializes")
+    }
+
+    fn validation(&self, report: &ValidationReport) -> String {
+        let mut out = Report::new("mayan-judge validate");
+        let mut suite = TestSuite::new(report.target.as_str());
+        for p in &report.problems {
+            let name = p.file.display().to_string();
+            let mut case = TestCase::new(name.as_str(), failure(&p.message, &p.to_string()));
+            case.set_classname(report.target.as_str());
+            suite.add_test_case(case);
+        }
+        let ok = TestCase::new(
+            format!("{} tests checked", report.coverage.tests),
+            if report.problems.is_empty() {
+                TestCaseStatus::success()
+            } else {
+                failure(&format!("{} problems", report.problems.len()), "")
+            },
+        );
+        suite.add_test_case(ok);
+        out.add_test_suite(suite);
         out.to_string().expect("JUnit serializes")
     }
 }

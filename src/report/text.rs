@@ -5,6 +5,7 @@
 use super::Exporter;
 use crate::ci::CiReport;
 use crate::grading::{GradeReport, SubmissionReport};
+use crate::validate::ValidationReport;
 use crate::verdict::Verdict;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -72,7 +73,7 @@ pub fn verdict_counts(s: &SubmissionReport) -> String {
 }
 
 impl Exporter for Text {
-    fn render(&self, report: &GradeReport) -> String {
+    fn grade(&self, report: &GradeReport) -> String {
         let mut out = String::new();
         for (i, s) in report.submissions.iter().enumerate() {
             if i > 0 {
@@ -104,7 +105,7 @@ impl Exporter for Text {
         out
     }
 
-    fn render_ci(&self, report: &CiReport) -> String {
+    fn ci(&self, report: &CiReport) -> String {
         let mut out = String::new();
         let w_pkg = report
             .checks
@@ -151,6 +152,22 @@ impl Exporter for Text {
             report.shard,
             report.checks.len(),
             report.failures()
+        );
+        out
+    }
+
+    fn validation(&self, report: &ValidationReport) -> String {
+        let mut out = String::new();
+        for p in &report.problems {
+            let _ = writeln!(out, "{p}");
+        }
+        let _ = writeln!(out, "{}", report.coverage);
+        let n = report.problems.len();
+        let _ = writeln!(
+            out,
+            "validate: {} tests, {n} problem{}",
+            report.coverage.tests,
+            if n == 1 { "" } else { "s" }
         );
         out
     }

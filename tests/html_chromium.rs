@@ -1,0 +1,107 @@
+//! The HTML report in a real browser: grade a wrong submission, render the
+//! report with headless Chromium (Debian's `chromium` package), take a
+//! screenshot, and check the page loaded and ran its script without errors.
+
+use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+fn find_chromium() -> Option<PathBuf> {
+    for name in ["chromium", "chromium-browser", "google-chrome"] {
+        let out = std::process::Command::new("sh")
+            .args(["-c", &format!("command -v {name}")])
+            .output()
+            .ok()?;
+        if out.status.success() {
+            return Some(PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()));
+        }
+    }
+    eprintln!("SKIP: chromium is not installed (apt-get install chromium)");
+    None
+}
+
+/// Flags for a headless run on a machine with no network and no display.
+fn headless(chromium: &Path, profile: &Path) -> std::process::Command {
+    let mut c = std::process::Command::new(chromium);
+    c.args([
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--enable-logging=stderr",
+        "--v=0",
+        "--window-size=1300,1600",
+    ])
+    .arg(format!("--user-data-dir={}", profile.display()));
+    c
+}
+
+#[test]
+fn the_html_report_renders_in_headless_chromium() {
+    let Some(chromium) = find_chromium() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    // One test: row 0 reads 1 . 1 1 ., n = 2 (literal answer 2 0 1, 0 0 1).
+    std::fs::create_dir_all(root.join("problems/p")).unwrap();
+    std::fs::write(
+        root.join("problems/p/problem.toml"),
+        "name = \"p\"\ntitle = \"P\"\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(root.join("testdata/p/secret")).unwrap();
+    std::fs::write(root.join("testdata/p/secret/1.in"), "2\n1 0\n0\n1 0\n1 0\n0\n").unwrap();
+    std::fs::write(root.join("testdata/p/secret/1.ans"), "2 0 1\n0 0 1\n").unwrap();
+    // A valid solution that is not the smallest (the no-noop reading's).
+    let wrong = root.join("wrong.py");
+    std::fs::write(&wrong, "print('2 0 -1')\nprint('3 0 -1')\n").unwrap();
+    let html = root.join("report.html");
+    Command::cargo_bin("mayan-judge")
+        .unwrap()
+        .timeout(Duration::from_secs(120))
+        .env("MAYAN_JUDGE_CACHE", root.join("cache"))
+        .args(["grade", "--quiet", "--problem"])
+        .arg(root.join("problems/p"))
+        .arg("--html")
+        .arg(&html)
+        .arg(&wrong)
+        .assert()
+        .code(1);
+    let url = format!("file://{}", html.display());
+
+    let dom = headless(&chromium, &root.join("profile"))
+        .args(["--dump-dom", &url])
+        .output()
+        .expect("chromium runs");
+    let dom_text = String::from_utf8_lossy(&dom.stdout);
+    let log = String::from_utf8_lossy(&dom.stderr);
+    assert!(dom.status.success(), "chromium failed: {log}");
+    assert!(!log.contains("Uncaught"), "script error in the page: {log}");
+    // The page's own script ran to the end: it counts the boards it drew.
+    let rendered: usize = dom_text
+        .split("data-rendered=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("the page's script did not run:\n{dom_text}"));
+    assert!(rendered >= 5, "only {rendered} boards drawn");
+    assert!(dom_text.contains("the smallest solution has `2 0 1`"));
+
+    let shot = root.join("report.png");
+    let out = headless(&chromium, &root.join("profile2"))
+        .arg(format!("--screenshot={}", shot.display()))
+        .arg(&url)
+        .output()
+        .expect("chromium runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let png = std::fs::read(&shot).expect("a screenshot");
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    assert!(
+        png.len() > 10_000,
+        "suspiciously small screenshot: {} bytes",
+        png.len()
+    );
+}
