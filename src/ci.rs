@@ -261,16 +261,7 @@ fn program_unit(
         Ok(g) => g,
         Err(e) => return fail(check, format!("reading the tests: {e}")),
     };
-    let mut report = SubmissionReport {
-        submission: program.display().to_string(),
-        language: language.name.clone(),
-        compiled_from_cache: false,
-        compile_error: None,
-        judge_error: None,
-        tests: Vec::new(),
-        score: 0,
-        max_score: grader.max_score(),
-    };
+    let mut report = SubmissionReport::new(program.display().to_string(), &language.name, grader.max_score());
     match prepare(sandbox, program, language, cache) {
         Err(e) => return fail(check, e.to_string()),
         Ok(Prepared::CompileError(msg)) => {

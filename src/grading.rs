@@ -73,6 +73,20 @@ pub struct SubmissionReport {
 }
 
 impl SubmissionReport {
+    /// A report for a submission not graded yet.
+    pub fn new(submission: String, language: &str, max_score: u32) -> SubmissionReport {
+        SubmissionReport {
+            submission,
+            language: language.to_string(),
+            compiled_from_cache: false,
+            compile_error: None,
+            judge_error: None,
+            tests: Vec::new(),
+            score: 0,
+            max_score,
+        }
+    }
+
     /// Whether every test is accepted.
     pub fn all_accepted(&self) -> bool {
         self.compile_error.is_none()

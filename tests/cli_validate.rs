@@ -114,6 +114,16 @@ fn package_copy() -> (tempfile::TempDir, PathBuf, PathBuf) {
     (tmp, pkg, tests)
 }
 
+/// Adds a reading-sensitive test: the RULES.md example, with its literal answer.
+fn add_sensitive_test(tests: &Path) {
+    std::fs::write(
+        tests.join("secret/sensitive.in"),
+        "4\n2 3 0\n1 0\n1 2 2 0\n3 1 3 0\n0\n",
+    )
+    .unwrap();
+    std::fs::write(tests.join("secret/sensitive.ans"), "0 1 1\n1 0 1\n1 1 1\n3 0 1\n").unwrap();
+}
+
 #[test]
 fn a_corrupted_answer_is_named() {
     let (_tmp, pkg, tests) = package_copy();
@@ -141,13 +151,7 @@ fn package_problems_are_all_reported_with_their_files() {
     std::fs::write(tests.join("secret/orphan.ans"), "-1\n").unwrap();
     std::fs::copy(tests.join("secret/3.in"), tests.join("secret/copy-of-3.in")).unwrap();
     std::fs::copy(tests.join("secret/3.ans"), tests.join("secret/copy-of-3.ans")).unwrap();
-    // A reading-sensitive board (the RULES.md example).
-    std::fs::write(
-        tests.join("secret/sensitive.in"),
-        "4\n2 3 0\n1 0\n1 2 2 0\n3 1 3 0\n0\n",
-    )
-    .unwrap();
-    std::fs::write(tests.join("secret/sensitive.ans"), "0 1 1\n1 0 1\n1 1 1\n3 0 1\n").unwrap();
+    add_sensitive_test(&tests);
     let refs = pkg.join("../../reference/mayan/maybe");
     std::fs::create_dir_all(&refs).unwrap();
     judge()
@@ -172,12 +176,7 @@ fn package_problems_are_all_reported_with_their_files() {
 #[test]
 fn a_package_may_allow_sensitive_tests_by_saying_why() {
     let (_tmp, pkg, tests) = package_copy();
-    std::fs::write(
-        tests.join("secret/sensitive.in"),
-        "4\n2 3 0\n1 0\n1 2 2 0\n3 1 3 0\n0\n",
-    )
-    .unwrap();
-    std::fs::write(tests.join("secret/sensitive.ans"), "0 1 1\n1 0 1\n1 1 1\n3 0 1\n").unwrap();
+    add_sensitive_test(&tests);
     let toml = std::fs::read_to_string(pkg.join("problem.toml")).unwrap();
     std::fs::write(
         pkg.join("problem.toml"),

@@ -101,16 +101,7 @@ pub fn run(args: &GradeArgs) -> Result<i32> {
                 ),
             },
         };
-        let mut entry = SubmissionReport {
-            submission: shown.clone(),
-            language: language.name.clone(),
-            compiled_from_cache: false,
-            compile_error: None,
-            judge_error: None,
-            tests: Vec::new(),
-            score: 0,
-            max_score: grader.max_score(),
-        };
+        let mut entry = SubmissionReport::new(shown.clone(), &language.name, grader.max_score());
         match prepare(&sandbox, source, language, &cache) {
             Err(e) => {
                 entry.judge_error = Some(e.to_string());
