@@ -16,6 +16,7 @@ fn main() {
         Command::Validate(args) => commands::validate::run(args),
         Command::Ci(args) => commands::ci::run(args),
         Command::Gen(args) => commands::r#gen::run(args),
+        Command::Export(args) => commands::export::run(args),
     };
     match result {
         Ok(code) => std::process::exit(code),
