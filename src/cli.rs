@@ -1,6 +1,7 @@
 //! Command-line structure (clap derive). Only argument definitions live here;
 //! each subcommand's logic is in `commands/<name>.rs`.
 
+use crate::export::kattis::License;
 use crate::generate::{BlockCounts, MoveCounts};
 use crate::solver::Reading;
 use clap::{Args, Parser, Subcommand};
@@ -15,7 +16,8 @@ Exit codes:
   validate:                  0 all valid, 1 problems found, 2 unreadable package or files
   ci:                        0 all as expected, 1 mismatch or broken package, 2 unreadable root
   grade:                     0 every test AC, 1 some test not AC, 2 judge or configuration error
-  solve, bench, gen:         0 success, 2 bad input, judge or configuration error";
+  solve, bench, gen:         0 success, 2 bad input, judge or configuration error
+  export:                    0 written, 2 refused or failed (nothing written)";
 
 /// A grader for the Mayan puzzle (NOIP 2011 senior, day 1 problem 3).
 #[derive(Debug, Parser)]
@@ -63,6 +65,14 @@ Exit codes: 0 success, 2 configuration error (a request no board can meet, a fil
 or no test found within the bounded number of attempts)."
     )]
     Gen(GenArgs),
+    /// Write a package in another judge's problem format (Kattis / ICPC).
+    #[command(
+        after_help = "The package is built in a temporary folder beside OUT_DIR and renamed into place when \
+complete, so a failure leaves nothing behind. For Kattis, the folder's name is the problem id (a-z, 0-9).\n\n\
+Exit codes: 0 written, 2 refused (OUT_DIR not empty without --force, a reading other than literal, \
+no statement, an invalid test) or failed."
+    )]
+    Export(ExportArgs),
 }
 
 /// Options of `solve`.
@@ -318,4 +328,38 @@ pub struct GenArgs {
     /// No progress bar or progress lines.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+/// Options of `export`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The format to write.
+    #[arg(long, value_enum)]
+    pub format: ExportFormat,
+    /// The package folder (holding problem.toml and statement.md).
+    #[arg(value_name = "PACKAGE")]
+    pub package: PathBuf,
+    /// The folder to write (created if missing; for Kattis its name is the problem id, e.g. `mayan`).
+    #[arg(value_name = "OUT_DIR")]
+    pub out: PathBuf,
+    /// Replace OUT_DIR when it is not empty.
+    #[arg(long)]
+    pub force: bool,
+    /// Where the problem comes from (Kattis `source`), e.g. "NOIP 2011".
+    #[arg(long)]
+    pub source: Option<String>,
+    /// The statement's license (Kattis `license`): unknown, public-domain, cc0,
+    /// cc-by, cc-by-sa, educational, permission.
+    #[arg(long)]
+    pub license: Option<License>,
+    /// Who holds the rights (Kattis `rights_owner`).
+    #[arg(long)]
+    pub rights_owner: Option<String>,
+}
+
+/// Problem package formats `export` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExportFormat {
+    /// The Kattis / ICPC problem package format, as problemtools' verifyproblem checks it.
+    Kattis,
 }

@@ -11,6 +11,7 @@ pub mod checker;
 pub mod ci;
 pub mod cli;
 pub mod commands;
+pub mod export;
 pub mod generate;
 pub mod grading;
 pub mod package;

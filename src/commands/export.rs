@@ -1,0 +1,44 @@
+//! `mayan-judge export`: writes a package in another judge's problem format
+//! (see `export/`), then says what was written and what the format could not
+//! carry.
+
+use crate::cli::{ExportArgs, ExportFormat};
+use crate::export::{Format, Kattis, export};
+use crate::package::Problem;
+use anyhow::{Result, anyhow};
+
+/// Runs `export`; returns the exit code (0; errors exit with 2).
+pub fn run(args: &ExportArgs) -> Result<i32> {
+    // The package error names the file and the cause already.
+    let problem = Problem::load(&args.package)
+        .map_err(|e| anyhow!("loading the package {}: {e}", args.package.display()))?;
+    let format: Box<dyn Format> = match args.format {
+        ExportFormat::Kattis => Box::new(Kattis {
+            source: args.source.clone(),
+            license: args.license,
+            rights_owner: args.rights_owner.clone(),
+        }),
+    };
+    let summary = export(&problem, format.as_ref(), &args.out, args.force)?;
+    let submissions: Vec<String> = summary
+        .submissions
+        .iter()
+        .map(|(folder, count)| format!("{count} {folder}"))
+        .collect();
+    println!(
+        "wrote {} ({} format): {} sample and {} secret tests; reference programs: {}",
+        args.out.display(),
+        summary.format,
+        summary.sample_tests,
+        summary.secret_tests,
+        if submissions.is_empty() {
+            "none".to_string()
+        } else {
+            submissions.join(", ")
+        }
+    );
+    for note in &summary.notes {
+        eprintln!("note: {note}");
+    }
+    Ok(0)
+}

@@ -1,0 +1,367 @@
+#!/usr/bin/env python3
+"""Output validator for the Mayan puzzle (NOIP 2011), Kattis protocol.
+
+Written by `mayan-judge export --format kattis`: a self-contained copy of the
+judge's checker (src/checker.rs in mayan-judge) under the literal rules of its
+RULES.md, in Python 3 with the standard library only.
+
+    validate.py INPUT ANSWER FEEDBACK_DIR [any] < team_output
+
+Exit 42: accepted; 43: wrong answer (the reason in FEEDBACK_DIR/judgemessage.txt,
+what a team may see in teammessage.txt); 1: judge error (a bad input or answer
+file: never the team's fault).
+
+The team's moves are replayed in a simulator. They are accepted when they are
+exactly n legal moves that leave the board empty (a board emptied before the
+n-th move is not a solution) and equal the answer file's moves, which are the
+smallest solution; or when both say -1. With the flag `any` (problem.yaml
+`validator_flags: any`), any valid solution is accepted.
+"""
+
+import os
+import sys
+
+WIDTH = 5  # columns, x = 0..4 from left to right
+HEIGHT = 7  # rows, y = 0..6 from bottom to top
+MAX_COLOUR = 10
+MAX_MOVES = 12
+I64_MAX = 2**63 - 1
+
+ACCEPTED = 42
+WRONG_ANSWER = 43
+JUDGE_ERROR = 1
+
+# What Rust's u8::is_ascii_whitespace accepts (not vertical tab).
+WHITESPACE = b" \t\n\x0c\r"
+
+
+class JudgeError(Exception):
+    """A problem with the input or answer file: the judge's fault."""
+
+
+class Rejected(Exception):
+    """The team's output is wrong; `verdict` is WA or PE (both exit 43)."""
+
+    def __init__(self, verdict, message, move=None):
+        Exception.__init__(self, message)
+        self.verdict = verdict
+        self.message = message
+        self.move = move
+
+
+# ---- tokens ---------------------------------------------------------------
+
+
+def tokens(text):
+    """The whitespace-separated tokens of `text` (bytes)."""
+    out = []
+    start = None
+    for i, b in enumerate(text):
+        if b in WHITESPACE:
+            if start is not None:
+                out.append(text[start:i])
+                start = None
+        elif start is None:
+            start = i
+    if start is not None:
+        out.append(text[start:])
+    return out
+
+
+def parse_int(tok):
+    """A decimal integer with an optional sign, or None. Values beyond the
+    64-bit range saturate, so a huge number is still a number out of range."""
+    neg = False
+    digits = tok
+    if tok[:1] == b"-":
+        neg, digits = True, tok[1:]
+    elif tok[:1] == b"+":
+        digits = tok[1:]
+    if not digits or any(b < 0x30 or b > 0x39 for b in digits):
+        return None
+    value = 0
+    for b in digits:
+        value = min(value * 10 + (b - 0x30), I64_MAX)
+    return -value if neg else value
+
+
+def show_token(tok):
+    """A token for a message: at most 20 characters."""
+    s = tok.decode("utf-8", "replace")
+    return s[:20] + "..." if len(s) > 20 else s
+
+
+# ---- the puzzle -------------------------------------------------------------
+
+
+def parse_puzzle(text):
+    """(n, board) from an input file; JudgeError when it breaks the rules."""
+    toks = tokens(text)
+    pos = [0]
+
+    def next_int(what):
+        if pos[0] >= len(toks):
+            raise JudgeError("invalid puzzle: input ends " + what)
+        tok = toks[pos[0]]
+        pos[0] += 1
+        v = parse_int(tok)
+        if v is None:
+            raise JudgeError("invalid puzzle: token %d `%s` is not an integer" % (pos[0], show_token(tok)))
+        return v
+
+    n = next_int("before n")
+    if not 1 <= n <= MAX_MOVES:
+        raise JudgeError("invalid puzzle: n = %d is outside 1..%d" % (n, MAX_MOVES))
+    board = [[0] * HEIGHT for _ in range(WIDTH)]
+    for x in range(WIDTH):
+        y = 0
+        while True:
+            c = next_int("inside column %d" % x)
+            if c == 0:
+                break
+            if not 1 <= c <= MAX_COLOUR:
+                raise JudgeError("invalid puzzle: colour %d is outside 1..%d" % (c, MAX_COLOUR))
+            if y == HEIGHT:
+                raise JudgeError("invalid puzzle: column %d holds more than %d blocks" % (x, HEIGHT))
+            board[x][y] = c
+            y += 1
+    if pos[0] < len(toks):
+        raise JudgeError("invalid puzzle: token %d `%s` after the last column" % (pos[0] + 1, show_token(toks[pos[0]])))
+    if marked_cells(board):
+        raise JudgeError("invalid puzzle: the starting board holds a run of three")
+    return n, board
+
+
+# ---- the simulator (RULES.md: Move, Settle) ------------------------------
+
+
+def is_empty(board):
+    return not any(any(col) for col in board)
+
+
+def block_count(board):
+    return sum(1 for col in board for c in col if c)
+
+
+def marked_cells(board):
+    """Every cell in a horizontal or vertical run of three or more equal
+    colours, all runs at once."""
+    marked = set()
+    for y in range(HEIGHT):
+        x = 0
+        while x < WIDTH:
+            c = board[x][y]
+            end = x
+            while end + 1 < WIDTH and c and board[end + 1][y] == c:
+                end += 1
+            if c and end - x >= 2:
+                marked.update((k, y) for k in range(x, end + 1))
+            x = end + 1
+    for x in range(WIDTH):
+        y = 0
+        while y < HEIGHT:
+            c = board[x][y]
+            end = y
+            while end + 1 < HEIGHT and c and board[x][end + 1] == c:
+                end += 1
+            if c and end - y >= 2:
+                marked.update((x, k) for k in range(y, end + 1))
+            y = end + 1
+    return marked
+
+
+def settle(board):
+    """Gravity, then remove every run of three or more at once; repeat until
+    nothing is removed."""
+    while True:
+        for x in range(WIDTH):
+            blocks = [c for c in board[x] if c]
+            board[x] = blocks + [0] * (HEIGHT - len(blocks))
+        marked = marked_cells(board)
+        if not marked:
+            return
+        for x, y in marked:
+            board[x][y] = 0
+
+
+def illegal_reason(board, x, y, g):
+    """Why `x y g` is not a legal move here, or None when it is."""
+    if is_empty(board):
+        return "the board is already empty"
+    if not 0 <= x < WIDTH:
+        return "x = %d is off the board (0..4)" % x
+    if not 0 <= y < HEIGHT:
+        return "y = %d is off the board (0..6)" % y
+    if g not in (1, -1):
+        return "g = %d must be 1 or -1" % g
+    if not 0 <= x + g < WIDTH:
+        return "x + g = %d moves the block off the board" % (x + g)
+    if board[x][y] == 0:
+        return "cell (%d, %d) is empty" % (x, y)
+    return None
+
+
+def play(board, x, y, g):
+    """Plays a legal move: the block trades places with its neighbour (a
+    block of any colour, or an empty cell), then the board settles."""
+    board[x][y], board[x + g][y] = board[x + g][y], board[x][y]
+    settle(board)
+
+
+# ---- answers -------------------------------------------------------------------
+
+
+NO_SOLUTION = "-1"
+
+
+def parse_answer(text, n):
+    """NO_SOLUTION, or the move lines [x, y, g] (at most n of them).
+    Rejected with PE when the text is not in the output format."""
+    moves = []
+    minus_one = False
+    for idx, raw in enumerate(text.split(b"\n")):
+        line = idx + 1
+        toks = tokens(raw)
+        if not toks:
+            continue
+        if minus_one:
+            raise Rejected("PE", "line %d: `-1` must be the only line" % line)
+        if len(toks) == 1 and toks[0] == b"-1":
+            if moves:
+                raise Rejected("PE", "line %d: `-1` must be the only line" % line)
+            minus_one = True
+            continue
+        values = []
+        for tok in toks[:3]:
+            v = parse_int(tok)
+            if v is None:
+                raise Rejected("PE", "line %d: token `%s` is not an integer" % (line, show_token(tok)))
+            values.append(v)
+        if len(toks) != 3:
+            raise Rejected("PE", "line %d: expected 3 integers `x y g`, found %d tokens" % (line, len(toks)))
+        if len(moves) == n:
+            raise Rejected("PE", "line %d: more than n = %d moves" % (line, n))
+        moves.append(values)
+    if minus_one:
+        return NO_SOLUTION
+    if not moves:
+        raise Rejected("PE", "empty output: expected n moves or -1")
+    return moves
+
+
+def replay(n, start, moves):
+    """Replays moves under the literal rules; Rejected unless they are n
+    legal moves that leave the board empty."""
+    board = [col[:] for col in start]
+    for i, (x, y, g) in enumerate(moves):
+        if i > 0 and is_empty(board):
+            raise Rejected(
+                "WA", "the board is empty after move %d, but n = %d moves are required" % (i, n), move=i
+            )
+        why = illegal_reason(board, x, y, g)
+        if why is not None:
+            raise Rejected("WA", "move %d `%d %d %d` is illegal: %s" % (i + 1, x, y, g, why), move=i + 1)
+        play(board, x, y, g)
+    if not is_empty(board):
+        if len(moves) < n:
+            raise Rejected("PE", "%d moves given, n = %d required" % (len(moves), n))
+        raise Rejected(
+            "WA", "after %d moves the board still holds %d blocks" % (len(moves), block_count(board))
+        )
+    if len(moves) < n:
+        raise Rejected(
+            "WA",
+            "the board is empty after move %d, but n = %d moves are required" % (len(moves), n),
+            move=len(moves),
+        )
+
+
+def move_text(m):
+    return "%d %d %d" % tuple(m)
+
+
+def judge(n, board, reference, output, accept_any):
+    """Raises Rejected for a wrong output and JudgeError when the team's
+    moves clear a board the answer file calls impossible."""
+    written = parse_answer(output, n)
+    if written == NO_SOLUTION:
+        if reference != NO_SOLUTION:
+            raise Rejected(
+                "WA", "answer is -1 but a solution exists (it starts with `%s`)" % move_text(reference[0])
+            )
+        return
+    replay(n, board, written)
+    if reference == NO_SOLUTION:
+        moves = ", ".join(move_text(m) for m in written)
+        raise JudgeError("the moves `%s` legally clear a board the answer file calls impossible" % moves)
+    if accept_any:
+        return
+    for i, (theirs, expected) in enumerate(zip(written, reference)):
+        if theirs != expected:
+            raise Rejected(
+                "WA",
+                "the moves clear the board but are not the smallest solution: move %d is `%s`, "
+                "the smallest solution has `%s`" % (i + 1, move_text(theirs), move_text(expected)),
+                move=i + 1,
+            )
+
+
+# ---- the protocol ----------------------------------------------------------
+
+
+def read(path, what):
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as e:
+        raise JudgeError("cannot read the %s file %s: %s" % (what, path, e))
+
+
+def run(args, output):
+    """(exit code, judge message, team message)."""
+    if len(args) < 3:
+        return JUDGE_ERROR, "judge error: usage: validate.py INPUT ANSWER FEEDBACK_DIR [any] < output", None
+    accept_any = False
+    for flag in args[3:]:
+        if flag in ("any", "accept_any"):
+            accept_any = True
+        else:
+            return JUDGE_ERROR, "judge error: unknown validator flag `%s` (known: any)" % flag, None
+    try:
+        n, board = parse_puzzle(read(args[0], "input"))
+        try:
+            reference = parse_answer(read(args[1], "answer"), n)
+            if reference != NO_SOLUTION:
+                replay(n, board, reference)
+        except Rejected as r:
+            raise JudgeError("stored answer: " + r.message)
+        judge(n, board, reference, output, accept_any)
+    except JudgeError as e:
+        return JUDGE_ERROR, "judge error: %s" % e, "judge error"
+    except Rejected as r:
+        team = "%s: move %d is wrong" % (r.verdict, r.move) if r.move else r.verdict
+        return WRONG_ANSWER, "%s: %s" % (r.verdict, r.message), team
+    return ACCEPTED, "AC: correct", "accepted"
+
+
+def main():
+    args = sys.argv[1:]
+    output = sys.stdin.buffer.read()
+    code, judge_message, team_message = run(args, output)
+    if len(args) >= 3:
+        try:
+            with open(os.path.join(args[2], "judgemessage.txt"), "w") as f:
+                f.write(judge_message + "\n")
+            if team_message is not None:
+                with open(os.path.join(args[2], "teammessage.txt"), "w") as f:
+                    f.write(team_message + "\n")
+        except OSError as e:
+            sys.stderr.write("judge error: cannot write feedback: %s\n" % e)
+            return JUDGE_ERROR
+    if code == JUDGE_ERROR:
+        sys.stderr.write(judge_message + "\n")
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,708 @@
+//! `mayan-judge export --format kattis`: the package it writes passes
+//! problemtools' `verifyproblem` (installed once per checkout into
+//! `target/problemtools-venv` when it is not on PATH), its Python output
+//! validator gives the verdicts of `mayan-judge check --protocol kattis` on
+//! the same files, and the command refuses what it cannot export.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+fn judge() -> Command {
+    let mut c = Command::cargo_bin("mayan-judge").expect("binary built");
+    c.timeout(Duration::from_secs(300));
+    c
+}
+
+fn manifest() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Exports `problems/mayan` into `<root>/mayan`.
+fn export_mayan(root: &Path) -> PathBuf {
+    let out = root.join("mayan");
+    judge()
+        .args(["export", "--format", "kattis"])
+        .arg(manifest().join("problems/mayan"))
+        .arg(&out)
+        .args(["--source", "NOIP 2011"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("1 sample and 39 secret tests"));
+    out
+}
+
+/// A command on PATH.
+fn on_path(name: &str) -> Option<PathBuf> {
+    mayan_judge::submission::which(name).filter(|p| p.is_file())
+}
+
+/// The real Python 3 interpreter (not a version manager's shim, which can
+/// cost 200 ms a start), or `None` after printing `SKIP`.
+fn python() -> Option<PathBuf> {
+    let found = std::process::Command::new("python3")
+        .args(["-c", "import os, sys; print(os.path.realpath(sys.executable))"])
+        .output();
+    match found {
+        Ok(o) if o.status.success() => Some(PathBuf::from(String::from_utf8_lossy(&o.stdout).trim())),
+        _ => {
+            eprintln!("SKIP: python3 not found");
+            None
+        }
+    }
+}
+
+/// Runs a program with `stdin` as its standard input; the exit code.
+fn run_with_stdin(cmd: &mut std::process::Command, stdin: &[u8]) -> i32 {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    // A program may stop reading early; a broken pipe is not an error here.
+    let _ = child.stdin.take().expect("stdin").write_all(stdin);
+    child.wait().expect("wait").code().unwrap_or(-1)
+}
+
+// ---- verifyproblem ----------------------------------------------------------
+
+/// Where this checkout keeps its build output (`target/`).
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .or_else(|| {
+            // target/debug/deps/cli_export-HASH
+            std::env::current_exe()
+                .ok()
+                .and_then(|exe| exe.ancestors().nth(3).map(Path::to_path_buf))
+        })
+        .unwrap_or_else(|| manifest().join("target"))
+}
+
+/// Whether pip's failure says the package registry could not be reached.
+fn registry_unreachable(pip_output: &str) -> bool {
+    [
+        "Failed to establish a new connection",
+        "NewConnectionError",
+        "Temporary failure in name resolution",
+        "Name or service not known",
+        "Network is unreachable",
+        "Connection refused",
+        "Connection reset",
+        "ConnectTimeoutError",
+        "Read timed out",
+        "ProxyError",
+        "SSLError",
+        "Max retries exceeded",
+    ]
+    .iter()
+    .any(|s| pip_output.contains(s))
+}
+
+/// `verifyproblem`: on PATH, or in the checkout's cached venv, installed
+/// there with pip on first use. `None` (after printing `SKIP`) when pip
+/// cannot reach the registry; any other failure fails the test.
+fn verifyproblem() -> Option<PathBuf> {
+    if let Some(p) = on_path("verifyproblem") {
+        return Some(p);
+    }
+    let venv = target_dir().join("problemtools-venv");
+    let bin = venv.join("bin/verifyproblem");
+    if bin.is_file() {
+        return Some(bin);
+    }
+    let Some(python) = on_path("python3") else {
+        eprintln!("SKIP: problemtools could not be installed: python3 not found");
+        return None;
+    };
+    if !venv.join("bin/pip").is_file() {
+        let out = std::process::Command::new(&python)
+            .args(["-m", "venv"])
+            .arg(&venv)
+            .output()
+            .expect("run python3 -m venv");
+        assert!(
+            out.status.success(),
+            "python3 -m venv {} failed:\n{}",
+            venv.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    eprintln!(
+        "installing problemtools into {} (once per checkout)",
+        venv.display()
+    );
+    let out = std::process::Command::new(venv.join("bin/pip"))
+        .args([
+            "install",
+            "--disable-pip-version-check",
+            "--quiet",
+            "--retries",
+            "1",
+            "--timeout",
+            "20",
+            "problemtools",
+        ])
+        .output()
+        .expect("run pip");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    if !out.status.success() {
+        if registry_unreachable(&text) {
+            let reason = text
+                .lines()
+                .rfind(|l| !l.trim().is_empty())
+                .unwrap_or("pip failed");
+            eprintln!("SKIP: problemtools could not be installed: {}", reason.trim());
+            return None;
+        }
+        panic!("pip install problemtools failed:\n{text}");
+    }
+    assert!(
+        bin.is_file(),
+        "pip installed problemtools but not {}",
+        bin.display()
+    );
+    Some(bin)
+}
+
+/// `(errors, warnings)` from verifyproblem's closing line
+/// (`mayan tested: 0 errors, 2 warnings`).
+fn tested_counts(output: &str, problem: &str) -> Option<(u32, u32)> {
+    let line = output
+        .lines()
+        .rfind(|l| l.starts_with(&format!("{problem} tested: ")))?;
+    let counts: Vec<u32> = line
+        .split_once(": ")?
+        .1
+        .split(", ")
+        .map(|part| part.split_whitespace().next()?.parse().ok())
+        .collect::<Option<_>>()?;
+    match counts.as_slice() {
+        [errors, warnings] => Some((*errors, *warnings)),
+        _ => None,
+    }
+}
+
+#[test]
+fn tested_line_is_parsed() {
+    let out = "Loading problem mayan\nWARNING x\nmayan tested: 0 errors, 1 warning\n";
+    assert_eq!(tested_counts(out, "mayan"), Some((0, 1)));
+    assert_eq!(
+        tested_counts("mayan tested: 3 errors, 0 warnings", "mayan"),
+        Some((3, 0))
+    );
+    assert_eq!(tested_counts("nothing", "mayan"), None);
+}
+
+#[test]
+fn verifyproblem_accepts_the_kattis_export() {
+    let start = Instant::now();
+    let root = tempfile::tempdir().unwrap();
+    // verifyproblem takes the problem id from the folder name.
+    let out = export_mayan(root.path());
+    let exported = start.elapsed();
+    let Some(verify) = verifyproblem() else { return };
+    let mut cmd = std::process::Command::new(&verify);
+    if let Some(py) = python()
+        && let Some(dir) = py.parent()
+    {
+        // Validators start `python3`: the interpreter itself, not a shim.
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let mut dirs = vec![dir.to_path_buf()];
+        dirs.extend(std::env::split_paths(&path));
+        cmd.env("PATH", std::env::join_paths(dirs).unwrap());
+    }
+    if on_path("pypy3").is_none() {
+        // problemtools runs Python 3 with PyPy, as Kattis does; it reads a
+        // languages.yaml beside the problem folder, so use CPython here.
+        eprintln!("note: pypy3 is not installed: Python submissions run with python3");
+        std::fs::write(
+            root.path().join("languages.yaml"),
+            "python3:\n    name: 'Python 3 (CPython: pypy3 not installed)'\n    compile: 'python3 -m py_compile {files}'\n    run: 'python3 \"{mainfile}\"'\n",
+        )
+        .unwrap();
+    }
+    // The statement is compiled with lualatex (and plasTeX finds files with
+    // TeX's kpsewhich): without TeX that part cannot run at all.
+    let mut parts = vec!["config", "validators", "graders", "data", "submissions"];
+    if on_path("lualatex").is_some() && on_path("kpsewhich").is_some() {
+        parts.insert(1, "statement");
+    } else {
+        eprintln!("note: lualatex/kpsewhich not installed: verifyproblem's statement part is not run");
+    }
+    // The package's own time limit (Kattis would derive one from the accepted
+    // programs' times; -t makes verifyproblem judge with the package's).
+    let timelimit = std::fs::read_to_string(out.join(".timelimit")).unwrap();
+    let output = cmd
+        .arg("-p")
+        .args(&parts)
+        .args(["-t", timelimit.trim()])
+        .arg(&out)
+        .output()
+        .expect("run verifyproblem");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    eprintln!("{text}");
+    let Some((errors, warnings)) = tested_counts(&text, "mayan") else {
+        panic!("no `mayan tested:` line in verifyproblem's output");
+    };
+    let warning_lines: Vec<&str> = text.lines().filter(|l| l.starts_with("WARNING")).collect();
+    eprintln!(
+        "verifyproblem: {errors} errors, {warnings} warnings ({:?} export, {:?} in all)",
+        exported,
+        start.elapsed()
+    );
+    for w in &warning_lines {
+        eprintln!("  {w}");
+    }
+    assert_eq!(errors, 0, "verifyproblem found errors:\n{text}");
+    assert!(
+        output.status.success(),
+        "verifyproblem exited with {}",
+        output.status
+    );
+}
+
+// ---- the Python validators ------------------------------------------------------
+
+const CASE4: &str = "3\n1 2 2 3 2 0\n1 4 1 3 4 0\n5 1 4 1 3 3 0\n1 5 3 5 3 5 0\n4 4 3 4 4 0\n";
+/// No solution.
+const NONE: &str = "2\n1 0\n1 0\n0\n1 0\n1 0\n";
+/// Row 0 reads 1 . 1 1 .: `0 0 1` clears it at once, one move too early.
+const EARLY: &str = "2\n1 0\n0\n1 0\n1 0\n0\n";
+/// RULES.md's example: the literal answer swaps two equal colours.
+const NOOP: &str = "4\n2 3 0\n1 0\n1 2 2 0\n3 1 3 0\n0\n";
+
+/// Outputs to judge on a board whose smallest solution is `answer`.
+fn outputs(answer: &str) -> Vec<Vec<u8>> {
+    let mut v: Vec<String> = vec![
+        answer.to_string(),
+        format!(
+            "\r\n  {}\r\n\n",
+            answer.replace('\n', " \r\n").replace(' ', "\t ")
+        ),
+        "-1\n".into(),
+        "-1".into(),
+        String::new(),
+        "\n \n".into(),
+        "garbage\n".into(),
+        "1 2\n".into(),
+        "1 2 3 4\n".into(),
+        "0 0 1 x\n".into(),
+        "-1\n-1\n".into(),
+        "-1\n0 0 1\n".into(),
+        "0 0 1\n-1\n".into(),
+        "- 1\n".into(),
+        "-01\n".into(),
+        "1\u{b}0 0 1\n".into(),
+        "2147483648\n".into(),
+        "1.0 0 1\n".into(),
+    ];
+    let moves: Vec<&str> = answer.lines().collect();
+    if moves != ["-1"] {
+        let rest = moves[1..].join("\n");
+        for first in [
+            "0 6 1",
+            "5 0 1",
+            "0 9 1",
+            "0 0 0",
+            "0 0 -1",
+            "4 0 1",
+            "0 -1 1",
+            "99999999999999999999 0 1",
+            "+0 0 1",
+            "00 0 +1",
+        ] {
+            v.push(format!("{first}\n{rest}\n"));
+        }
+        v.push(format!("{answer}0 0 1\n"));
+        v.push(format!("{}\n", moves[0]));
+        v.push(format!("{}\n", moves[..moves.len() - 1].join("\n")));
+        v.push("0 0 1\n".repeat(moves.len()));
+        v.push("0 0 1\n".repeat(moves.len() + 1));
+    }
+    let mut out: Vec<Vec<u8>> = v.into_iter().map(String::into_bytes).collect();
+    out.push((0..=255u8).cycle().take(700).collect());
+    out.push(b"2 0 1\n\xff\xfe 1 1\n".to_vec());
+    out.push(b"\x00".to_vec());
+    out
+}
+
+/// The validator the export ships.
+fn exported_validator(root: &Path, kind: &str) -> PathBuf {
+    let out = export_mayan(root);
+    let v = out.join(kind).join("mayan/validate.py");
+    assert!(v.is_file(), "{} missing", v.display());
+    v
+}
+
+struct Verdicts {
+    /// Exit code and the first word of judgemessage.txt (AC, WA, PE, FAIL...).
+    rust: (i32, String),
+    python: (i32, String),
+}
+
+fn first_word(path: &Path) -> String {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .split([':', ' ', '\n'])
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Judges `output` with `mayan-judge check --protocol kattis` and with the
+/// Python validator, on the same files.
+fn both(
+    dir: &Path,
+    python: &Path,
+    validator: &Path,
+    input: &str,
+    answer: &str,
+    output: &[u8],
+    any: bool,
+) -> Verdicts {
+    let (inp, ans) = (dir.join("in"), dir.join("ans"));
+    std::fs::write(&inp, input).unwrap();
+    std::fs::write(&ans, answer).unwrap();
+    let (fb_rust, fb_py) = (dir.join("fb-rust"), dir.join("fb-py"));
+    for fb in [&fb_rust, &fb_py] {
+        let _ = std::fs::remove_dir_all(fb);
+        std::fs::create_dir(fb).unwrap();
+    }
+    let bin = assert_cmd::cargo::cargo_bin("mayan-judge");
+    let mut rust = std::process::Command::new(bin);
+    rust.args(["check", "--protocol", "kattis"]);
+    if any {
+        // Before the files: after them, `check` takes it for one of the
+        // extra arguments the Kattis protocol ignores.
+        rust.arg("--any");
+    }
+    rust.args([&inp, &ans, &fb_rust]);
+    let rust_code = run_with_stdin(&mut rust, output);
+    let mut py = std::process::Command::new(python);
+    py.arg("-S").arg(validator).args([&inp, &ans, &fb_py]);
+    if any {
+        py.arg("any");
+    }
+    let py_code = run_with_stdin(&mut py, output);
+    Verdicts {
+        rust: (rust_code, first_word(&fb_rust.join("judgemessage.txt"))),
+        python: (py_code, first_word(&fb_py.join("judgemessage.txt"))),
+    }
+}
+
+/// The smallest solution, from `mayan-judge solve`.
+fn solve(input: &str) -> String {
+    let out = judge().args(["solve", "-"]).write_stdin(input).output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn the_python_output_validator_agrees_with_check_protocol_kattis() {
+    let Some(python) = python() else { return };
+    let root = tempfile::tempdir().unwrap();
+    let validator = exported_validator(root.path(), "output_validators");
+    let work = root.path().join("work");
+    std::fs::create_dir(&work).unwrap();
+    let mut boards: Vec<String> = [CASE4, NONE, EARLY, NOOP].iter().map(|s| s.to_string()).collect();
+    for test in [
+        "secret/cascade-5",
+        "secret/ten-colours",
+        "secret/bottom-1",
+        "secret/none-1",
+    ] {
+        let path = manifest().join(format!("testdata/mayan/{test}.in"));
+        boards.push(std::fs::read_to_string(&path).unwrap());
+    }
+    let mut extra: Vec<(usize, &[u8])> = vec![
+        (2, b"2 0 -1\n3 0 -1\n"),             // EARLY: valid, not the smallest
+        (2, b"0 0 1\n0 0 1\n"),               // EARLY: a move on an empty board
+        (2, b"0 0 1\n"),                      // EARLY: emptied by move 1 of 2
+        (3, b"0 1 1\n1 1 1\n2 1 1\n2 0 1\n"), // NOOP: the no-noop answer, valid
+        (0, b"2 0 1\n1 1 1\n4 0 -1\n"),       // CASE4: blocks left
+    ];
+    extra.push((1, b"0 0 1\n1 0 -1\n"));
+    let (mut cases, mut checked) = (0, 0);
+    for (i, board) in boards.iter().enumerate() {
+        let answer = solve(board);
+        let mut outs = outputs(&answer);
+        outs.extend(extra.iter().filter(|(b, _)| *b == i).map(|(_, o)| o.to_vec()));
+        for output in &outs {
+            for any in [false, true] {
+                let v = both(&work, &python, &validator, board, &answer, output, any);
+                cases += 1;
+                assert_eq!(
+                    v.rust,
+                    v.python,
+                    "board {i}, any = {any}, output {:?}: check --protocol kattis says {:?}, validate.py says {:?}",
+                    String::from_utf8_lossy(output),
+                    v.rust,
+                    v.python
+                );
+                checked += (v.rust.0 == 42) as usize;
+            }
+        }
+    }
+    assert!(
+        checked >= 2 * boards.len(),
+        "some accepted cases: {checked} of {cases}"
+    );
+    // Judge errors: an invalid puzzle, an answer file that is not an answer.
+    let run_of_three = "1\n1 1 1 0\n0\n0\n0\n0\n";
+    let v = both(&work, &python, &validator, run_of_three, "-1\n", b"-1\n", false);
+    assert_eq!((v.rust.0, v.python.0), (1, 1), "invalid puzzle");
+    let v = both(&work, &python, &validator, CASE4, "x y z\n", b"-1\n", false);
+    assert_eq!((v.rust.0, v.python.0), (1, 1), "malformed answer file");
+    eprintln!("{cases} outputs judged alike by both checkers ({checked} accepted)");
+}
+
+#[test]
+fn the_python_output_validator_refuses_unknown_flags_and_writes_feedback() {
+    let Some(python) = python() else { return };
+    let root = tempfile::tempdir().unwrap();
+    let validator = exported_validator(root.path(), "output_validators");
+    let dir = root.path().join("work");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::write(dir.join("in"), CASE4).unwrap();
+    std::fs::write(dir.join("ans"), "2 0 1\n1 1 1\n3 4 -1\n").unwrap();
+    let run = |flags: &[&str], output: &[u8]| {
+        let fb = dir.join("fb");
+        let _ = std::fs::remove_dir_all(&fb);
+        std::fs::create_dir(&fb).unwrap();
+        let mut cmd = std::process::Command::new(&python);
+        cmd.arg(&validator)
+            .arg(dir.join("in"))
+            .arg(dir.join("ans"))
+            .arg(&fb)
+            .args(flags);
+        let code = run_with_stdin(&mut cmd, output);
+        let read = |name: &str| std::fs::read_to_string(fb.join(name)).unwrap_or_default();
+        (code, read("judgemessage.txt"), read("teammessage.txt"))
+    };
+    assert_eq!(
+        run(&[], b"2 0 1\n1 1 1\n3 4 -1\n"),
+        (42, "AC: correct\n".into(), "accepted\n".into())
+    );
+    let (code, judge_msg, team_msg) = run(&[], b"2 0 1\n1 9 1\n3 4 -1\n");
+    assert_eq!(code, 43);
+    assert!(judge_msg.contains("move 2 `1 9 1` is illegal"), "{judge_msg}");
+    assert_eq!(team_msg, "WA: move 2 is wrong\n");
+    let (code, judge_msg, _) = run(&["strict"], b"-1\n");
+    assert_eq!(code, 1, "{judge_msg}");
+    assert!(
+        judge_msg.contains("unknown validator flag `strict`"),
+        "{judge_msg}"
+    );
+}
+
+#[test]
+fn the_python_input_validator_accepts_the_tests_and_nothing_else() {
+    let Some(python) = python() else { return };
+    let root = tempfile::tempdir().unwrap();
+    let validator = exported_validator(root.path(), "input_validators");
+    let data = root.path().join("mayan/data");
+    let check = |input: &[u8]| {
+        let mut cmd = std::process::Command::new(&python);
+        cmd.arg("-S").arg(&validator);
+        run_with_stdin(&mut cmd, input)
+    };
+    let mut seen = 0;
+    for group in ["sample", "secret"] {
+        for entry in std::fs::read_dir(data.join(group)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "in") {
+                assert_eq!(check(&std::fs::read(&path).unwrap()), 42, "{}", path.display());
+                seen += 1;
+            }
+        }
+    }
+    assert_eq!(seen, 40);
+    for bad in [
+        "3\n1 0\n2 1 0\n2 3 4 0\n3 1 0\n2 4 3 4 0 \n", // trailing blank
+        "3\n1 0\n2 1 0\n2 3 4 0\n3 1 0\n2 4 3 4 0",    // no final newline
+        "3\n1 0\n2  1 0\n2 3 4 0\n3 1 0\n2 4 3 4 0\n", // two blanks
+        "3\n01 0\n0\n0\n0\n0\n",                       // leading zero
+        "6\n1 0\n0\n0\n0\n0\n",                        // n over max_n = 5
+        "0\n1 0\n0\n0\n0\n0\n",                        // n = 0
+        "1\n1 1 1 0\n0\n0\n0\n0\n",                    // a vertical run of three
+        "1\n1 0\n1 0\n1 0\n0\n0\n",                    // a horizontal run of three
+        "1\n1 2 1 2 1 2 1 2 0\n0\n0\n0\n0\n",          // eight blocks in a column
+        "1\n11 0\n0\n0\n0\n0\n",                       // colour 11
+        "1\n1 0 0\n0\n0\n0\n0\n",                      // a 0 inside a column
+        "1\n1 0\n0\n0\n0\n",                           // four columns
+        "1\n1 0\n0\n0\n0\n0\n0\n",                     // six columns
+        "1\r\n1 0\r\n0\r\n0\r\n0\r\n0\r\n",            // CRLF
+        "",
+    ] {
+        assert_eq!(check(bad.as_bytes()), 43, "{bad:?}");
+    }
+}
+
+// ---- what the command writes and refuses -------------------------------------------
+
+#[test]
+fn the_export_holds_the_packages_tests_and_programs() {
+    let root = tempfile::tempdir().unwrap();
+    let out = export_mayan(root.path());
+    let yaml = std::fs::read_to_string(out.join("problem.yaml")).unwrap();
+    for line in [
+        "validation: custom",
+        "memory: 128",
+        "output: 1",
+        "source: \"NOIP 2011\"",
+    ] {
+        assert!(yaml.contains(line), "{line} in\n{yaml}");
+    }
+    assert!(
+        !yaml.contains("validator_flags"),
+        "accept = smallest needs no flag"
+    );
+    assert_eq!(std::fs::read_to_string(out.join(".timelimit")).unwrap(), "3\n");
+    let tex = std::fs::read_to_string(out.join("problem_statement/problem.en.tex")).unwrap();
+    assert!(tex.starts_with("\\problemname{Mayan puzzle (NOIP 2011 senior, day 1 problem 3)}"));
+    assert!(tex.contains("\\section*{Input}") && tex.contains("\\section*{Output}"));
+    for (test, kattis) in [("sample/1", "sample/1"), ("secret/cascade-5", "secret/cascade-5")] {
+        for ext in ["in", "ans"] {
+            assert_eq!(
+                std::fs::read(manifest().join(format!("testdata/mayan/{test}.{ext}"))).unwrap(),
+                std::fs::read(out.join(format!("data/{kattis}.{ext}"))).unwrap(),
+                "{test}.{ext}"
+            );
+        }
+    }
+    for program in [
+        "accepted/solution.py",
+        "accepted/backtrack.cpp",
+        "accepted/solution.rs",
+        "accepted/solution.c",
+        "wrong_answer/left_first.cpp",
+        "time_limit_exceeded/brute.py",
+        "run_time_error/six_rows.py",
+    ] {
+        assert_eq!(
+            std::fs::read(manifest().join("reference/mayan").join(program)).unwrap(),
+            std::fs::read(out.join("submissions").join(program)).unwrap(),
+            "{program}"
+        );
+    }
+    for kind in ["input_validators", "output_validators"] {
+        let build = out.join(kind).join("mayan/build");
+        let mode = std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&build).unwrap().permissions());
+        assert_eq!(mode & 0o111, 0o111, "{} is executable", build.display());
+    }
+}
+
+#[test]
+fn a_non_empty_folder_is_refused_without_force() {
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("mayan");
+    std::fs::create_dir(&out).unwrap();
+    std::fs::write(out.join("keep.txt"), "mine").unwrap();
+    let export = || {
+        let mut c = judge();
+        c.args(["export", "--format", "kattis"])
+            .arg(manifest().join("problems/mayan"))
+            .arg(&out);
+        c
+    };
+    export()
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is not empty").and(predicate::str::contains("--force")));
+    assert!(out.join("keep.txt").is_file());
+    export().arg("--force").assert().success();
+    assert!(!out.join("keep.txt").exists() && out.join("problem.yaml").is_file());
+    let mut entries: Vec<String> = std::fs::read_dir(root.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    entries.sort();
+    assert_eq!(entries, ["mayan"], "no temporary folder left beside it");
+}
+
+#[test]
+fn what_the_format_cannot_carry_is_refused() {
+    // No statement.
+    let root = tempfile::tempdir().unwrap();
+    judge()
+        .args(["export", "--format", "kattis"])
+        .arg(manifest().join("problems/mayan-literal"))
+        .arg(root.path().join("literal"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("statement.md not found"));
+    // A reading other than the literal rules.
+    let pkg = root.path().join("repo/problems/p");
+    std::fs::create_dir_all(&pkg).unwrap();
+    std::fs::write(
+        pkg.join("problem.toml"),
+        "name = \"p\"\ntitle = \"P\"\n[checker]\nreading = \"no-noop\"\n",
+    )
+    .unwrap();
+    std::fs::write(pkg.join("statement.md"), "# P\n").unwrap();
+    let tests = root.path().join("repo/testdata/p/secret");
+    std::fs::create_dir_all(&tests).unwrap();
+    std::fs::write(tests.join("1.in"), CASE4).unwrap();
+    std::fs::write(tests.join("1.ans"), "2 0 1\n1 1 1\n3 4 -1\n").unwrap();
+    judge()
+        .args(["export", "--format", "kattis"])
+        .arg(&pkg)
+        .arg(root.path().join("p"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("literal rules only"));
+    // An answer that is not the solver's.
+    std::fs::write(pkg.join("problem.toml"), "name = \"p\"\ntitle = \"P\"\n").unwrap();
+    std::fs::write(tests.join("1.ans"), "-1\n").unwrap();
+    judge()
+        .args(["export", "--format", "kattis"])
+        .arg(&pkg)
+        .arg(root.path().join("p"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("1.ans").and(predicate::str::contains("disagrees")));
+    // A license without an owner.
+    std::fs::write(tests.join("1.ans"), "2 0 1\n1 1 1\n3 4 -1\n").unwrap();
+    judge()
+        .args(["export", "--format", "kattis", "--license", "cc-by-sa"])
+        .arg(&pkg)
+        .arg(root.path().join("p"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("rights owner"));
+    assert!(!root.path().join("p").exists() && !root.path().join("literal").exists());
+    // ...and with everything in order, the package is written.
+    judge()
+        .args([
+            "export",
+            "--format",
+            "kattis",
+            "--license",
+            "cc-by-sa",
+            "--rights-owner",
+            "Me",
+        ])
+        .arg(&pkg)
+        .arg(root.path().join("p"))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("no accepted reference program"));
+    let yaml = std::fs::read_to_string(root.path().join("p/problem.yaml")).unwrap();
+    assert!(
+        yaml.contains("license: \"cc by-sa\"") && yaml.contains("rights_owner: \"Me\""),
+        "{yaml}"
+    );
+}
