@@ -17,6 +17,7 @@ fn main() {
         Command::Ci(args) => commands::ci::run(args),
         Command::Show(args) => commands::show::run(args),
         Command::Gen(args) => commands::r#gen::run(args),
+        Command::Stress(args) => commands::stress::run(args),
     };
     match result {
         Ok(code) => std::process::exit(code),
