@@ -131,6 +131,8 @@ pub struct Outcome {
     pub reason: String,
     /// What the program printed.
     pub stdout: Vec<u8>,
+    /// What it printed on stderr (kept for run-time errors).
+    pub stderr: Vec<u8>,
     /// CPU time, ms.
     pub cpu_ms: u64,
     /// Wall time, ms.
@@ -188,6 +190,7 @@ impl Tester<'_> {
             verdict: Verdict::Accepted,
             reason: String::new(),
             stdout: run.stdout.clone(),
+            stderr: run.stderr.clone(),
             cpu_ms: run.cpu_ms,
             wall_ms: run.wall_ms,
             memory_kib: run.peak_memory_kib,
@@ -553,6 +556,7 @@ mod tests {
             verdict,
             reason: String::new(),
             stdout: Vec::new(),
+            stderr: Vec::new(),
             cpu_ms: 0,
             wall_ms: 0,
             memory_kib: 0,

@@ -151,6 +151,9 @@ pub fn run(args: &StressArgs) -> Result<i32> {
     println!("input (.in):\n{input}");
     println!("reference answer (.ans):\n{answer}");
     println!("submission's output:\n{}", shown_output(&shrunk.outcome.stdout));
+    if !shrunk.outcome.stderr.is_empty() {
+        println!("submission's stderr:\n{}", shown_output(&shrunk.outcome.stderr));
+    }
     println!(
         "verdict: {} ({}, CPU {} ms)",
         shrunk.outcome.verdict, shrunk.outcome.reason, shrunk.outcome.cpu_ms
@@ -346,7 +349,7 @@ impl Progress {
             if blocks > before {
                 bar.set_message(format!("largest {blocks} blocks"));
             }
-        } else if self.lines && done % LINE_EVERY == 0 {
+        } else if self.lines && done.is_multiple_of(LINE_EVERY) {
             let _guard = self.last_line.lock();
             let secs = self.start.elapsed().as_secs_f64();
             eprintln!(
