@@ -16,6 +16,7 @@ Exit codes:
   validate:                  0 all valid, 1 problems found, 2 unreadable package or files
   ci:                        0 all as expected, 1 mismatch or broken package, 2 unreadable root
   grade:                     0 every test AC, 1 some test not AC, 2 judge or configuration error
+  stress:                    0 nothing failed, 1 a failing board found, 2 judge or configuration error
   solve, bench, gen:         0 success, 2 bad input, judge or configuration error
   export:                    0 written, 2 refused or failed (nothing written)";
 
@@ -73,6 +74,15 @@ Exit codes: 0 written, 2 refused (OUT_DIR not empty without --force, a reading o
 no statement, an invalid test) or failed."
     )]
     Export(ExportArgs),
+    /// Run a submission on random boards until it fails, then shrink the board.
+    #[command(
+        after_help = "Board i is made from (seed, i) alone, growing from a few blocks to --max-blocks; \
+half are built backwards so that large boards have solutions. The reported failure is the failing \
+board with the smallest index, shrunk while it fails with the same verdict.\n\n\
+Exit codes: 0 nothing failed within the budget, 1 a failing board was found, \
+2 judge or configuration error (including a submission that does not compile, or a missing compiler)."
+    )]
+    Stress(StressArgs),
 }
 
 /// Options of `solve`.
@@ -267,7 +277,8 @@ pub struct BenchArgs {
     /// Skip the n = 7 runs.
     #[arg(long)]
     pub quick: bool,
-    /// Run only one part: `solver` or `grader` (the judge's overhead per test).
+    /// Run only one part: `solver`, `grader` (the judge's overhead per test)
+    /// or `stress` (the stress loop's rate).
     #[arg(long)]
     pub only: Option<BenchPart>,
     /// Runs per side in the grader overhead measurement.
@@ -282,6 +293,8 @@ pub enum BenchPart {
     Solver,
     /// The grader's overhead per test against running the program bare.
     Grader,
+    /// The `stress` loop's boards per second against running the program bare.
+    Stress,
 }
 
 /// Options of `gen`.
@@ -362,4 +375,54 @@ pub struct ExportArgs {
 pub enum ExportFormat {
     /// The Kattis / ICPC problem package format, as problemtools' verifyproblem checks it.
     Kattis,
+}
+
+/// Options of `stress`.
+#[derive(Debug, Args)]
+pub struct StressArgs {
+    /// The source file (or a ready executable).
+    pub submission: PathBuf,
+    /// Seed: the same seed gives the same boards, whatever `--jobs`.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Stop after this many boards [default: 10000 unless --time].
+    #[arg(long, conflicts_with = "time")]
+    pub count: Option<usize>,
+    /// Stop starting boards after this many seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub time: Option<f64>,
+    /// Most blocks on a board; boards grow up to it (1..35).
+    #[arg(long, default_value_t = 20,
+          value_parser = clap::value_parser!(u32).range(1..=35))]
+    pub max_blocks: u32,
+    /// Moves per puzzle: `N`, or a range `A..B` chosen per board.
+    #[arg(long, default_value = "1..5")]
+    pub n: MoveCounts,
+    /// Boards run in parallel [default: the number of cores].
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// CPU time limit per run, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 3000)]
+    pub time_limit: u64,
+    /// How to read the rules: literal, no-noop, at-most or no-noop+at-most.
+    #[arg(long, default_value = "literal")]
+    pub reading: Reading,
+    /// Force the language (c, cpp, rust, python, exe) instead of detecting it.
+    #[arg(long)]
+    pub lang: Option<String>,
+    /// Write the shrunk board as a test (`stress-<seed>-<board>.in` / `.ans`) to DIR.
+    #[arg(long, value_name = "DIR")]
+    pub save: Option<PathBuf>,
+    /// Write an HTML report of the shrunk failure to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    /// Most submission runs spent shrinking.
+    #[arg(long, default_value_t = 2000)]
+    pub shrink_runs: usize,
+    /// Most seconds spent shrinking.
+    #[arg(long, value_name = "SECONDS", default_value_t = 120.0)]
+    pub shrink_time: f64,
+    /// No progress bar or progress lines.
+    #[arg(long, short)]
+    pub quiet: bool,
 }

@@ -19,6 +19,7 @@ pub mod report;
 pub mod sandbox;
 pub mod sim;
 pub mod solver;
+pub mod stress;
 pub mod submission;
 pub mod validate;
 pub mod verdict;

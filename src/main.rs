@@ -18,6 +18,7 @@ fn main() {
         Command::Show(args) => commands::show::run(args),
         Command::Gen(args) => commands::r#gen::run(args),
         Command::Export(args) => commands::export::run(args),
+        Command::Stress(args) => commands::stress::run(args),
     };
     match result {
         Ok(code) => std::process::exit(code),

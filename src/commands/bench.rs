@@ -17,11 +17,14 @@ use std::time::{Duration, Instant};
 
 /// Runs `bench`; returns the exit code.
 pub fn run(args: &BenchArgs) -> Result<i32> {
-    if args.only != Some(BenchPart::Grader) {
+    if args.only.is_none() || args.only == Some(BenchPart::Solver) {
         solver(args)?;
     }
-    if args.only != Some(BenchPart::Solver) {
+    if args.only.is_none() || args.only == Some(BenchPart::Grader) {
         grader_overhead(args)?;
+    }
+    if args.only.is_none() || args.only == Some(BenchPart::Stress) {
+        stress_rate(args)?;
     }
     Ok(0)
 }
@@ -155,6 +158,84 @@ fn grader_overhead(args: &BenchArgs) -> Result<()> {
         "  overhead per test: {:.2} ms (target < 5 ms); ratio {:.2}x",
         ms(j.saturating_sub(b)),
         j.as_secs_f64() / b.as_secs_f64()
+    );
+    Ok(())
+}
+
+/// The `stress` loop's rate on one thread (small boards, the C++ baseline)
+/// against the same boards run bare (spawn, pipe, wait) and run in the sandbox
+/// alone, in alternating rounds: the loop's own cost is generation, solving
+/// and checking on top of the sandboxed run.
+fn stress_rate(args: &BenchArgs) -> Result<()> {
+    use crate::stress::{BoardSpec, Budget, Tester, board, search};
+    println!();
+    let Some(exe) = compile_baseline(&args.baseline)? else {
+        return Ok(());
+    };
+    let sandbox = Sandbox::detect();
+    let prepared = Prepared::Ready {
+        program: PathBuf::from("solution"),
+        args: Vec::new(),
+        files: vec![(exe.clone(), "solution".into())],
+        cached: true,
+    };
+    let tester = Tester {
+        sandbox: &sandbox,
+        prepared: &prepared,
+        limits: crate::package::Limits::default(),
+        reading: Reading::LITERAL,
+    };
+    let spec = BoardSpec {
+        seed: args.seed,
+        moves: crate::generate::Span { lo: 1, hi: 5 },
+        max_blocks: 8,
+    };
+    let per_round = args.runs.max(4) / 4;
+    let inputs: Vec<Vec<u8>> = (0..per_round)
+        .map(|i| board(&spec, i).to_text().into_bytes())
+        .collect();
+    let (mut bare, mut boxed, mut looped) = (Duration::ZERO, Duration::ZERO, Duration::ZERO);
+    for _ in 0..4 {
+        let start = Instant::now();
+        for input in &inputs {
+            let mut child = Command::new(&exe)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .spawn()
+                .context("starting the program bare")?;
+            child.stdin.take().expect("piped").write_all(input)?;
+            child.wait_with_output()?;
+        }
+        bare += start.elapsed();
+        let start = Instant::now();
+        for input in &inputs {
+            let spec = prepared.spec(input.clone(), tester.run_limits()).expect("ready");
+            sandbox.run(&spec)?;
+        }
+        boxed += start.elapsed();
+        let s = search(
+            &spec,
+            Budget::Count(per_round),
+            1,
+            &|i, p| tester.test(i, p),
+            &|_, _| {},
+        )?;
+        anyhow::ensure!(s.failure.is_none(), "the baseline failed a stress board");
+        looped += s.elapsed;
+    }
+    let total = 4 * per_round;
+    let rate = |d: Duration| total as f64 / d.as_secs_f64();
+    println!("Stress loop ({total} boards of 1..8 blocks each way, one thread):");
+    println!("  bare runs (spawn, pipe, wait):  {:>7.0} boards/s", rate(bare));
+    println!("  sandboxed runs only:            {:>7.0} boards/s", rate(boxed));
+    println!(
+        "  stress loop (generate, sandbox, solve, check): {:>7.0} boards/s",
+        rate(looped)
+    );
+    println!(
+        "  the loop's own overhead over the sandboxed runs: {:.1}% (target < 20%); over bare runs: {:.1}x",
+        100.0 * (looped.as_secs_f64() / boxed.as_secs_f64() - 1.0),
+        looped.as_secs_f64() / bare.as_secs_f64()
     );
     Ok(())
 }

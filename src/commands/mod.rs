@@ -10,6 +10,7 @@ pub mod grade;
 pub mod progress;
 pub mod show;
 pub mod solve;
+pub mod stress;
 pub mod validate;
 
 use crate::cli::ReportArgs;

@@ -1,0 +1,612 @@
+//! Stress testing: run a submission on many random boards until it fails,
+//! then shrink the failing board while it keeps failing the same way.
+//!
+//! Board `i` of a session is a pure function of `(seed, i)` ([`board`]), so a
+//! seed reproduces the boards whatever the number of worker threads; when
+//! several boards fail, the one with the smallest index is reported, and every
+//! board before it has been tested. Boards grow with the index: a few blocks
+//! and colours first, up to `max_blocks` and ten colours. Half are built
+//! backwards ([`crate::generate::construct`]) so that large boards have
+//! solutions; the other half are random valid boards, most of them `-1`.
+//!
+//! Shrinking ([`shrink`]) is greedy and deterministic: it tries candidates in a
+//! fixed order (lower `n`, remove a colour, remove a block, recolour, move a
+//! column or a block left), keeps the first valid one that is smaller and
+//! still fails with the same verdict, and starts again until no candidate
+//! helps or a cap on runs or time is hit. No command-line knowledge here.
+
+use crate::boards::{BoardGen, Shape};
+use crate::checker::{self, Judgement};
+use crate::generate::{Span, construct};
+use crate::grading::run_verdict;
+use crate::sandbox::{Limits, Sandbox};
+use crate::sim::{Board, HEIGHT, MAX_COLOUR, Move, Puzzle, WIDTH};
+use crate::solver::{Reading, solve};
+use crate::submission::Prepared;
+use crate::verdict::Verdict;
+use rustc_hash::FxHashMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// What goes wrong on the judge's side (never the submission's fault).
+#[derive(Debug, thiserror::Error)]
+pub enum StressError {
+    /// The sandbox could not run the program.
+    #[error("board #{index}: the sandbox failed: {message}")]
+    Sandbox {
+        /// The board.
+        index: usize,
+        /// The error.
+        message: String,
+    },
+    /// The checker gave FAIL (the judge's fault).
+    #[error("board #{index}: judge failure: {message}\n{input}")]
+    JudgeFailed {
+        /// The board.
+        index: usize,
+        /// The checker's message.
+        message: String,
+        /// The puzzle.
+        input: String,
+    },
+    /// The submission did not compile.
+    #[error("the submission does not compile:\n{0}")]
+    CompileError(String),
+}
+
+/// Which boards to make.
+#[derive(Clone, Copy, Debug)]
+pub struct BoardSpec {
+    /// The session's seed.
+    pub seed: u64,
+    /// Moves per puzzle, chosen per board.
+    pub moves: Span,
+    /// Most blocks on a board (1..=35).
+    pub max_blocks: u32,
+}
+
+/// A 64-bit mix (splitmix64's finaliser), so that nearby seeds and indices
+/// give unrelated boards.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Board `index` of a session: a valid puzzle, the same for the same spec and
+/// index. The block limit grows by one every 10 boards from 3, the colour limit
+/// by one every 40 boards from 2.
+pub fn board(spec: &BoardSpec, index: usize) -> Puzzle {
+    let mut rng = fastrand::Rng::with_seed(mix(spec.seed ^ mix(index as u64)));
+    let n = rng.u32(spec.moves.lo.max(1)..=spec.moves.hi.max(spec.moves.lo).max(1));
+    let max_blocks = spec.max_blocks.clamp(1, (WIDTH * HEIGHT) as u32);
+    let hi = (3 + index / 10).min(max_blocks as usize) as u32;
+    let blocks = rng.u32(hi.div_ceil(3).max(1)..=hi);
+    let colour_hi = (2 + index / 40).min(MAX_COLOUR as usize) as u32;
+    let colours = rng.u32(1..=colour_hi.min(blocks));
+    if rng.bool() && blocks >= 3 {
+        let mut palette: Vec<u8> = (1..=MAX_COLOUR).collect();
+        rng.shuffle(&mut palette);
+        palette.truncate(colours as usize);
+        let target = blocks.min(10 * n);
+        for _ in 0..20 {
+            if let Some(c) = construct(&mut rng, n, target, &palette) {
+                return c.puzzle;
+            }
+        }
+    }
+    let mut gen_boards = BoardGen::new(rng.u64(..));
+    // Few colours cannot fill many cells without a run: add colours, then
+    // drop blocks, until a board exists (one block always does).
+    let (mut blocks, mut colours) = (blocks as usize, colours as usize);
+    loop {
+        let shape = Shape {
+            blocks,
+            colours,
+            min_three_each: false,
+        };
+        if let Some(b) = gen_boards.board(shape) {
+            return Puzzle { n, board: b };
+        }
+        if colours < MAX_COLOUR as usize {
+            colours += 1;
+        } else if blocks > 1 {
+            blocks -= 1;
+        } else {
+            let mut b = Board::EMPTY;
+            b.set(0, 0, 1);
+            return Puzzle { n, board: b };
+        }
+    }
+}
+
+/// What one run of the submission on one puzzle gave.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// The verdict (never FAIL or CE: those are [`StressError`]s).
+    pub verdict: Verdict,
+    /// The runner's or the checker's reason.
+    pub reason: String,
+    /// What the program printed.
+    pub stdout: Vec<u8>,
+    /// What it printed on stderr (kept for run-time errors).
+    pub stderr: Vec<u8>,
+    /// CPU time, ms.
+    pub cpu_ms: u64,
+    /// Wall time, ms.
+    pub wall_ms: u64,
+    /// Peak memory, KiB.
+    pub memory_kib: u64,
+    /// The checker's judgement, when the program exited normally.
+    pub judgement: Option<Judgement>,
+    /// The reference answer (`None`: `-1`).
+    pub reference: Option<Vec<Move>>,
+}
+
+/// Runs a prepared submission on puzzles and judges the outputs.
+pub struct Tester<'a> {
+    /// The sandbox.
+    pub sandbox: &'a Sandbox,
+    /// The program.
+    pub prepared: &'a Prepared,
+    /// Limits of a run.
+    pub limits: crate::package::Limits,
+    /// The reading of the rules the checker and the solver use.
+    pub reading: Reading,
+}
+
+impl Tester<'_> {
+    /// The sandbox limits of one run.
+    pub fn run_limits(&self) -> Limits {
+        let l = self.limits;
+        Limits {
+            cpu_ms: l.time_ms,
+            wall_ms: l.time_ms.saturating_mul(2).saturating_add(1000),
+            memory_kib: l.memory_mib.saturating_mul(1024),
+            output_bytes: l.output_kib.saturating_mul(1024),
+            file_size_bytes: 16 << 20,
+            processes: 64,
+        }
+    }
+
+    /// Runs the program on a puzzle (board `index`, for messages) and judges it.
+    pub fn test(&self, index: usize, puzzle: &Puzzle) -> Result<Outcome, StressError> {
+        let input = puzzle.to_text();
+        let reference = solve(puzzle, self.reading).moves;
+        let spec = match self.prepared {
+            Prepared::CompileError(m) => return Err(StressError::CompileError(m.clone())),
+            p => p.spec(input.clone().into_bytes(), self.run_limits()),
+        };
+        let Some(spec) = spec else {
+            return Err(StressError::CompileError(String::new()));
+        };
+        let run = self.sandbox.run(&spec).map_err(|e| StressError::Sandbox {
+            index,
+            message: e.to_string(),
+        })?;
+        let mut out = Outcome {
+            verdict: Verdict::Accepted,
+            reason: String::new(),
+            stdout: run.stdout.clone(),
+            stderr: run.stderr.clone(),
+            cpu_ms: run.cpu_ms,
+            wall_ms: run.wall_ms,
+            memory_kib: run.peak_memory_kib,
+            judgement: None,
+            reference: reference.clone(),
+        };
+        if let (Some(v), reason) = run_verdict(&run, self.limits) {
+            out.verdict = v;
+            out.reason = reason;
+            return Ok(out);
+        }
+        let opts = checker::Options {
+            reading: self.reading,
+            accept_any: false,
+        };
+        let j = checker::judge(puzzle, &run.stdout, &reference, opts);
+        if j.verdict == Verdict::Fail {
+            return Err(StressError::JudgeFailed {
+                index,
+                message: j.message,
+                input,
+            });
+        }
+        out.verdict = j.verdict;
+        out.reason = j.message.clone();
+        out.judgement = Some(j);
+        Ok(out)
+    }
+}
+
+/// When to stop trying boards.
+#[derive(Clone, Copy, Debug)]
+pub enum Budget {
+    /// After this many boards.
+    Count(usize),
+    /// Stop starting boards after this long.
+    Time(Duration),
+}
+
+/// The first failing board of a search.
+#[derive(Clone, Debug)]
+pub struct Failure {
+    /// Its index in the session.
+    pub index: usize,
+    /// The puzzle.
+    pub puzzle: Puzzle,
+    /// How the submission failed on it.
+    pub outcome: Outcome,
+}
+
+/// What a search found.
+#[derive(Debug)]
+pub struct Search {
+    /// Boards tested (all of them passed, except the failure).
+    pub tried: usize,
+    /// The failing board with the smallest index, if any.
+    pub failure: Option<Failure>,
+    /// Time taken.
+    pub elapsed: Duration,
+}
+
+/// Tests boards `0, 1, 2, ...` on `jobs` threads until the budget is spent or
+/// a board fails. Boards are claimed in index order, so when a failure at `f`
+/// is reported every board below `f` was tested and passed; a judge error on
+/// a board below the first failure is returned as the error.
+/// `on_board(index, puzzle)` is called after each tested board.
+pub fn search(
+    spec: &BoardSpec,
+    budget: Budget,
+    jobs: usize,
+    test: &(dyn Fn(usize, &Puzzle) -> Result<Outcome, StressError> + Sync),
+    on_board: &(dyn Fn(usize, &Puzzle) + Sync),
+) -> Result<Search, StressError> {
+    let start = Instant::now();
+    let next = AtomicUsize::new(0);
+    let stop_at = AtomicUsize::new(usize::MAX);
+    let tried = AtomicUsize::new(0);
+    // The earliest bad board: a failure or a judge error.
+    let first: Mutex<Option<(usize, Result<Failure, StressError>)>> = Mutex::new(None);
+    std::thread::scope(|s| {
+        for _ in 0..jobs.max(1) {
+            s.spawn(|| {
+                loop {
+                    let over = match budget {
+                        Budget::Count(c) => next.load(Ordering::SeqCst) >= c,
+                        Budget::Time(t) => start.elapsed() >= t,
+                    };
+                    if over {
+                        break;
+                    }
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    if i >= stop_at.load(Ordering::SeqCst) || matches!(budget, Budget::Count(c) if i >= c) {
+                        break;
+                    }
+                    let puzzle = board(spec, i);
+                    let result = test(i, &puzzle);
+                    tried.fetch_add(1, Ordering::SeqCst);
+                    on_board(i, &puzzle);
+                    let bad = match result {
+                        Ok(o) if o.verdict == Verdict::Accepted => None,
+                        Ok(outcome) => Some(Ok(Failure {
+                            index: i,
+                            puzzle,
+                            outcome,
+                        })),
+                        Err(e) => Some(Err(e)),
+                    };
+                    if let Some(bad) = bad {
+                        stop_at.fetch_min(i, Ordering::SeqCst);
+                        let mut slot = first.lock().unwrap_or_else(|e| e.into_inner());
+                        if slot.as_ref().is_none_or(|(j, _)| i < *j) {
+                            *slot = Some((i, bad));
+                        }
+                    }
+                }
+            });
+        }
+    });
+    let first = first.into_inner().unwrap_or_else(|e| e.into_inner());
+    let tried = tried.into_inner();
+    let elapsed = start.elapsed();
+    match first {
+        None => Ok(Search {
+            tried,
+            failure: None,
+            elapsed,
+        }),
+        Some((_, Ok(f))) => Ok(Search {
+            tried,
+            failure: Some(f),
+            elapsed,
+        }),
+        Some((_, Err(e))) => Err(e),
+    }
+}
+
+/// Caps on shrinking.
+#[derive(Clone, Copy, Debug)]
+pub struct ShrinkLimits {
+    /// Most runs of the submission.
+    pub runs: usize,
+    /// Most time spent.
+    pub time: Duration,
+}
+
+/// A shrunk failure.
+#[derive(Clone, Debug)]
+pub struct Shrunk {
+    /// The smallest failing puzzle found.
+    pub puzzle: Puzzle,
+    /// How the submission fails on it (same verdict as the original).
+    pub outcome: Outcome,
+    /// Runs of the submission spent.
+    pub runs: usize,
+    /// Successful shrinking steps.
+    pub steps: usize,
+    /// Which cap stopped shrinking before a fixpoint (`None`: a fixpoint).
+    pub cap_hit: Option<&'static str>,
+    /// Time taken.
+    pub elapsed: Duration,
+}
+
+/// The size shrinking makes smaller, compared in this order: blocks, moves,
+/// distinct colours, sum of colours, sum of block columns, sum of block rows.
+fn size(p: &Puzzle) -> (u32, u32, usize, u32, u32, u32) {
+    let counts = p.board.colour_counts();
+    let distinct = counts[1..].iter().filter(|&&c| c > 0).count();
+    let colour_sum = counts.iter().enumerate().map(|(c, &k)| c as u32 * k as u32).sum();
+    let (mut xs, mut ys) = (0, 0);
+    for x in 0..WIDTH {
+        for y in 0..p.board.height(x) {
+            xs += x as u32;
+            ys += y as u32;
+        }
+    }
+    (p.board.block_count(), p.n, distinct, colour_sum, xs, ys)
+}
+
+/// Whether a puzzle is a valid input: `n >= 1`, no run, nothing floating,
+/// at least one block.
+pub fn valid(p: &Puzzle) -> bool {
+    p.n >= 1 && !p.board.is_empty() && !p.board.has_run() && !p.board.has_floating()
+}
+
+/// The board without the block at (x, y); the blocks above it fall.
+fn without(board: &Board, x: usize, y: usize) -> Board {
+    let mut b = *board;
+    let h = b.height(x);
+    for yy in y..h {
+        let above = if yy + 1 < h { b.get(x, yy + 1) } else { 0 };
+        b.set(x, yy, above);
+    }
+    b
+}
+
+/// Candidate puzzles smaller than `p`, in the order they are tried.
+pub fn candidates(p: &Puzzle) -> Vec<Puzzle> {
+    let mut out = Vec::new();
+    let b = p.board;
+    // Fewer moves, fewest first.
+    for n in 1..p.n {
+        out.push(Puzzle { n, board: b });
+    }
+    let counts = b.colour_counts();
+    let present: Vec<u8> = (1..=MAX_COLOUR).filter(|&c| counts[c as usize] > 0).collect();
+    // A whole colour removed.
+    for &c in &present {
+        let cols: Vec<Vec<u8>> = b
+            .columns()
+            .into_iter()
+            .map(|col| col.into_iter().filter(|&k| k != c).collect())
+            .collect();
+        if let Some(board) = Board::from_columns(&cols) {
+            out.push(Puzzle { n: p.n, board });
+        }
+    }
+    // One block removed (top rows first, right columns first).
+    for y in (0..HEIGHT).rev() {
+        for x in (0..WIDTH).rev() {
+            if b.get(x, y) != 0 {
+                out.push(Puzzle {
+                    n: p.n,
+                    board: without(&b, x, y),
+                });
+            }
+        }
+    }
+    // A colour renamed to a smaller one (merging into a present one is fine
+    // when it makes no run).
+    for &c in present.iter().rev() {
+        for to in 1..c {
+            let cols: Vec<Vec<u8>> = b
+                .columns()
+                .into_iter()
+                .map(|col| col.into_iter().map(|k| if k == c { to } else { k }).collect())
+                .collect();
+            if let Some(board) = Board::from_columns(&cols) {
+                out.push(Puzzle { n: p.n, board });
+            }
+        }
+    }
+    // A column moved one left into an empty column.
+    let cols = b.columns();
+    for x in 1..WIDTH {
+        if cols[x - 1].is_empty() && !cols[x].is_empty() {
+            let mut c = cols.clone();
+            c.swap(x - 1, x);
+            if let Some(board) = Board::from_columns(&c) {
+                out.push(Puzzle { n: p.n, board });
+            }
+        }
+    }
+    // A top block moved onto the column to its left.
+    for x in 1..WIDTH {
+        if let Some(&top) = cols[x].last()
+            && cols[x - 1].len() < HEIGHT
+        {
+            let mut c = cols.clone();
+            c[x].pop();
+            c[x - 1].push(top);
+            if let Some(board) = Board::from_columns(&c) {
+                out.push(Puzzle { n: p.n, board });
+            }
+        }
+    }
+    let here = size(p);
+    out.retain(|q| valid(q) && size(q) < here);
+    out
+}
+
+/// Shrinks a failing puzzle: the smallest puzzle (in the order of [`size`])
+/// reachable by single candidate steps on which `test` still gives `verdict`.
+/// `test` errors (a judge failure on a candidate) abort shrinking.
+pub fn shrink(
+    puzzle: Puzzle,
+    outcome: Outcome,
+    limits: ShrinkLimits,
+    test: &mut dyn FnMut(&Puzzle) -> Result<Outcome, StressError>,
+) -> Result<Shrunk, StressError> {
+    let start = Instant::now();
+    let verdict = outcome.verdict;
+    let (mut best, mut best_outcome) = (puzzle, outcome);
+    let mut seen: FxHashMap<Puzzle, bool> = FxHashMap::default();
+    let (mut runs, mut steps, mut cap_hit) = (0, 0, None);
+    'outer: loop {
+        for cand in candidates(&best) {
+            if seen.contains_key(&cand) {
+                continue;
+            }
+            if runs >= limits.runs {
+                cap_hit = Some("runs");
+                break 'outer;
+            }
+            if start.elapsed() >= limits.time {
+                cap_hit = Some("time");
+                break 'outer;
+            }
+            runs += 1;
+            let o = test(&cand)?;
+            let same = o.verdict == verdict;
+            seen.insert(cand, same);
+            if same {
+                best = cand;
+                best_outcome = o;
+                steps += 1;
+                continue 'outer;
+            }
+        }
+        break;
+    }
+    Ok(Shrunk {
+        puzzle: best,
+        outcome: best_outcome,
+        runs,
+        steps,
+        cap_hit,
+        elapsed: start.elapsed(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(seed: u64) -> BoardSpec {
+        BoardSpec {
+            seed,
+            moves: Span { lo: 1, hi: 5 },
+            max_blocks: 35,
+        }
+    }
+
+    #[test]
+    fn boards_are_valid_reproducible_and_grow() {
+        let s = spec(7);
+        let mut largest = 0;
+        for i in 0..600 {
+            let p = board(&s, i);
+            assert!(valid(&p), "board {i}: {p:?}");
+            assert!((1..=5).contains(&p.n));
+            assert_eq!(p, board(&s, i));
+            if i < 10 {
+                assert!(p.board.block_count() <= 3);
+            }
+            largest = largest.max(p.board.block_count());
+        }
+        assert!(largest >= 30, "largest {largest}");
+        assert_ne!(board(&spec(7), 5), board(&spec(8), 5));
+    }
+
+    #[test]
+    fn large_boards_are_not_all_impossible() {
+        let s = spec(3);
+        let solvable = (400..460)
+            .map(|i| board(&s, i))
+            .filter(|p| p.board.block_count() >= 20 && solve(p, Reading::LITERAL).moves.is_some())
+            .count();
+        assert!(solvable >= 10, "{solvable}");
+    }
+
+    fn outcome(verdict: Verdict) -> Outcome {
+        Outcome {
+            verdict,
+            reason: String::new(),
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            cpu_ms: 0,
+            wall_ms: 0,
+            memory_kib: 0,
+            judgement: None,
+            reference: None,
+        }
+    }
+
+    #[test]
+    fn shrinking_finds_a_small_board_and_keeps_the_verdict() {
+        // A fake submission that fails (WA) whenever colour 3 holds at least
+        // two blocks, and times out on boards of more than 20 blocks.
+        let mut fake = |p: &Puzzle| -> Result<Outcome, StressError> {
+            let v = if p.board.block_count() > 20 {
+                Verdict::TimeLimit
+            } else if p.board.colour_counts()[3] >= 2 {
+                Verdict::WrongAnswer
+            } else {
+                Verdict::Accepted
+            };
+            Ok(outcome(v))
+        };
+        let s = spec(11);
+        let start = (0..)
+            .map(|i| board(&s, 200 + i))
+            .find(|p| {
+                p.board.block_count() >= 8 && p.board.block_count() <= 20 && p.board.colour_counts()[3] >= 2
+            })
+            .expect("a failing board");
+        let limits = ShrinkLimits {
+            runs: 2000,
+            time: Duration::from_secs(60),
+        };
+        let a = shrink(start, outcome(Verdict::WrongAnswer), limits, &mut fake).unwrap();
+        assert_eq!(a.outcome.verdict, Verdict::WrongAnswer);
+        assert_eq!(a.puzzle.board.block_count(), 2);
+        assert_eq!(a.puzzle.n, 1);
+        assert!(a.cap_hit.is_none());
+        let b = shrink(start, outcome(Verdict::WrongAnswer), limits, &mut fake).unwrap();
+        assert_eq!(a.puzzle, b.puzzle);
+        let capped = ShrinkLimits { runs: 3, ..limits };
+        let c = shrink(start, outcome(Verdict::WrongAnswer), capped, &mut fake).unwrap();
+        assert_eq!((c.runs, c.cap_hit), (3, Some("runs")));
+    }
+
+    #[test]
+    fn removing_a_block_lets_the_ones_above_fall() {
+        let b = Board::from_columns(&[vec![1, 2, 3], vec![], vec![], vec![], vec![]]).unwrap();
+        let w = without(&b, 0, 1);
+        assert_eq!(w.columns()[0], vec![1, 3]);
+        assert!(!w.has_floating());
+    }
+}
