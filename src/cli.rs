@@ -106,7 +106,7 @@ pub struct CheckArgs {
     /// testlib: INPUT OUTPUT [ANSWER];
     /// kattis:  INPUT ANSWER FEEDBACK_DIR [IGNORED...] with the output on stdin;
     /// lemon:   INPUT OUTPUT ANSWER FULL_SCORE SCORE_FILE MESSAGE_FILE.
-    #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
+    #[arg(required = true, num_args = 1..)]
     pub files: Vec<PathBuf>,
     /// The calling convention of the judging engine.
     #[arg(long, value_enum, default_value = "testlib")]

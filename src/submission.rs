@@ -29,12 +29,12 @@ pub fn compile_limits() -> Limits {
 #[derive(Debug, thiserror::Error)]
 pub enum SubmissionError {
     /// The source cannot be read.
-    #[error("{path}: {source}")]
+    #[error("{path}: {cause}")]
     Io {
         /// The file.
         path: PathBuf,
-        /// The error.
-        source: std::io::Error,
+        /// The error (kept out of the error chain: the message already says it).
+        cause: std::io::Error,
     },
     /// The compiler or interpreter is not installed.
     #[error("{what} `{name}` for {language} is not installed (not found in PATH)")]
@@ -152,7 +152,7 @@ pub fn prepare(
 ) -> Result<Prepared, SubmissionError> {
     let io = |e| SubmissionError::Io {
         path: source.to_path_buf(),
-        source: e,
+        cause: e,
     };
     let code = std::fs::read(source).map_err(io)?;
     let src_name = source_name(source);
@@ -231,7 +231,7 @@ fn compile(
     }
     let io = |path: &Path| {
         let path = path.to_path_buf();
-        move |source| SubmissionError::Io { path, source }
+        move |cause| SubmissionError::Io { path, cause }
     };
     std::fs::create_dir_all(cache_dir).map_err(io(cache_dir))?;
     let build = tempfile::Builder::new()

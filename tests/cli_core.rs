@@ -219,3 +219,30 @@ fn show_explains_moves_that_are_not_a_solution() {
                 .and(predicate::str::contains("\x1b[").not()),
         );
 }
+
+#[test]
+fn check_flags_may_follow_the_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(&dir, "in", "2\n1 0\n0\n1 0\n1 0\n0\n");
+    // A valid solution that is not the smallest: accepted only with --any.
+    let out = write(&dir, "out", "2 0 -1\n3 0 -1\n");
+    judge().arg("check").args([&input, &out]).assert().code(1);
+    judge()
+        .arg("check")
+        .args([&input, &out])
+        .arg("--any")
+        .assert()
+        .code(0);
+}
+
+#[test]
+fn an_error_names_its_cause_once() {
+    let out = judge()
+        .args(["grade", "--problem", "/nonexistent-package", "x.c"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("/nonexistent-package/problem.toml"), "{err}");
+    assert_eq!(err.matches("No such file or directory").count(), 1, "{err}");
+}

@@ -95,9 +95,9 @@ impl LanguageTable {
         if !path.exists() {
             return Ok(table);
         }
-        let text = std::fs::read_to_string(&path).map_err(|source| PackageError::Io {
+        let text = std::fs::read_to_string(&path).map_err(|cause| PackageError::Io {
             path: path.clone(),
-            source,
+            cause,
         })?;
         let file: LanguagesToml = toml::from_str(&text).map_err(|e| PackageError::Toml {
             path: path.clone(),

@@ -22,12 +22,12 @@ pub const PROBLEM_FILE: &str = "problem.toml";
 #[derive(Debug, thiserror::Error)]
 pub enum PackageError {
     /// A file could not be read.
-    #[error("{path}: {source}")]
+    #[error("{path}: {cause}")]
     Io {
         /// The file.
         path: PathBuf,
-        /// The error.
-        source: std::io::Error,
+        /// The error (kept out of the error chain: the message already says it).
+        cause: std::io::Error,
     },
     /// `problem.toml` does not parse or breaks the schema.
     #[error("{path}: {message}")]
@@ -268,9 +268,9 @@ impl Problem {
     /// Loads the package in `dir`.
     pub fn load(dir: &Path) -> Result<Problem, PackageError> {
         let path = dir.join(PROBLEM_FILE);
-        let text = std::fs::read_to_string(&path).map_err(|source| PackageError::Io {
+        let text = std::fs::read_to_string(&path).map_err(|cause| PackageError::Io {
             path: path.clone(),
-            source,
+            cause,
         })?;
         let config: ProblemToml = toml::from_str(&text).map_err(|e| PackageError::Toml {
             path: path.clone(),
