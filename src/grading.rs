@@ -123,9 +123,8 @@ pub struct Grader<'a> {
     tests: Vec<Loaded>,
 }
 
-/// Limits of a test run from the package's limits.
-pub fn run_limits(problem: &Problem) -> Limits {
-    let l = problem.config.limits;
+/// Sandbox limits of a test run from a package's limits.
+pub fn run_limits(l: crate::package::Limits) -> Limits {
     Limits {
         cpu_ms: l.time_ms,
         wall_ms: l.time_ms.saturating_mul(2).saturating_add(1000),
@@ -254,7 +253,7 @@ impl<'a> Grader<'a> {
                 return result;
             }
         };
-        let Some(spec) = prepared.spec(test.input.clone(), run_limits(self.problem)) else {
+        let Some(spec) = prepared.spec(test.input.clone(), run_limits(self.problem.config.limits)) else {
             result.verdict = Verdict::CompileError;
             result.reason = "compilation failed".into();
             return result;

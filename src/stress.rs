@@ -160,15 +160,7 @@ pub struct Tester<'a> {
 impl Tester<'_> {
     /// The sandbox limits of one run.
     pub fn run_limits(&self) -> Limits {
-        let l = self.limits;
-        Limits {
-            cpu_ms: l.time_ms,
-            wall_ms: l.time_ms.saturating_mul(2).saturating_add(1000),
-            memory_kib: l.memory_mib.saturating_mul(1024),
-            output_bytes: l.output_kib.saturating_mul(1024),
-            file_size_bytes: 16 << 20,
-            processes: 64,
-        }
+        crate::grading::run_limits(self.limits)
     }
 
     /// Runs the program on a puzzle (board `index`, for messages) and judges it.

@@ -86,21 +86,7 @@ pub fn run(args: &GradeArgs) -> Result<i32> {
     for source in &sources {
         let shown = source.display().to_string();
         progress.phase(&format!("grading {shown}"));
-        let language = match &args.lang {
-            Some(name) => languages.get(name).with_context(|| {
-                format!(
-                    "--lang {name}: unknown language (known: {})",
-                    languages.names().join(", ")
-                )
-            })?,
-            None => match languages.detect(source) {
-                Some(l) => l,
-                None => bail!(
-                    "{shown}: cannot tell the language from the extension; use --lang ({})",
-                    languages.names().join(", ")
-                ),
-            },
-        };
+        let language = super::pick_language(&languages, args.lang.as_deref(), source)?;
         let mut entry = SubmissionReport::new(shown.clone(), &language.name, grader.max_score());
         match prepare(&sandbox, source, language, &cache) {
             Err(e) => {

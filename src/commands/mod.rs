@@ -32,6 +32,28 @@ pub fn read_input(path: &Path) -> Result<Vec<u8>> {
     }
 }
 
+/// The language of a submission: `--lang` when given, else detected from
+/// the file's extension; an error naming the known languages otherwise.
+pub fn pick_language<'a>(
+    languages: &'a crate::package::languages::LanguageTable,
+    forced: Option<&str>,
+    source: &Path,
+) -> Result<&'a crate::package::languages::Language> {
+    let known = || languages.names().join(", ");
+    match forced {
+        Some(name) => languages
+            .get(name)
+            .with_context(|| format!("--lang {name}: unknown language (known: {})", known())),
+        None => languages.detect(source).with_context(|| {
+            format!(
+                "{}: cannot tell the language from the extension; use --lang ({})",
+                source.display(),
+                known()
+            )
+        }),
+    }
+}
+
 /// Writes each report file asked for, in its format.
 pub fn write_reports(args: &ReportArgs, render: impl Fn(&dyn Exporter) -> String) -> Result<()> {
     let formats: [(&Option<std::path::PathBuf>, &dyn Exporter); 4] = [

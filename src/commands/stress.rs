@@ -35,21 +35,7 @@ pub fn run(args: &StressArgs) -> Result<i32> {
     if !source.is_file() {
         bail!("{}: no such file", source.display());
     }
-    let language = match &args.lang {
-        Some(name) => languages.get(name).with_context(|| {
-            format!(
-                "--lang {name}: unknown language (known: {})",
-                languages.names().join(", ")
-            )
-        })?,
-        None => languages.detect(source).with_context(|| {
-            format!(
-                "{}: cannot tell the language from the extension; use --lang ({})",
-                source.display(),
-                languages.names().join(", ")
-            )
-        })?,
-    };
+    let language = super::pick_language(&languages, args.lang.as_deref(), source)?;
     let budget = match (args.count, args.time) {
         (_, Some(t)) if !(t.is_finite() && t >= 0.0) => bail!("--time {t}: not a number of seconds"),
         (_, Some(t)) => Budget::Time(Duration::from_secs_f64(t)),
