@@ -117,16 +117,9 @@ fn grader_overhead(args: &BenchArgs) -> Result<()> {
     let limits = crate::sandbox::Limits::with_cpu_ms(3000);
     let (mut bare, mut judged) = (Vec::new(), Vec::new());
     for _ in 0..args.runs {
-        let start = Instant::now();
-        let mut child = Command::new(&exe)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .context("starting the program bare")?;
-        child.stdin.take().expect("piped").write_all(&input)?;
-        let out = child.wait_with_output()?;
-        bare.push(start.elapsed());
-        anyhow::ensure!(!out.stdout.is_empty(), "the bare run printed nothing");
+        let (elapsed, stdout) = run_bare(&exe, &input)?;
+        bare.push(elapsed);
+        anyhow::ensure!(!stdout.is_empty(), "the bare run printed nothing");
 
         let start = Instant::now();
         let spec = prepared.spec(input.clone(), limits).expect("ready");
@@ -198,13 +191,7 @@ fn stress_rate(args: &BenchArgs) -> Result<()> {
     for _ in 0..4 {
         let start = Instant::now();
         for input in &inputs {
-            let mut child = Command::new(&exe)
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .spawn()
-                .context("starting the program bare")?;
-            child.stdin.take().expect("piped").write_all(input)?;
-            child.wait_with_output()?;
+            run_bare(&exe, input)?;
         }
         bare += start.elapsed();
         let start = Instant::now();
@@ -326,22 +313,24 @@ fn compile_baseline(src: &Path) -> Result<Option<PathBuf>> {
     }
 }
 
-/// Wall time of one baseline run on a puzzle (its answer must be `-1`).
-fn time_baseline(exe: &Path, puzzle: &Puzzle) -> Result<Duration> {
+/// Runs a program with `input` on stdin, outside any sandbox: its wall time
+/// and what it printed.
+fn run_bare(exe: &Path, input: &[u8]) -> Result<(Duration, Vec<u8>)> {
     let start = Instant::now();
     let mut child = Command::new(exe)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
-        .context("starting the baseline")?;
-    child
-        .stdin
-        .take()
-        .expect("piped")
-        .write_all(puzzle.to_text().as_bytes())?;
+        .with_context(|| format!("starting {}", exe.display()))?;
+    child.stdin.take().expect("piped").write_all(input)?;
     let out = child.wait_with_output()?;
-    let elapsed = start.elapsed();
-    let text = String::from_utf8_lossy(&out.stdout);
+    Ok((start.elapsed(), out.stdout))
+}
+
+/// Wall time of one baseline run on a puzzle (its answer must be `-1`).
+fn time_baseline(exe: &Path, puzzle: &Puzzle) -> Result<Duration> {
+    let (elapsed, stdout) = run_bare(exe, puzzle.to_text().as_bytes())?;
+    let text = String::from_utf8_lossy(&stdout);
     if text.trim() != "-1" {
         bail!(
             "the baseline answered {:?} on a board with no solution",

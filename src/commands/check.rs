@@ -6,7 +6,7 @@
 use super::read_input;
 use crate::checker::{Judgement, Options, check};
 use crate::cli::{CheckArgs, ColorChoice, Protocol};
-use crate::sim::{Puzzle, Style, render_trace};
+use crate::sim::{Puzzle, Style, render_replay};
 use crate::verdict::Verdict;
 use anyhow::{Context, Result, bail};
 use std::io::{IsTerminal, Read};
@@ -81,15 +81,8 @@ fn print_trace(args: &CheckArgs, input: &[u8], judgement: &Judgement) {
             ColorChoice::Auto => std::io::stdout().is_terminal(),
         },
     };
-    let Ok(puzzle) = Puzzle::parse(input) else { return };
-    let mut board = puzzle.board;
-    for (i, &mv) in judgement.moves.iter().enumerate() {
-        let trace = board.play_traced(mv);
-        if i > 0 {
-            println!();
-        }
-        print!("{}", render_trace(&trace, i + 1, style));
-        board = trace.after;
+    if let Ok(puzzle) = Puzzle::parse(input) {
+        print!("{}", render_replay(&puzzle.board, &judgement.moves, style));
     }
 }
 

@@ -6,7 +6,7 @@
 use super::read_input;
 use crate::checker::{Parsed, Reason, Replay, parse_answer, replay};
 use crate::cli::{ColorChoice, ShowArgs};
-use crate::sim::{Move, Puzzle, Style, render, render_trace};
+use crate::sim::{Move, Puzzle, Style, render, render_replay};
 use crate::solver::solve;
 use anyhow::{Result, anyhow};
 use std::io::IsTerminal;
@@ -50,12 +50,9 @@ pub fn run(args: &ShowArgs) -> Result<i32> {
             }
         }
     };
-    let mut board = puzzle.board;
-    for (i, &mv) in moves.iter().enumerate() {
-        let trace = board.play_traced(mv);
+    if !moves.is_empty() {
         println!();
-        print!("{}", render_trace(&trace, i + 1, style));
-        board = trace.after;
+        print!("{}", render_replay(&puzzle.board, &moves, style));
     }
     println!();
     match failure {

@@ -8,7 +8,7 @@ use crate::grading::{GradeReport, SCHEMA_VERSION, SubmissionReport, TestResult, 
 use crate::package::languages::LanguageTable;
 use crate::report::{Exporter, Html, write_atomic};
 use crate::sandbox::Sandbox;
-use crate::sim::{Move, Puzzle, Style, render, render_trace};
+use crate::sim::{Move, Puzzle, Style, render, render_replay};
 use crate::solver::format_moves;
 use crate::stress::{BoardSpec, Budget, Outcome, Search, ShrinkLimits, StressError, Tester, search, shrink};
 use crate::submission::{Prepared, default_cache_dir, prepare};
@@ -215,14 +215,8 @@ fn shown_output(stdout: &[u8]) -> String {
 /// and of the reference answer.
 fn replays(p: &Puzzle, o: &Outcome) -> String {
     let mut out = String::new();
-    let replay = |out: &mut String, moves: &[Move]| {
-        let mut b = p.board;
-        for (i, &m) in moves.iter().enumerate() {
-            let t = b.play_traced(m);
-            out.push_str(&render_trace(&t, i + 1, Style::default()));
-            b = t.after;
-        }
-    };
+    let replay =
+        |out: &mut String, moves: &[Move]| out.push_str(&render_replay(&p.board, moves, Style::default()));
     let theirs = o.judgement.as_ref().map(|j: &Judgement| j.moves.as_slice());
     match theirs {
         Some(m) if !m.is_empty() => {

@@ -14,4 +14,4 @@ pub use board::{
 pub use parse::{
     Location, MAX_MOVES, Puzzle, PuzzleError, PuzzleRule, describe_first_run, parse_int, show_token, tokens,
 };
-pub use render::{Style, render, render_trace};
+pub use render::{Style, render, render_replay, render_trace};

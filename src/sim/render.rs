@@ -70,6 +70,22 @@ pub fn render_trace(trace: &MoveTrace, index: usize, style: Style) -> String {
     out
 }
 
+/// Every move of a sequence played from `board`, each rendered as by
+/// [`render_trace`], separated by blank lines.
+pub fn render_replay(board: &Board, moves: &[super::board::Move], style: Style) -> String {
+    let mut out = String::new();
+    let mut b = *board;
+    for (i, &mv) in moves.iter().enumerate() {
+        let trace = b.play_traced(mv);
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(&render_trace(&trace, i + 1, style));
+        b = trace.after;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
