@@ -7,7 +7,7 @@
 //! the machines of a CI matrix: shard K takes the units whose index is K-1
 //! modulo N.
 
-use crate::grading::{Grader, SubmissionReport};
+use crate::grading::{Grader, SubmissionReport, TestResult};
 use crate::package::expected::Expected;
 use crate::package::languages::LanguageTable;
 use crate::package::{PROBLEM_FILE, Problem};
@@ -271,22 +271,89 @@ fn program_unit(
         }
         Ok(prepared) => {
             report.compiled_from_cache = matches!(prepared, Prepared::Ready { cached: true, .. });
-            report.tests = grader.grade(&prepared, jobs, &|_| {});
+            // Kattis semantics: a program expected to fail is judged on its
+            // first failing test and stopped there.
+            report.tests = if expected == Expected::Accepted {
+                grader.grade(&prepared, jobs, &|_| {})
+            } else {
+                grader.grade_until_failure(&prepared, jobs, &|_| {})
+            };
             report.score = grader.score(&report.tests).0;
             let verdicts: Vec<Verdict> = report.tests.iter().map(|t| t.verdict).collect();
             check.result = crate::report::verdict_counts(&report);
-            if let Err(why) = expected.check(&verdicts) {
-                check.failure = Some(why);
+            if report.tests.len() < grader.len() {
+                check
+                    .result
+                    .push_str(&format!(" (stopped at {})", report.tests.len()));
             }
+            check.failure = expected
+                .check(&verdicts)
+                .err()
+                .or_else(|| time_margin_failure(expected, &report.tests, problem.config.limits.time_ms));
         }
     }
     check.grading = Some(report);
     check
 }
 
+/// The time margin a reference program must keep, so that its verdict does
+/// not depend on the machine's load: an accepted program and a wrong-answer
+/// program (which must fail by its bug, not by time) use at most half the
+/// limit on every test they run (problemtools' `time_multiplier` of 2).
+fn time_margin_failure(expected: Expected, tests: &[TestResult], limit_ms: u64) -> Option<String> {
+    if !matches!(expected, Expected::Accepted | Expected::WrongAnswer) {
+        return None;
+    }
+    let slowest = tests.iter().max_by_key(|t| t.time_ms)?;
+    (slowest.time_ms.saturating_mul(2) > limit_ms).then(|| {
+        let rule = match expected {
+            Expected::Accepted => "the time limit must be at least 2x the slowest accepted time",
+            _ => "a wrong_answer program must fail by its bug, not by time, so it must stay under half the limit",
+        };
+        format!(
+            "{rule}: test {} took {} ms of the {limit_ms} ms limit",
+            slowest.test, slowest.time_ms
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn timed(test: &str, time_ms: u64) -> TestResult {
+        TestResult {
+            test: test.into(),
+            input: String::new(),
+            verdict: Verdict::Accepted,
+            time_ms,
+            wall_ms: time_ms,
+            memory_kib: 0,
+            reason: String::new(),
+            judgement: None,
+            diff: None,
+            points: 0,
+        }
+    }
+
+    #[test]
+    fn accepted_and_wrong_answer_programs_keep_half_the_limit() {
+        let tests = [timed("secret/1", 100), timed("secret/2", 1600)];
+        for expected in [Expected::Accepted, Expected::WrongAnswer] {
+            let why = time_margin_failure(expected, &tests, 3000).expect("1600 ms is over half of 3000");
+            assert!(
+                why.contains("test secret/2 took 1600 ms of the 3000 ms limit"),
+                "{why}"
+            );
+            assert_eq!(time_margin_failure(expected, &tests, 3200), None);
+        }
+        // A program expected to run out of time or crash has no margin to keep.
+        assert_eq!(
+            time_margin_failure(Expected::TimeLimitExceeded, &tests, 1000),
+            None
+        );
+        assert_eq!(time_margin_failure(Expected::RunTimeError, &tests, 1000), None);
+    }
 
     #[test]
     fn shards_split_the_units_without_overlap() {

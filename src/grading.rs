@@ -203,7 +203,33 @@ impl<'a> Grader<'a> {
         jobs: usize,
         on_result: &(dyn Fn(&TestResult) + Sync),
     ) -> Vec<TestResult> {
+        self.grade_tests(prepared, jobs, false, on_result)
+    }
+
+    /// Like [`Grader::grade`], but stops at the first test (in test order)
+    /// that is not accepted, as Kattis judges a submission: the results are
+    /// the accepted tests before it and that test, whatever else finished
+    /// meanwhile on other threads, so they do not depend on timing.
+    pub fn grade_until_failure(
+        &self,
+        prepared: &Prepared,
+        jobs: usize,
+        on_result: &(dyn Fn(&TestResult) + Sync),
+    ) -> Vec<TestResult> {
+        self.grade_tests(prepared, jobs, true, on_result)
+    }
+
+    fn grade_tests(
+        &self,
+        prepared: &Prepared,
+        jobs: usize,
+        stop_at_failure: bool,
+        on_result: &(dyn Fn(&TestResult) + Sync),
+    ) -> Vec<TestResult> {
         let next = AtomicUsize::new(0);
+        // The index of the first failing test seen so far: no test after it
+        // is started.
+        let first_failure = AtomicUsize::new(usize::MAX);
         let results: Mutex<Vec<Option<TestResult>>> = Mutex::new(vec![None; self.tests.len()]);
         std::thread::scope(|s| {
             for _ in 0..jobs.clamp(1, self.tests.len().max(1)) {
@@ -211,18 +237,25 @@ impl<'a> Grader<'a> {
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(test) = self.tests.get(i) else { break };
+                        if i > first_failure.load(Ordering::Relaxed) {
+                            break;
+                        }
                         let r = self.grade_one(prepared, test);
+                        if stop_at_failure && r.verdict != Verdict::Accepted {
+                            first_failure.fetch_min(i, Ordering::Relaxed);
+                        }
                         on_result(&r);
                         results.lock().expect("no panics while held")[i] = Some(r);
                     }
                 });
             }
         });
+        let results = results.into_inner().expect("no panics while held");
+        let cut = first_failure.into_inner().saturating_add(1).min(results.len());
         results
-            .into_inner()
-            .expect("no panics while held")
             .into_iter()
-            .map(|r| r.expect("every test graded"))
+            .take(cut)
+            .map(|r| r.expect("every test up to the first failure graded"))
             .collect()
     }
 

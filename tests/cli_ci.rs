@@ -147,3 +147,58 @@ fn ci_passes_on_the_repository() {
         .code(0)
         .stdout(predicate::str::contains(" 0 mismatches").and(predicate::str::contains("MISMATCH").not()));
 }
+
+/// A program expected to fail is judged as Kattis judges it: on its first
+/// failing test, and stopped there (no time burnt on the other tests).
+#[test]
+fn a_failing_reference_program_stops_at_its_first_failing_test() {
+    if !have("python3") {
+        return;
+    }
+    let root = tempfile::tempdir().unwrap();
+    let r = root.path();
+    write(
+        &r.join("problems/a/problem.toml"),
+        "name = \"a\"\ntitle = \"A\"\n[limits]\ntime_ms = 1000\n",
+    );
+    // Three boards of one block (no solution): each program fails all three.
+    for t in 1..=3 {
+        write(
+            &r.join(format!("testdata/a/secret/{t}.in")),
+            &format!("1\n{t} 0\n0\n0\n0\n0\n"),
+        );
+        write(&r.join(format!("testdata/a/secret/{t}.ans")), "-1\n");
+    }
+    write(
+        &r.join("reference/a/wrong_answer/one_move.py"),
+        "print('0 0 1')\n",
+    );
+    write(
+        &r.join("reference/a/time_limit_exceeded/spin.py"),
+        "while True:\n    pass\n",
+    );
+    let json = r.join("ci.json");
+    judge()
+        .args(["ci", "--quiet", "--jobs", "1", "--json"])
+        .arg(&json)
+        .arg(r)
+        .env("MAYAN_JUDGE_CACHE", r.join("cache"))
+        .assert()
+        .code(0)
+        .stdout(
+            predicate::str::is_match(
+                r"wrong_answer/one_move\.py\s+wrong_answer\s+ok\s+1 WA \(stopped at 1\)",
+            )
+            .unwrap()
+            .and(
+                predicate::str::is_match(
+                    r"time_limit_exceeded/spin\.py\s+time_limit_exceeded\s+ok\s+1 TLE \(stopped at 1\)",
+                )
+                .unwrap(),
+            ),
+        );
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    for check in v["checks"].as_array().unwrap().iter().skip(1) {
+        assert_eq!(check["grading"]["tests"].as_array().unwrap().len(), 1, "{check}");
+    }
+}

@@ -105,10 +105,21 @@ fn small() -> Limits {
     }
 }
 
-/// Pids whose `comm` is `name` (zombies included), after waiting up to 2 s
-/// for them to disappear.
+/// [`small`] with a wall limit far above what a well-behaved run takes, for
+/// programs that should end at once: a test that asserts "ends in under
+/// 10 s" then tells waiting-for-the-limit from not waiting, even on a
+/// loaded machine.
+fn quick() -> Limits {
+    Limits {
+        wall_ms: 30_000,
+        ..small()
+    }
+}
+
+/// Pids whose `comm` is `name` (zombies included), after waiting up to 10 s
+/// for them to disappear (at once on an idle machine).
 fn leftovers(name: &str) -> Vec<String> {
-    let deadline = Instant::now() + Duration::from_secs(2);
+    let deadline = Instant::now() + Duration::from_secs(10);
     loop {
         let found: Vec<String> = std::fs::read_dir("/proc")
             .unwrap()
@@ -322,7 +333,8 @@ fn infinite_loop_is_cpu_time_limit() {
         },
     );
     assert_eq!(r.status, Status::TimeLimit { wall: false }, "{r:?}");
-    assert!(r.cpu_ms >= 1000 && r.cpu_ms < 1500, "cpu {}", r.cpu_ms);
+    // The watchdog kills at the limit; RLIMIT_CPU (2 s) is the backstop.
+    assert!(r.cpu_ms >= 1000 && r.cpu_ms <= 2100, "cpu {}", r.cpu_ms);
     assert!(t < Duration::from_secs(10));
     assert_clean(&p);
 }
@@ -379,10 +391,10 @@ fn orphans_are_killed() {
     let Some(p) = compile("orph", ORPHAN) else {
         return;
     };
-    let (r, t) = run_in(sandbox(), &p, b"", small());
+    let (r, t) = run_in(sandbox(), &p, b"", quick());
     assert_eq!(r.status, Status::Exited(0), "{r:?}");
     assert_eq!(r.stdout, b"parent done\n");
-    assert!(t < Duration::from_secs(3), "waited for the orphans: {t:?}");
+    assert!(t < Duration::from_secs(10), "waited for the orphans: {t:?}");
     assert_clean(&p);
 }
 
@@ -452,9 +464,9 @@ fn detached_daemon_is_killed_with_cgroups() {
     let Some(p) = compile("daem", DAEMON) else {
         return;
     };
-    let (r, t) = run_in(sandbox(), &p, b"", small());
+    let (r, t) = run_in(sandbox(), &p, b"", quick());
     assert_eq!(r.status, Status::Exited(0), "{r:?}");
-    assert!(t < Duration::from_secs(3));
+    assert!(t < Duration::from_secs(10));
     assert_clean(&p);
 }
 
@@ -482,10 +494,10 @@ fn closing_stdout_at_once() {
     let Some(p) = compile("close", CLOSE_STDOUT) else {
         return;
     };
-    let (r, t) = run_in(sandbox(), &p, b"", small());
+    let (r, t) = run_in(sandbox(), &p, b"", quick());
     assert_eq!(r.status, Status::Exited(0));
     assert!(r.stdout.is_empty());
-    assert!(t < Duration::from_secs(2));
+    assert!(t < Duration::from_secs(10));
 }
 
 #[test]
@@ -541,9 +553,9 @@ fn program_ignoring_big_stdin_does_not_block() {
         return;
     };
     let input = vec![b'x'; 32 << 20];
-    let (r, t) = run_in(sandbox(), &p, &input, small());
+    let (r, t) = run_in(sandbox(), &p, &input, quick());
     assert_eq!(r.status, Status::Exited(3));
-    assert!(t < Duration::from_secs(3));
+    assert!(t < Duration::from_secs(10));
 }
 
 #[test]
@@ -744,9 +756,9 @@ fn fallback_loop_bomb_memory_orphans() {
     let Some(orph) = compile("forph", ORPHAN) else {
         return;
     };
-    let (r, t) = run_in(sb, &orph, b"", small());
+    let (r, t) = run_in(sb, &orph, b"", quick());
     assert_eq!(r.status, Status::Exited(0), "{r:?}");
-    assert!(t < Duration::from_secs(3), "{t:?}");
+    assert!(t < Duration::from_secs(10), "{t:?}");
     assert_clean(&orph);
 }
 

@@ -1,4 +1,4 @@
-// WRONG ANSWER (Mayan, NOIP 2011): backtrack.cpp with one bug in the clearing
+// WRONG ANSWER (Mayan, NOIP 2011): backtrack.cpp plus a dead-state memo (for speed), with one bug in the clearing
 // step: it removes all horizontal runs first and only then looks for vertical
 // runs on what is left, so a cross / T / L shape is not removed in one step (the
 // shared block goes with the horizontal run and the vertical run is cut short).
@@ -10,6 +10,7 @@
 // -1. Fails official cases 4 and 7.
 #include <cstdio>
 #include <cstring>
+#include <unordered_set>
 
 static int n;
 static int bd[32][5][7];         // bd[depth][x][y], 0 = empty (n <= 5 in the contest)
@@ -74,11 +75,25 @@ static bool empty(int b[5][7]) {
     return true;
 }
 
+// Memo of dead states (a hash of the board and the moves left), so that this
+// program is fast on every test: it must fail by its bug, never by time, or
+// its verdict would depend on the machine's load.
+static std::unordered_set<unsigned long long> seen_dead;
+
+static unsigned long long state_key(int b[5][7], int d) {
+    unsigned long long h = (1469598103934665603ULL ^ (unsigned long long)(n - d)) * 1099511628211ULL;
+    for (int x = 0; x < 5; x++)
+        for (int y = 0; y < 7; y++) h = (h ^ (unsigned long long)b[x][y]) * 1099511628211ULL;
+    return h;
+}
+
 static bool dfs(int d) {
     int (*b)[7] = bd[d];
     if (empty(b)) return d == n;     // empty before the n-th move: no legal move
     if (d == n) return false;
     if (dead(b)) return false;
+    unsigned long long key = state_key(b, d);
+    if (seen_dead.count(key)) return false;
     int (*nb)[7] = bd[d + 1];
     for (int x = 0; x < 5; x++)
         for (int y = 0; y < 7 && b[x][y]; y++) {
@@ -97,6 +112,7 @@ static bool dfs(int d) {
                 if (dfs(d + 1)) return true;
             }
         }
+    seen_dead.insert(key);
     return false;
 }
 

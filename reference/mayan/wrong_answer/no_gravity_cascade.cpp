@@ -1,4 +1,4 @@
-// WRONG ANSWER (Mayan, NOIP 2011): backtrack.cpp with one bug in settling: after
+// WRONG ANSWER (Mayan, NOIP 2011): backtrack.cpp plus a dead-state memo (for speed), with one bug in settling: after
 // a move it drops the blocks, clears runs once and drops again, but never looks
 // again, so a chain reaction (a run formed by blocks that fell after a removal)
 // is not cleared until some later move settles the board again. Everything
@@ -9,6 +9,7 @@
 // cases 4, 5, 7, 9 and 10.
 #include <cstdio>
 #include <cstring>
+#include <unordered_set>
 
 static int n;
 static int bd[32][5][7];         // bd[depth][x][y], 0 = empty (n <= 5 in the contest)
@@ -67,11 +68,25 @@ static bool empty(int b[5][7]) {
     return true;
 }
 
+// Memo of dead states (a hash of the board and the moves left), so that this
+// program is fast on every test: it must fail by its bug, never by time, or
+// its verdict would depend on the machine's load.
+static std::unordered_set<unsigned long long> seen_dead;
+
+static unsigned long long state_key(int b[5][7], int d) {
+    unsigned long long h = (1469598103934665603ULL ^ (unsigned long long)(n - d)) * 1099511628211ULL;
+    for (int x = 0; x < 5; x++)
+        for (int y = 0; y < 7; y++) h = (h ^ (unsigned long long)b[x][y]) * 1099511628211ULL;
+    return h;
+}
+
 static bool dfs(int d) {
     int (*b)[7] = bd[d];
     if (empty(b)) return d == n;     // empty before the n-th move: no legal move
     if (d == n) return false;
     if (dead(b)) return false;
+    unsigned long long key = state_key(b, d);
+    if (seen_dead.count(key)) return false;
     int (*nb)[7] = bd[d + 1];
     for (int x = 0; x < 5; x++)
         for (int y = 0; y < 7 && b[x][y]; y++) {
@@ -90,6 +105,7 @@ static bool dfs(int d) {
                 if (dfs(d + 1)) return true;
             }
         }
+    seen_dead.insert(key);
     return false;
 }
 

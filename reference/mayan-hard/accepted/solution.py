@@ -1,0 +1,1 @@
+../../mayan/accepted/solution.py
