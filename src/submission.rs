@@ -36,6 +36,16 @@ pub enum SubmissionError {
         /// The error (kept out of the error chain: the message already says it).
         cause: std::io::Error,
     },
+    /// The cache folder is not safe to run programs from.
+    #[error(
+        "refusing the compile cache {dir}: {reason}; remove it, or set MAYAN_JUDGE_CACHE to a folder of your own (mode 0700)"
+    )]
+    UnsafeCache {
+        /// The folder.
+        dir: PathBuf,
+        /// Why not.
+        reason: String,
+    },
     /// The compiler or interpreter is not installed.
     #[error("{what} `{name}` for {language} is not installed (not found in PATH)")]
     MissingTool {
@@ -82,7 +92,7 @@ impl Prepared {
                 stdin,
                 limits,
                 files: files.clone(),
-                env: Vec::new(),
+                ..RunSpec::default()
             }),
             Prepared::CompileError(_) => None,
         }
@@ -90,16 +100,100 @@ impl Prepared {
 }
 
 /// Where compiled programs are kept: `$MAYAN_JUDGE_CACHE`, else the user's
-/// cache folder, else the system temporary folder.
+/// cache folder, else (no `HOME`) `mayan-judge-cache-<uid>` in the system
+/// temporary folder. Whichever it is, [`check_cache_dir`] refuses it unless
+/// it is the judge's own and closed to others.
 pub fn default_cache_dir() -> PathBuf {
     if let Some(dir) = std::env::var_os("MAYAN_JUDGE_CACHE") {
         return PathBuf::from(dir);
     }
-    let base = std::env::var_os("XDG_CACHE_HOME")
+    std::env::var_os("XDG_CACHE_HOME")
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
-        .unwrap_or_else(std::env::temp_dir);
-    base.join("mayan-judge")
+        .map(|base| base.join("mayan-judge"))
+        .unwrap_or_else(|| std::env::temp_dir().join(format!("mayan-judge-cache-{}", nix::unistd::geteuid())))
+}
+
+/// Creates the cache folder (mode 0700) or checks the one there: it must be
+/// a folder (not a link) owned by the judge's user and not writable by
+/// group or others, since a program planted there under a hash would be
+/// run as a submission's. Tightens an owned 0755 folder to 0700.
+pub fn check_cache_dir(dir: &Path) -> Result<(), SubmissionError> {
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
+    let io = |cause| SubmissionError::Io {
+        path: dir.to_path_buf(),
+        cause,
+    };
+    if let Some(parent) = dir.parent() {
+        std::fs::create_dir_all(parent).map_err(io)?;
+    }
+    match std::fs::DirBuilder::new().mode(0o700).create(dir) {
+        Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => return Err(io(e)),
+        _ => {}
+    }
+    let meta = std::fs::symlink_metadata(dir).map_err(io)?;
+    let me = nix::unistd::geteuid().as_raw();
+    let unsafe_reason = if !meta.is_dir() {
+        Some("it is not a folder".to_string())
+    } else if meta.uid() != me {
+        Some(format!(
+            "it belongs to uid {}, not to the judge's uid {me}",
+            meta.uid()
+        ))
+    } else if meta.mode() & 0o022 != 0 {
+        Some(format!(
+            "it is writable by others (mode {:o})",
+            meta.mode() & 0o7777
+        ))
+    } else {
+        None
+    };
+    if let Some(reason) = unsafe_reason {
+        return Err(SubmissionError::UnsafeCache {
+            dir: dir.to_path_buf(),
+            reason,
+        });
+    }
+    if meta.mode() & 0o077 != 0 {
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700)).map_err(io)?;
+    }
+    Ok(())
+}
+
+/// The compiler to run for a bare name: found in `PATH`; a rustup proxy is
+/// replaced by the toolchain's own binary (`<sysroot>/bin/<name>`), which
+/// needs no rustup environment inside the sandbox.
+fn resolve_compiler(name: &str) -> Option<PathBuf> {
+    let found = which(name)?;
+    let real = std::fs::canonicalize(&found).ok()?;
+    if real.file_name().is_some_and(|n| n == "rustup") {
+        let out = std::process::Command::new(&found)
+            .args(["--print", "sysroot"])
+            .output()
+            .ok()?;
+        let sysroot = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+        let own = sysroot.join("bin").join(name);
+        return own.is_file().then_some(own);
+    }
+    Some(found)
+}
+
+/// The name a source is compiled under: the contestant's own file name
+/// when it is a plain, harmless one (so compiler messages name it as they
+/// do), else `solution.<ext>`.
+fn compile_name(source: &Path) -> String {
+    let name = source.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let harmless = !name.is_empty()
+        && !name.starts_with(['-', '.'])
+        && name.len() <= 100
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
+    if harmless && source.extension().is_some() {
+        name.to_string()
+    } else {
+        source_name(source)
+    }
 }
 
 /// Finds a bare command in `PATH`.
@@ -218,42 +312,45 @@ fn compile(
     hasher.update([0]);
     hasher.update(code);
     let key: String = hasher.finalize().iter().map(|b| format!("{b:02x}")).collect();
+    check_cache_dir(cache_dir)?;
     let cached = cache_dir.join(&key);
     if cached.is_file() {
         return Ok((Ok(cached), true));
     }
-    if which(&cmd[0]).is_none() {
+    let Some(compiler) = resolve_compiler(&cmd[0]) else {
         return Err(SubmissionError::MissingTool {
             what: "compiler",
             name: cmd[0].clone(),
             language: language.name.clone(),
         });
-    }
+    };
     let io = |path: &Path| {
         let path = path.to_path_buf();
         move |cause| SubmissionError::Io { path, cause }
     };
-    std::fs::create_dir_all(cache_dir).map_err(io(cache_dir))?;
     let build = tempfile::Builder::new()
         .prefix("build-")
         .tempdir_in(cache_dir)
         .map_err(io(cache_dir))?;
-    let src = build.path().join(source_name(source));
+    // The compiler runs in the sandbox like a submission: it sees the
+    // source (under the contestant's name) in its work folder, and the
+    // program is copied out of it afterwards.
+    let name = compile_name(source);
+    let src = build.path().join("source");
     std::fs::write(&src, code).map_err(io(&src))?;
     let exe = build.path().join(EXE_NAME);
-    let (src_s, exe_s) = (src.to_string_lossy(), exe.to_string_lossy());
     let spec = RunSpec {
-        program: PathBuf::from(&cmd[0]),
+        program: compiler,
         args: cmd[1..]
             .iter()
-            .map(|a| substitute(a, &src_s, &exe_s).into())
+            .map(|a| substitute(a, &name, EXE_NAME).into())
             .collect(),
-        stdin: Vec::new(),
         limits: compile_limits(),
-        files: Vec::new(),
-        env: Vec::new(),
+        files: vec![(src, name.clone())],
+        collect: vec![(EXE_NAME.to_string(), exe.clone())],
+        ..RunSpec::default()
     };
-    let result = sandbox.run_compiler(&spec, build.path())?;
+    let result = sandbox.run(&spec)?;
     if result.status != Status::Exited(0) || !exe.is_file() {
         let mut message = result.stderr.clone();
         message.extend_from_slice(&result.stdout);

@@ -554,7 +554,12 @@ fn program_ignoring_big_stdin_does_not_block() {
     };
     let input = vec![b'x'; 32 << 20];
     let (r, t) = run_in(sandbox(), &p, &input, quick());
-    assert_eq!(r.status, Status::Exited(3));
+    assert_eq!(
+        r.status,
+        Status::Exited(3),
+        "{:?}",
+        (r.cpu_ms, r.peak_memory_kib, &r.stderr)
+    );
     assert!(t < Duration::from_secs(10));
 }
 
@@ -587,7 +592,18 @@ fn runs_unprivileged_with_minimal_env() {
     let (r, _) = run_in(sandbox(), &p, b"", small());
     assert_eq!(r.status, Status::Exited(0));
     let out = String::from_utf8(r.stdout).unwrap();
-    if let Some(d) = &sandbox().protection_details().drop_to {
+    let protections = sandbox().protection_details();
+    if protections.uid_per_run {
+        // A uid of its own from the pool, never root or a shared one.
+        let ids: Vec<u32> = out
+            .split_whitespace()
+            .take(2)
+            .map(|t| t.parse().unwrap())
+            .collect();
+        let pool = mayan_judge::sandbox::boxes::FIRST_UID..mayan_judge::sandbox::boxes::FIRST_UID + 1000;
+        assert!(pool.contains(&ids[0]) && ids[0] == ids[1], "{out}");
+        assert!(out.ends_with(" nohome\n"), "{out}");
+    } else if let Some(d) = &protections.drop_to {
         assert_eq!(out, format!("{} {} nohome\n", d.uid, d.gid));
     } else {
         assert!(out.ends_with(" nohome\n"), "{out}");
@@ -763,7 +779,7 @@ fn fallback_loop_bomb_memory_orphans() {
 }
 
 #[test]
-fn compiler_mode_keeps_outputs() {
+fn a_compiler_runs_in_the_sandbox_and_its_output_is_collected() {
     if !have_gcc() {
         eprintln!("SKIP: gcc not found");
         return;
@@ -771,23 +787,27 @@ fn compiler_mode_keeps_outputs() {
     let out = tempfile::tempdir().unwrap();
     let src = out.path().join("src.c");
     std::fs::write(&src, EXIT3).unwrap();
+    let prog = out.path().join("prog");
     let spec = RunSpec {
-        program: PathBuf::from("gcc"), // bare name: looked up in the judge's PATH
+        program: PathBuf::from("/usr/bin/gcc"),
         args: vec!["-O1".into(), "-o".into(), "prog".into(), "src.c".into()],
+        files: vec![(src, "src.c".into())],
+        collect: vec![("prog".into(), prog.clone())],
         limits: Limits {
             memory_kib: 1 << 20,
+            file_size_bytes: 64 << 20,
             ..Limits::with_cpu_ms(10_000)
         },
         ..RunSpec::default()
     };
-    let r = sandbox().run_compiler(&spec, out.path()).unwrap();
+    let r = sandbox().run(&spec).unwrap();
     assert_eq!(
         r.status,
         Status::Exited(0),
         "{}",
         String::from_utf8_lossy(&r.stderr)
     );
-    assert!(out.path().join("prog").exists());
+    assert!(prog.is_file());
 }
 
 #[test]

@@ -142,6 +142,33 @@ impl CgroupSupport {
     }
 }
 
+impl CgroupSupport {
+    /// Removes the empty run cgroups of judges that are no longer running
+    /// (a judge killed mid-run leaves its run's cgroup behind; its
+    /// processes died with the run's pid namespace).
+    pub(crate) fn remove_stale(&self) {
+        for h in &self.hierarchies {
+            let Ok(entries) = fs::read_dir(&h.parent) else {
+                continue;
+            };
+            for e in entries.flatten() {
+                let name = e.file_name();
+                let Some(pid) = name
+                    .to_str()
+                    .and_then(|n| n.strip_prefix("mayan-judge-"))
+                    .and_then(|rest| rest.split('-').next())
+                    .and_then(|p| p.parse::<i32>().ok())
+                else {
+                    continue;
+                };
+                if nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None).is_err() {
+                    let _ = fs::remove_dir(e.path());
+                }
+            }
+        }
+    }
+}
+
 /// One directory of a per-run cgroup.
 #[derive(Debug)]
 struct RunDir {

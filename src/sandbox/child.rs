@@ -16,9 +16,25 @@ use nix::sys::resource::{Resource, setrlimit};
 use nix::sys::signal::{SigHandler, Signal, signal};
 use nix::unistd::{Gid, Uid, setgid, setgroups, setsid, setuid};
 
+/// A run in its own namespaces: how to build its root, and where its
+/// `init` reports the program's wait status.
+#[derive(Debug)]
+pub(crate) struct Isolated {
+    /// The private root to build and enter.
+    pub(crate) plan: super::isolation::RootPlan,
+    /// Write end of the status pipe (close-on-exec, so the program never
+    /// holds it).
+    pub(crate) status_fd: i32,
+}
+
 /// Everything the child does before `exec`, prepared by the parent.
 #[derive(Debug)]
 pub(crate) struct ChildSetup {
+    /// Fresh mount, pid (entered by the spawning thread), network, IPC and
+    /// UTS namespaces with a private root; `None`: the host's file system.
+    pub(crate) isolated: Option<Isolated>,
+    /// System-call filters to install last.
+    pub(crate) seccomp: Option<super::seccomp::Filters>,
     /// `cgroup.procs` files (already open) the child writes `0` into to join.
     pub(crate) cgroup_procs: Vec<File>,
     /// Resource limits as `(resource, soft, hard)`.
@@ -38,9 +54,14 @@ pub(crate) struct ChildSetup {
 /// they come before the privilege drop; the parent-death signal is cleared
 /// by a credential change, so it comes after it.
 ///
+/// Isolated, the forked process is the init of a new pid namespace: it
+/// builds the private root, forks the program with a raw `clone` and stays
+/// behind as its reaper ([`super::isolation::init_loop`]); the rest runs in
+/// the program's process.
+///
 /// Only async-signal-safe system calls are made: `setsid`, `write`,
-/// `unshare`, `sigaction`, `setrlimit`, `close_range`, `setgroups`,
-/// `setgid`, `setuid`, `prctl`. Errors are returned as `errno` values,
+/// `unshare`, `mount`, `pivot_root`, `clone`, `sigaction`, `setrlimit`,
+/// `close_range`, `setgroups`, `setgid`, `setuid`, `prctl`, `seccomp`. Errors are returned as `errno` values,
 /// which std forwards to the parent, where `spawn` fails with them.
 fn setup_child(s: &ChildSetup) -> io::Result<()> {
     // Own session and process group (pgid = pid): the judge can killpg() the
@@ -50,7 +71,26 @@ fn setup_child(s: &ChildSetup) -> io::Result<()> {
         // "0" means "the writing process" for both cgroup v1 and v2.
         f.write_all(b"0")?;
     }
-    if s.new_namespaces {
+    if let Some(iso) = &s.isolated {
+        // This process is the init of the run's pid namespace. It dies with
+        // the judge's thread, and the kernel then kills the whole run.
+        rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))?;
+        // SAFETY: single-threaded child; no CLONE_FILES/CLONE_FS sharing.
+        unsafe {
+            rustix::thread::unshare_unsafe(
+                rustix::thread::UnshareFlags::NEWNS
+                    | rustix::thread::UnshareFlags::NEWNET
+                    | rustix::thread::UnshareFlags::NEWIPC
+                    | rustix::thread::UnshareFlags::NEWUTS,
+            )?;
+        }
+        iso.plan.enter()?;
+        let program = super::isolation::raw_fork()?;
+        if program != 0 {
+            super::isolation::init_loop(program, iso.status_fd);
+        }
+        // The program: an ordinary process (pid 2) under the init.
+    } else if s.new_namespaces {
         // SAFETY: no CLONE_FILES/CLONE_FS, so no fd or fs state is shared
         // with other threads (there are none in the child anyway).
         unsafe {
@@ -90,6 +130,9 @@ fn setup_child(s: &ChildSetup) -> io::Result<()> {
     }
     if s.no_new_privs {
         rustix::thread::set_no_new_privs(true)?;
+    }
+    if let Some(filters) = &s.seccomp {
+        super::seccomp::install(filters)?;
     }
     // If the judge dies, so does the program (after setuid: it clears this).
     rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))?;

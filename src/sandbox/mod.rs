@@ -55,17 +55,21 @@
 //! * `procscan.rs`: `/proc` helpers for the no-cgroup fallback;
 //! * `workdir.rs`: work directories and file permissions.
 
+pub mod boxes;
 mod cgroup;
 mod child;
+mod isolation;
 mod monitor;
 mod procscan;
 mod reaper;
+mod seccomp;
 mod verdict;
 mod workdir;
 
 use std::ffi::OsString;
 use std::fmt;
-use std::io::{self, Seek, Write};
+use std::io::{self, Read, Seek, Write};
+use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -143,6 +147,14 @@ pub struct RunSpec {
     pub files: Vec<(PathBuf, String)>,
     /// Extra environment on top of the minimal one (`PATH=/usr/bin:/bin`).
     pub env: Vec<(String, String)>,
+    /// Host folders the program needs read-only, at their own paths, in a
+    /// private root (e.g. a compiler's own tree); the system folders and
+    /// the tree of an absolute `program` are always there.
+    pub read_only_dirs: Vec<PathBuf>,
+    /// Files to copy out of the work folder after the run: `(plain name,
+    /// destination)`. Only regular files (a link is not followed), at most
+    /// `limits.file_size_bytes`; a missing one is skipped.
+    pub collect: Vec<(String, PathBuf)>,
 }
 
 impl fmt::Debug for RunSpec {
@@ -154,6 +166,8 @@ impl fmt::Debug for RunSpec {
             .field("limits", &self.limits)
             .field("files", &self.files)
             .field("env", &self.env)
+            .field("read_only_dirs", &self.read_only_dirs)
+            .field("collect", &self.collect)
             .finish()
     }
 }
@@ -255,6 +269,13 @@ pub struct DropUser {
 /// description returned by [`Sandbox::protections`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Protections {
+    /// A private root (`pivot_root`) in fresh mount, pid, network, IPC and
+    /// UTS namespaces, the run's init killed with the judge.
+    pub isolation: bool,
+    /// Each concurrent run as its own uid (`60000 + box`).
+    pub uid_per_run: bool,
+    /// The system-call deny list (seccomp).
+    pub seccomp: bool,
     /// cgroup interface in use, if any.
     pub cgroup: Option<CgroupVersion>,
     /// Memory limited and measured by a cgroup (else `RLIMIT_AS`).
@@ -274,9 +295,39 @@ pub struct Protections {
     pub process_limit_enforced: bool,
 }
 
+impl Protections {
+    /// What an untrusted contest needs and this machine does not give, one
+    /// phrase each (empty: nothing missing).
+    pub fn missing(&self) -> Vec<&'static str> {
+        let mut m = Vec::new();
+        if !self.isolation {
+            m.push("a private file system and pid namespace per run (needs root, mount and pid namespaces)");
+        }
+        if !self.uid_per_run {
+            m.push("a uid per run (needs root)");
+        }
+        if !self.seccomp {
+            m.push("a system-call filter (seccomp)");
+        }
+        if !self.cgroup_memory || !self.cgroup_pids {
+            m.push("memory and process limits of the whole run (needs writable cgroup memory and pids controllers)");
+        }
+        m
+    }
+}
+
 impl fmt::Display for Protections {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut parts = Vec::new();
+        if self.isolation {
+            parts.push("private root (pivot_root: read-only system, /box, tmpfs /tmp) + mount/pid/net/ipc/uts namespaces".to_string());
+        }
+        if self.uid_per_run {
+            parts.push(format!("uid per run ({}+box)", boxes::FIRST_UID));
+        }
+        if self.seccomp {
+            parts.push("seccomp deny list".to_string());
+        }
         if let Some(v) = self.cgroup {
             let mut c = Vec::new();
             if self.cgroup_memory {
@@ -295,13 +346,13 @@ impl fmt::Display for Protections {
             let v = if v == CgroupVersion::V1 { "v1" } else { "v2" };
             parts.push(format!("cgroup {v} ({})", c.join(", ")));
         }
-        if let Some(d) = &self.drop_to {
+        if let (Some(d), false) = (&self.drop_to, self.uid_per_run) {
             parts.push(format!(
                 "uid drop to {}:{} ({}:{})",
                 d.user, d.group, d.uid, d.gid
             ));
         }
-        if self.namespaces {
+        if self.namespaces && !self.isolation {
             parts.push("network/IPC namespaces".to_string());
         }
         let mut r = vec!["cpu"];
@@ -336,6 +387,10 @@ pub struct SandboxOptions {
     pub drop_privileges: bool,
     /// As root, give programs empty network and IPC namespaces.
     pub namespaces: bool,
+    /// As root, give each run a private root, its own namespaces and uid.
+    pub isolation: bool,
+    /// Filter the system calls of runs (seccomp).
+    pub seccomp: bool,
     /// Make the judge a child subreaper, so that it can reap leftover
     /// processes of runs (a process-wide setting; useful where PID 1 does
     /// not reap orphans, e.g. a container without an init).
@@ -350,6 +405,8 @@ impl Default for SandboxOptions {
             cgroups: true,
             drop_privileges: true,
             namespaces: true,
+            isolation: true,
+            seccomp: true,
             reap_orphans: true,
             work_root: None,
         }
@@ -422,6 +479,14 @@ pub enum SandboxError {
         /// Underlying error (errno from the child).
         source: io::Error,
     },
+    /// Copying a file out of the work folder failed.
+    #[error("cannot copy {name:?} out of the work folder: {source}")]
+    Collect {
+        /// The file's name in the work folder.
+        name: String,
+        /// Underlying error.
+        source: io::Error,
+    },
     /// A system call failed while supervising the child.
     #[error("{syscall} failed while supervising {program}: {source}")]
     Supervise {
@@ -443,14 +508,10 @@ pub struct Sandbox {
     drop_to: Option<(Uid, Gid)>,
     /// Where per-run work directories are created (None: system temp dir).
     work_root: Option<PathBuf>,
+    /// Where box leases are locked (isolated runs).
+    lock_dir: Option<PathBuf>,
+    filters: Option<seccomp::Filters>,
     clk_tck: u64,
-}
-
-/// Whether the program runs untrusted (in a fresh dir, dropped) or is a
-/// compiler writing to a caller-owned directory.
-enum Mode<'a> {
-    Untrusted,
-    Compiler(&'a Path),
 }
 
 impl Sandbox {
@@ -470,11 +531,28 @@ impl Sandbox {
         };
         let drop_user = (opts.drop_privileges && root).then(lookup_drop_user);
         let namespaces = opts.namespaces && root && probe_namespaces();
+        let lock_dir = boxes::lock_dir();
+        let isolation = opts.isolation && isolation::probe() && boxes::prepare_lock_dir(&lock_dir).is_ok();
+        let filters = if opts.seccomp {
+            seccomp::Filters::build()
+        } else {
+            None
+        };
+        if root {
+            // What judges killed mid-run left: work folders and their mounts.
+            workdir::remove_stale(&opts.work_root.clone().unwrap_or_else(std::env::temp_dir));
+            if let Some(c) = &cgroups {
+                c.remove_stale();
+            }
+        }
         // rustix takes `Option<Pid>` and only passes "non-zero" on: any pid does.
         let subreaper = opts.reap_orphans
             && rustix::process::set_child_subreaper(rustix::process::Pid::from_raw(1)).is_ok();
         let cgroup_pids = cgroups.as_ref().is_some_and(|c| c.pids());
         let protections = Protections {
+            isolation,
+            uid_per_run: isolation,
+            seccomp: filters.is_some(),
             cgroup: cgroups.as_ref().map(|c| c.version),
             cgroup_memory: cgroups.as_ref().is_some_and(|c| c.memory()),
             cgroup_pids,
@@ -493,6 +571,8 @@ impl Sandbox {
             cgroups,
             drop_to: drop_user.map(|d| (Uid::from_raw(d.uid), Gid::from_raw(d.gid))),
             work_root: opts.work_root,
+            lock_dir: isolation.then_some(lock_dir),
+            filters,
             clk_tck,
         }
     }
@@ -546,170 +626,211 @@ impl Sandbox {
     /// `Err` only for judge-side failures; whatever the program does is
     /// reported in the [`RunResult`].
     pub fn run(&self, spec: &RunSpec) -> Result<RunResult, SandboxError> {
-        self.execute(spec, Mode::Untrusted)
-    }
-
-    /// Runs a compiler (trusted-ish) with the same limits machinery, but in
-    /// `out_dir` (owned by the caller, so outputs persist), as the judge's
-    /// user, keeping `PATH`, `HOME`, `TMPDIR`, `LANG`, `LC_ALL`,
-    /// `RUSTUP_HOME`, `RUSTUP_TOOLCHAIN` and `CARGO_HOME` from the judge.
-    /// `RLIMIT_STACK` is left alone, no namespaces, no `no_new_privs`.
-    /// `program` may be a bare name (`"gcc"`), looked up in that `PATH`;
-    /// `files` are copied into `out_dir`.
-    pub fn run_compiler(&self, spec: &RunSpec, out_dir: &Path) -> Result<RunResult, SandboxError> {
-        self.execute(spec, Mode::Compiler(out_dir))
-    }
-
-    fn execute(&self, spec: &RunSpec, mode: Mode<'_>) -> Result<RunResult, SandboxError> {
-        let untrusted = matches!(mode, Mode::Untrusted);
-        let owner = if untrusted { self.drop_to } else { None };
-        let program_err = || spec.program.clone();
-
-        // Work directory: a fresh 0711 base (not listable by the program)
-        // holding a randomly named 0700 run dir owned by the program's user.
         let wd_err = |source| SandboxError::WorkDir {
-            program: program_err(),
+            program: spec.program.clone(),
             source,
         };
-        match mode {
-            Mode::Untrusted => {
-                let base = workdir::create_base(self.work_root.as_deref()).map_err(wd_err)?;
-                let run_dir = workdir::create_run_dir(base.path(), owner).map_err(wd_err)?;
-                let r = self.execute_in(spec, untrusted, owner, run_dir.path(), base.path());
-                workdir::remove(run_dir);
-                workdir::remove(base);
-                r
+        let lease = match (&self.lock_dir, self.protections.isolation) {
+            (Some(dir), true) => Some(boxes::lease(dir).map_err(wd_err)?),
+            _ => None,
+        };
+        let owner = match &lease {
+            Some(l) => Some((Uid::from_raw(l.uid()), Gid::from_raw(l.uid()))),
+            None => self.drop_to,
+        };
+        let tmpfs = lease.is_some().then(|| work_tmpfs_bytes(spec));
+        let ws = workdir::Workspace::create(self.work_root.as_deref(), owner, tmpfs).map_err(wd_err)?;
+        let result = self.run_in(spec, &ws, owner).and_then(|r| {
+            for (name, dest) in &spec.collect {
+                ws.collect(name, dest, spec.limits.file_size_bytes)
+                    .map_err(|source| SandboxError::Collect {
+                        name: name.clone(),
+                        source,
+                    })?;
             }
-            Mode::Compiler(out_dir) => {
-                let tmp = self.work_root.clone().unwrap_or_else(std::env::temp_dir);
-                self.execute_in(spec, untrusted, owner, out_dir, &tmp)
-            }
-        }
+            Ok(r)
+        });
+        ws.remove();
+        drop(lease);
+        result
     }
 
-    fn execute_in(
+    /// The steps of one run in a prepared workspace.
+    fn run_in(
         &self,
         spec: &RunSpec,
-        untrusted: bool,
+        ws: &workdir::Workspace,
         owner: Option<(Uid, Gid)>,
-        cwd: &Path,
-        stdin_dir: &Path,
     ) -> Result<RunResult, SandboxError> {
-        let limits = &spec.limits;
-        for (src, name) in &spec.files {
-            if !workdir::is_plain_name(name) {
-                return Err(SandboxError::InvalidFileName { name: name.clone() });
-            }
-            workdir::copy_in(src, cwd, name, owner).map_err(|source| SandboxError::CopyFile {
-                src: src.clone(),
-                name: name.clone(),
+        copy_files(spec, &ws.box_dir, owner)?;
+        let program = self.program_path(spec, &ws.box_dir, owner)?;
+        let stdin = stdin_file(spec, ws.base(), &program)?;
+        let cg = self.run_cgroup(&spec.limits, &program)?;
+        let status_pipe = if self.protections.isolation {
+            let (r, w) =
+                nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC).map_err(|e| SandboxError::Spawn {
+                    program: program.clone(),
+                    source: e.into(),
+                })?;
+            Some((r, w))
+        } else {
+            None
+        };
+        let isolated = status_pipe.as_ref().map(|(_, w)| child::Isolated {
+            plan: isolation::RootPlan::new(
+                &ws.root_dir,
+                &ws.box_dir,
+                &read_only_dirs(spec, &program),
+                scratch_sizes(&spec.limits),
+            ),
+            status_fd: w.as_raw_fd(),
+        });
+        let cmd = self.command(spec, &program, stdin, &ws.box_dir, cg.as_ref(), owner, isolated)?;
+        let launch = |mut cmd: Command| {
+            self.launch_and_watch(&mut cmd, &program, spec, cg.as_ref(), &ws.box_dir, owner)
+        };
+        let (mut obs, judge_rss_kib) = if let Some((read_end, write_end)) = status_pipe {
+            let r = on_new_pid_namespace(|| {
+                let r = launch(cmd);
+                drop(write_end);
+                r
+            })
+            .map_err(|source| SandboxError::Spawn {
+                program: program.clone(),
                 source,
-            })?;
-        }
-        // Relative: a file in the work dir; except that a compiler given as
-        // a bare name ("gcc") is looked up in PATH by exec.
-        let bare_name = spec.program.components().count() == 1
-            && !spec.program.as_os_str().is_empty()
-            && spec.program.is_relative()
-            && !spec.program.starts_with(".");
-        let program = if !untrusted && bare_name {
-            spec.program.clone()
-        } else if spec.program.is_relative() {
-            cwd.join(&spec.program)
+            })??;
+            // The init reports the program's own wait status; without it
+            // (the init was killed for a limit) the init's status stands.
+            let mut raw = [0u8; 4];
+            if std::fs::File::from(read_end).read_exact(&mut raw).is_ok() {
+                let mut r = r;
+                r.0.status = monitor::decode_status(i32::from_ne_bytes(raw));
+                r
+            } else {
+                r
+            }
+        } else {
+            launch(cmd)?
+        };
+        let mem = cg.as_ref().map(|c| c.memory_stats()).unwrap_or_default();
+        drop(cg); // kills anything left and removes the cgroup
+        obs.stderr.truncate(STDERR_KEEP_BYTES);
+        Ok(self.measure(obs, mem, judge_rss_kib, &spec.limits))
+    }
+
+    /// Where the program is, as the run sees it, checked to be executable
+    /// by the run's user where that can be known from outside.
+    fn program_path(
+        &self,
+        spec: &RunSpec,
+        box_dir: &Path,
+        owner: Option<(Uid, Gid)>,
+    ) -> Result<PathBuf, SandboxError> {
+        let relative = spec.program.is_relative();
+        let host_path = if relative {
+            box_dir.join(&spec.program)
         } else {
             spec.program.clone()
         };
-        if let Some((uid, gid)) = owner {
-            workdir::check_executable_by(&program, uid, gid).map_err(|reason| {
+        if let (Some((uid, gid)), false) = (owner, self.protections.isolation) {
+            workdir::check_executable_by(&host_path, uid, gid).map_err(|reason| {
                 SandboxError::ProgramNotAccessible {
-                    program: program.clone(),
+                    program: host_path.clone(),
                     uid: uid.as_raw(),
                     reason,
                 }
             })?;
         }
+        Ok(match (relative, self.protections.isolation) {
+            (true, true) => Path::new(isolation::BOX_DIR).join(&spec.program),
+            _ => host_path,
+        })
+    }
 
-        // Stdin: an unlinked temp file, so the program may read it or not.
-        let stdin = (|| {
-            let mut f = tempfile::tempfile_in(stdin_dir)?;
-            f.write_all(&spec.stdin)?;
-            f.rewind()?;
-            io::Result::Ok(f)
-        })()
-        .map_err(|source| SandboxError::Stdin {
-            program: program.clone(),
-            source,
-        })?;
+    /// The run's cgroup, with its limits applied.
+    fn run_cgroup(&self, limits: &Limits, program: &Path) -> Result<Option<cgroup::RunCgroup>, SandboxError> {
+        let Some(c) = &self.cgroups else { return Ok(None) };
+        c.create_run(limits.memory_kib.saturating_mul(1024), limits.processes)
+            .map(Some)
+            .map_err(|(path, action, source)| SandboxError::Cgroup {
+                program: program.to_path_buf(),
+                action,
+                path,
+                source,
+            })
+    }
 
-        // Cgroup for this run.
-        let memory_bytes = limits.memory_kib.saturating_mul(1024);
-        let cg_err = |(path, action, source): (PathBuf, &'static str, io::Error)| SandboxError::Cgroup {
-            program: program.clone(),
-            action,
-            path,
-            source,
-        };
-        let cg = match &self.cgroups {
-            Some(c) => Some(c.create_run(memory_bytes, limits.processes).map_err(cg_err)?),
-            None => None,
-        };
-        let procs_files = match &cg {
-            Some(c) => c.procs_files().map_err(cg_err)?,
+    /// The command, with the child's setup installed.
+    #[allow(clippy::too_many_arguments)]
+    fn command(
+        &self,
+        spec: &RunSpec,
+        program: &Path,
+        stdin: std::fs::File,
+        box_dir: &Path,
+        cg: Option<&cgroup::RunCgroup>,
+        owner: Option<(Uid, Gid)>,
+        isolated: Option<child::Isolated>,
+    ) -> Result<Command, SandboxError> {
+        let cgroup_procs = match cg {
+            Some(c) => c
+                .procs_files()
+                .map_err(|(path, action, source)| SandboxError::Cgroup {
+                    program: program.to_path_buf(),
+                    action,
+                    path,
+                    source,
+                })?,
             None => Vec::new(),
         };
         let cg_memory = self.cgroups.as_ref().is_some_and(|c| c.memory());
         let cg_pids = self.cgroups.as_ref().is_some_and(|c| c.pids());
-
         let child_uid = owner.map_or_else(nix::unistd::getuid, |(u, _)| u);
-        let rl = rlimits_for(limits, untrusted, cg_memory, cg_pids, child_uid);
-
-        // Command.
-        let mut cmd = Command::new(&program);
+        let mut cmd = Command::new(program);
         cmd.args(&spec.args)
-            .current_dir(cwd)
             .env_clear()
+            .env("PATH", "/usr/bin:/bin")
+            .envs(spec.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::from(stdin))
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        if untrusted {
-            cmd.env("PATH", "/usr/bin:/bin");
-        } else {
-            cmd.env(
-                "PATH",
-                std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into()),
-            );
-            for k in [
-                "HOME",
-                "TMPDIR",
-                "LANG",
-                "LC_ALL",
-                "RUSTUP_HOME",
-                "RUSTUP_TOOLCHAIN",
-                "CARGO_HOME",
-            ] {
-                if let Some(v) = std::env::var_os(k) {
-                    cmd.env(k, v);
-                }
-            }
+        if isolated.is_none() {
+            // Isolated, the child enters /box itself, inside its new root.
+            cmd.current_dir(box_dir);
         }
-        cmd.envs(spec.env.iter().map(|(k, v)| (k, v)));
         child::install(
             &mut cmd,
             child::ChildSetup {
-                cgroup_procs: procs_files,
-                rlimits: rl,
-                new_namespaces: untrusted && self.protections.namespaces,
+                new_namespaces: isolated.is_none() && self.protections.namespaces,
+                isolated,
+                seccomp: self.filters.clone(),
+                cgroup_procs,
+                rlimits: rlimits_for(&spec.limits, cg_memory, cg_pids, child_uid),
                 drop_to: owner,
-                no_new_privs: untrusted,
+                no_new_privs: true,
             },
         );
+        Ok(cmd)
+    }
 
+    /// Starts the command and supervises it to the end; returns what was
+    /// observed and the judge's RSS at the fork (see [`Sandbox::measure`]).
+    fn launch_and_watch(
+        &self,
+        cmd: &mut Command,
+        program: &Path,
+        spec: &RunSpec,
+        cg: Option<&cgroup::RunCgroup>,
+        box_dir: &Path,
+        owner: Option<(Uid, Gid)>,
+    ) -> Result<(monitor::Observed, u64), SandboxError> {
+        let limits = &spec.limits;
         // The forked child starts with (a copy of) the judge's RSS, and
         // rusage's maxrss remembers it across exec: note it to tell.
         let rss_before = procscan::status_kib("self", "VmRSS");
         let start = Instant::now();
-        let mut child = spawn_retrying(&mut cmd).map_err(|source| SandboxError::Spawn {
-            program: program.clone(),
+        let mut child = spawn_retrying(cmd).map_err(|source| SandboxError::Spawn {
+            program: program.to_path_buf(),
             source,
         })?;
         // Until supervision has reaped it, an early return kills the child.
@@ -718,9 +839,8 @@ impl Sandbox {
         let judge_rss_kib = rss_before
             .max(procscan::status_kib("self", "VmRSS"))
             .unwrap_or(u64::MAX / 4);
-        drop(cmd); // closes the parent's copies of the cgroup.procs files
         let supervise_err = |syscall, source| SandboxError::Supervise {
-            program: program.clone(),
+            program: program.to_path_buf(),
             syscall,
             source,
         };
@@ -728,28 +848,39 @@ impl Sandbox {
             let e = io::Error::other("stdout/stderr pipes missing");
             return Err(supervise_err("spawn", e));
         };
+        let child_uid = owner.map_or_else(nix::unistd::getuid, |(u, _)| u);
         let watch = monitor::Watch {
             pid: child.id() as i32,
             stdout,
             stderr,
-            cgroup: cg.as_ref(),
+            cgroup: cg,
             cpu_limit_ms: limits.cpu_ms,
             wall_limit: Duration::from_millis(limits.wall_ms),
             stdout_cap: limits.output_bytes,
             stderr_keep: STDERR_KEEP_BYTES,
             output_limit: limits.output_bytes,
             clk_tck: self.clk_tck,
-            escapee_uid: (self.cgroups.is_none()).then_some(child_uid.as_raw()),
-            workdir: cwd,
+            // In a pid namespace nothing escapes: the kernel kills the rest.
+            escapee_uid: (self.cgroups.is_none() && !self.protections.isolation)
+                .then_some(child_uid.as_raw()),
+            workdir: box_dir,
             reap_orphans: self.protections.subreaper,
+            sample_hwm: !self.protections.isolation,
         };
         let obs = monitor::supervise(watch, start).map_err(|e| supervise_err("poll/wait4", e))?;
         std::mem::forget(guard); // reaped by supervise
-        let mem = cg.as_ref().map(|c| c.memory_stats()).unwrap_or_default();
-        drop(cg); // kills anything left and removes the cgroup
         drop(child);
+        Ok((obs, judge_rss_kib))
+    }
 
-        // Measurements.
+    /// Turns what was observed into the run's figures and status.
+    fn measure(
+        &self,
+        obs: monitor::Observed,
+        mem: cgroup::MemoryStats,
+        judge_rss_kib: u64,
+        limits: &Limits,
+    ) -> RunResult {
         let tv_ms =
             |tv: nix::libc::timeval| (tv.tv_sec.max(0) as u64) * 1000 + (tv.tv_usec.max(0) as u64) / 1000;
         let rusage_cpu = tv_ms(obs.rusage.ru_utime) + tv_ms(obs.rusage.ru_stime);
@@ -764,7 +895,6 @@ impl Sandbox {
         let peak_memory_kib = (mem.peak_bytes.unwrap_or(0) / 1024)
             .max(obs.hwm_seen_kib)
             .max(trusted_rss);
-
         let status = verdict::classify(
             &verdict::Evidence {
                 ended: obs.status,
@@ -774,20 +904,105 @@ impl Sandbox {
                 cpu_ms,
                 peak_memory_kib,
                 memory: mem,
-                cgroup_memory: cg_memory,
+                cgroup_memory: self.cgroups.as_ref().is_some_and(|c| c.memory()),
                 stderr: &obs.stderr,
             },
             limits,
         );
-        Ok(RunResult {
+        RunResult {
             status,
             cpu_ms,
             wall_ms: obs.wall.as_millis() as u64,
             peak_memory_kib,
             stdout: obs.stdout,
             stderr: obs.stderr,
-        })
+        }
     }
+}
+
+/// Copies the spec's files into the work folder, owned by the run's user.
+fn copy_files(spec: &RunSpec, box_dir: &Path, owner: Option<(Uid, Gid)>) -> Result<(), SandboxError> {
+    for (src, name) in &spec.files {
+        if !workdir::is_plain_name(name) {
+            return Err(SandboxError::InvalidFileName { name: name.clone() });
+        }
+        workdir::copy_in(src, box_dir, name, owner).map_err(|source| SandboxError::CopyFile {
+            src: src.clone(),
+            name: name.clone(),
+            source,
+        })?;
+    }
+    Ok(())
+}
+
+/// Stdin: an unlinked temp file, so the program may read it or not.
+fn stdin_file(spec: &RunSpec, dir: &Path, program: &Path) -> Result<std::fs::File, SandboxError> {
+    (|| {
+        let mut f = tempfile::tempfile_in(dir)?;
+        f.write_all(&spec.stdin)?;
+        f.rewind()?;
+        io::Result::Ok(f)
+    })()
+    .map_err(|source| SandboxError::Stdin {
+        program: program.to_path_buf(),
+        source,
+    })
+}
+
+/// The folders bound read-only into the run's root besides the system
+/// ones: the spec's, and the tree of an absolute program outside them (two
+/// levels above the real executable, e.g. a Rust toolchain's sysroot).
+fn read_only_dirs(spec: &RunSpec, program: &Path) -> Vec<PathBuf> {
+    let mut dirs = spec.read_only_dirs.clone();
+    if program.is_absolute()
+        && !program.starts_with(isolation::BOX_DIR)
+        && let Ok(real) = std::fs::canonicalize(program)
+        && let Some(tree) = real.parent().and_then(Path::parent)
+        && !tree.starts_with("/usr")
+        && tree != Path::new("/")
+    {
+        dirs.push(tree.to_path_buf());
+    }
+    dirs
+}
+
+/// Size of the work folder's tmpfs: room for the files given and what the
+/// program may write (its memory cgroup is charged for it too).
+fn work_tmpfs_bytes(spec: &RunSpec) -> u64 {
+    let given: u64 = spec
+        .files
+        .iter()
+        .filter_map(|(src, _)| std::fs::metadata(src).ok())
+        .map(|m| m.len())
+        .sum();
+    given
+        .saturating_add(spec.limits.file_size_bytes.saturating_mul(2))
+        .saturating_add(1 << 20)
+}
+
+/// Sizes of `/tmp` and `/dev/shm` inside the run.
+fn scratch_sizes(limits: &Limits) -> isolation::ScratchSizes {
+    let bytes = limits.file_size_bytes.clamp(1 << 20, 1 << 30);
+    isolation::ScratchSizes {
+        tmp_bytes: bytes,
+        shm_bytes: bytes / 4,
+    }
+}
+
+/// Runs `f` on a fresh thread whose children start in a new pid namespace
+/// (`unshare(CLONE_NEWPID)` affects the caller's future children only, and
+/// can be done once per thread). The thread lives as long as the run, as
+/// it must: the run's init dies when the thread that forked it ends.
+fn on_new_pid_namespace<T: Send>(f: impl FnOnce() -> T + Send) -> io::Result<T> {
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            // SAFETY: affects only this thread's future children.
+            unsafe { rustix::thread::unshare_unsafe(rustix::thread::UnshareFlags::NEWPID) }?;
+            Ok(f())
+        })
+        .join()
+        .unwrap_or_else(|_| Err(io::Error::other("the run's thread panicked")))
+    })
 }
 
 /// Kills the process group of a spawned child and reaps it, unless
@@ -804,13 +1019,7 @@ impl Drop for KillOnDrop {
 }
 
 /// Resource limits for the child, as `(resource, soft, hard)`.
-fn rlimits_for(
-    limits: &Limits,
-    untrusted: bool,
-    cg_memory: bool,
-    cg_pids: bool,
-    child_uid: Uid,
-) -> Vec<(Resource, u64, u64)> {
+fn rlimits_for(limits: &Limits, cg_memory: bool, cg_pids: bool, child_uid: Uid) -> Vec<(Resource, u64, u64)> {
     let memory_bytes = limits.memory_kib.saturating_mul(1024);
     // Backstop only: the watchdog kills at the exact limit.
     let cpu_s = limits.cpu_ms.div_ceil(1000).saturating_add(1);
@@ -823,10 +1032,8 @@ fn rlimits_for(
     if !cg_memory {
         rl.push((Resource::RLIMIT_AS, memory_bytes, memory_bytes));
     }
-    if untrusted {
-        // Deep recursion is fine as long as the memory limit allows it.
-        rl.push((Resource::RLIMIT_STACK, memory_bytes, memory_bytes));
-    }
+    // Deep recursion is fine as long as the memory limit allows it.
+    rl.push((Resource::RLIMIT_STACK, memory_bytes, memory_bytes));
     if !cg_pids && !child_uid.is_root() {
         // Per-user limit: count what that user already runs.
         let n = procscan::count_tasks(child_uid.as_raw()).saturating_add(limits.processes);
@@ -915,6 +1122,9 @@ mod tests {
     #[test]
     fn protections_text() {
         let mut p = Protections {
+            isolation: false,
+            uid_per_run: false,
+            seccomp: false,
             cgroup: None,
             cgroup_memory: false,
             cgroup_pids: false,

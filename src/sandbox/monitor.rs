@@ -46,6 +46,10 @@ pub(crate) struct Watch<'a> {
     pub(crate) workdir: &'a Path,
     /// Reap orphans of this run (the judge is a child subreaper).
     pub(crate) reap_orphans: bool,
+    /// Sample the child's `VmHWM`: only when it is the program itself (a
+    /// run's init is a fork of the judge that never execs, so its figure
+    /// is the judge's).
+    pub(crate) sample_hwm: bool,
 }
 
 /// Everything observed during a run.
@@ -152,7 +156,7 @@ pub(crate) fn supervise(w: Watch<'_>, start: Instant) -> io::Result<Observed> {
                 .or_else(|| procscan::cpu_ms(w.pid, w.clk_tck));
                 // Post-exec peak RSS (rusage's maxrss can include the judge's
                 // RSS inherited through fork; see `Sandbox::execute_in`).
-                if let Some(k) = procscan::status_kib(&pid_str, "VmHWM") {
+                if let Some(k) = procscan::status_kib(&pid_str, "VmHWM").filter(|_| w.sample_hwm) {
                     hwm_seen_kib = hwm_seen_kib.max(k);
                 }
                 if let Some(ms) = used {
@@ -333,11 +337,16 @@ fn wait4(pid: Pid) -> io::Result<(Ended, nix::libc::rusage)> {
             return Err(e);
         }
     }
-    // Without WUNTRACED/WCONTINUED only "exited" and "signaled" can occur.
-    let ended = if libc::WIFSIGNALED(raw) {
+    Ok((decode_status(raw), ru))
+}
+
+/// Decodes a raw wait status (without WUNTRACED/WCONTINUED only "exited"
+/// and "signaled" can occur).
+pub(crate) fn decode_status(raw: i32) -> Ended {
+    use nix::libc;
+    if libc::WIFSIGNALED(raw) {
         Ended::Signaled(libc::WTERMSIG(raw))
     } else {
         Ended::Exited(libc::WEXITSTATUS(raw))
-    };
-    Ok((ended, ru))
+    }
 }

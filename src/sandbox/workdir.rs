@@ -1,42 +1,153 @@
-//! Work directories and file permissions for sandboxed runs.
+//! Work folders and file permissions for sandboxed runs, and their removal.
 //!
-//! Layout, per run: a base directory `mayan-judge-XXXXXX` in the system
-//! temp dir (mode 0711: others may traverse it but not list it) holding the
-//! unlinked stdin file and a randomly named run directory (mode 0700, owned
-//! by the user the program runs as). The program knows its own directory
-//! but cannot list the base, so it cannot tamper with anything else there.
+//! Layout, per run ([`Workspace`]): a base folder
+//! `mayan-judge-<judge pid>-XXXXXX` in the system temp dir (mode 0700)
+//! holding the unlinked stdin file, the work folder `box` (owned by the
+//! program's user; a tmpfs of its own when the judge is root) and `root`,
+//! the mount point of the run's private root. Removal never follows a link
+//! and never recurses ([`remove_tree`]), so no tree a program leaves can
+//! make it fail or touch anything outside.
 
+use std::ffi::OsStr;
 use std::fs;
 use std::io;
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Component, Path, PathBuf};
 
 use nix::unistd::{Gid, Uid, chown};
-use tempfile::TempDir;
 
-/// Creates a run's base directory.
-pub(crate) fn create_base(root: Option<&Path>) -> io::Result<TempDir> {
-    let mut b = tempfile::Builder::new();
-    b.prefix("mayan-judge-");
-    let dir = match root {
-        Some(r) => b.tempdir_in(r)?,
-        None => b.tempdir()?,
-    };
-    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o711))?;
-    Ok(dir)
+/// The name every run folder starts with, followed by the judge's pid, so
+/// that a later judge can tell a dead judge's leftovers.
+const PREFIX: &str = "mayan-judge-";
+
+/// One run's folders on the host: a base folder only the judge can enter
+/// (mode 0700), holding the work folder (`box`: the program's, a tmpfs of
+/// its own when the judge may mount, owned by the program's user) and the
+/// mount point of the private root (`root`).
+#[derive(Debug)]
+pub(crate) struct Workspace {
+    base: PathBuf,
+    /// The work folder: `/box` inside the sandbox.
+    pub(crate) box_dir: PathBuf,
+    /// Mount point of the private root.
+    pub(crate) root_dir: PathBuf,
+    mounted: bool,
 }
 
-/// Creates a fresh run directory in `base`, owned by `owner` if given.
-pub(crate) fn create_run_dir(base: &Path, owner: Option<(Uid, Gid)>) -> io::Result<TempDir> {
-    let dir = tempfile::Builder::new()
-        .prefix("run-")
-        .rand_bytes(16)
-        .tempdir_in(base)?;
-    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o700))?;
-    if let Some((uid, gid)) = owner {
-        chown(dir.path(), Some(uid), Some(gid))?;
+impl Workspace {
+    /// Creates the folders; with `tmpfs_bytes`, mounts a tmpfs of that size
+    /// on the work folder (root only), so that removing it is an unmount.
+    pub(crate) fn create(
+        work_root: Option<&Path>,
+        owner: Option<(Uid, Gid)>,
+        tmpfs_bytes: Option<u64>,
+    ) -> io::Result<Workspace> {
+        let mut b = tempfile::Builder::new();
+        let prefix = format!("{PREFIX}{}-", std::process::id());
+        b.prefix(&prefix);
+        let base = match work_root {
+            Some(r) => b.tempdir_in(r)?,
+            None => b.tempdir()?,
+        }
+        .keep();
+        let ws = Workspace {
+            box_dir: base.join("box"),
+            root_dir: base.join("root"),
+            base,
+            mounted: false,
+        };
+        ws.fill(owner, tmpfs_bytes)
     }
-    Ok(dir)
+
+    fn fill(mut self, owner: Option<(Uid, Gid)>, tmpfs_bytes: Option<u64>) -> io::Result<Workspace> {
+        fs::set_permissions(&self.base, fs::Permissions::from_mode(0o700))?;
+        fs::create_dir(&self.box_dir)?;
+        fs::create_dir(&self.root_dir)?;
+        if let Some(bytes) = tmpfs_bytes {
+            let (uid, gid) = owner.map_or((0, 0), |(u, g)| (u.as_raw(), g.as_raw()));
+            let options = format!("size={bytes},nr_inodes=65536,mode=0700,uid={uid},gid={gid}");
+            nix::mount::mount(
+                Some("mayan-judge-box"),
+                &self.box_dir,
+                Some("tmpfs"),
+                nix::mount::MsFlags::MS_NOSUID | nix::mount::MsFlags::MS_NODEV,
+                Some(options.as_str()),
+            )
+            .map_err(io::Error::from)?;
+            self.mounted = true;
+        } else {
+            fs::set_permissions(&self.box_dir, fs::Permissions::from_mode(0o700))?;
+            if let Some((uid, gid)) = owner {
+                chown(&self.box_dir, Some(uid), Some(gid))?;
+            }
+        }
+        Ok(self)
+    }
+
+    /// The base folder (for the unlinked stdin file).
+    pub(crate) fn base(&self) -> &Path {
+        &self.base
+    }
+
+    /// Copies `name` out of the work folder to `dest` if it is a regular
+    /// file (a link the program left there is not followed), at most
+    /// `max_bytes`; `Ok(false)` when there is no such file.
+    pub(crate) fn collect(&self, name: &str, dest: &Path, max_bytes: u64) -> io::Result<bool> {
+        use std::io::Read;
+        let Ok(mut src) = fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(nix::libc::O_NOFOLLOW | nix::libc::O_NONBLOCK)
+            .open(self.box_dir.join(name))
+        else {
+            return Ok(false);
+        };
+        let meta = src.metadata()?;
+        if !meta.is_file() || meta.len() > max_bytes {
+            return Ok(false);
+        }
+        let mut bytes = Vec::with_capacity(meta.len() as usize);
+        (&mut src).take(max_bytes).read_to_end(&mut bytes)?;
+        fs::write(dest, &bytes)?;
+        fs::set_permissions(dest, fs::Permissions::from_mode(meta.mode() & 0o755 | 0o600))?;
+        Ok(true)
+    }
+
+    /// Removes everything: unmounts the work folder's tmpfs (whatever the
+    /// program left in it goes at once), then removes the folders without
+    /// following links.
+    pub(crate) fn remove(self) {
+        if self.mounted {
+            let _ = nix::mount::umount2(&self.box_dir, nix::mount::MntFlags::MNT_DETACH);
+        }
+        let _ = remove_tree(&self.base);
+    }
+}
+
+/// Removes what judges that died left in `work_root`: run folders whose
+/// judge process is gone (their tmpfs is unmounted first).
+pub(crate) fn remove_stale(work_root: &Path) {
+    let Ok(entries) = fs::read_dir(work_root) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(PREFIX)) else {
+            continue;
+        };
+        let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<i32>().ok()) else {
+            continue;
+        };
+        let alive = nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None).is_ok();
+        let own = entry
+            .metadata()
+            .is_ok_and(|m| m.uid() == nix::unistd::geteuid().as_raw());
+        if !alive && own {
+            let _ = nix::mount::umount2(&entry.path().join("box"), nix::mount::MntFlags::MNT_DETACH);
+            let _ = remove_tree(&entry.path());
+        }
+    }
 }
 
 /// Whether `name` is a plain file name (no separators, not `.`/`..`).
@@ -103,32 +214,119 @@ pub(crate) fn check_executable_by(path: &Path, uid: Uid, gid: Gid) -> Result<(),
     Ok(())
 }
 
-/// Removes a run directory, even if the program made parts of it
-/// read-only; errors are ignored (a leftover temp dir is not worth
-/// failing a verdict for).
-pub(crate) fn remove(dir: TempDir) {
-    let path = dir.path().to_path_buf();
-    if dir.close().is_ok() || !path.exists() {
-        return;
+/// Removes `path` and everything below it without following a symbolic
+/// link and without recursion: it walks down by `openat(O_NOFOLLOW)` from
+/// the folder it holds open, and back up through `..`, so a chain of any
+/// depth costs a few descriptors and one name per level, and a link the
+/// program left (to `/etc`, say) is unlinked, never entered or changed.
+pub(crate) fn remove_tree(path: &Path) -> io::Result<()> {
+    use rustix::fs::{AtFlags, Dir, Mode, OFlags, openat, unlinkat};
+    let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+        return Err(io::Error::other("not a removable path"));
+    };
+    let dir_flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    let open_dir = |at: &OwnedFd, name: &OsStr| -> io::Result<OwnedFd> {
+        match openat(at, name, dir_flags, Mode::empty()) {
+            Ok(fd) => Ok(fd),
+            Err(rustix::io::Errno::ACCESS) => {
+                // A folder the program made unreadable: it is its own (or
+                // the judge's) folder, reached without following a link.
+                let p = openat(
+                    at,
+                    name,
+                    OFlags::PATH | OFlags::DIRECTORY | OFlags::NOFOLLOW,
+                    Mode::empty(),
+                )?;
+                rustix::fs::chmod(
+                    format!("/proc/self/fd/{}", p.as_raw_fd()),
+                    Mode::from_raw_mode(0o700),
+                )?;
+                Ok(openat(at, name, dir_flags, Mode::empty())?)
+            }
+            Err(e) => Err(e.into()),
+        }
+    };
+    let top = openat(rustix::fs::CWD, parent, dir_flags, Mode::empty())?;
+    if unlinkat(&top, name, AtFlags::empty()).is_ok() {
+        return Ok(()); // a file or a link
     }
-    // Make every directory writable/searchable again, then retry.
-    fn unlock(p: &Path) {
-        let _ = fs::set_permissions(p, fs::Permissions::from_mode(0o700));
-        if let Ok(rd) = fs::read_dir(p) {
-            for e in rd.flatten() {
-                if e.file_type().map(|t| t.is_dir()).unwrap_or(false) {
-                    unlock(&e.path());
+    // The names from `path` down to the folder being emptied.
+    let mut names: Vec<std::ffi::OsString> = vec![name.to_os_string()];
+    let mut current = open_dir(&top, name)?;
+    loop {
+        let mut subdir = None;
+        for entry in Dir::read_from(&current)? {
+            let entry = entry?;
+            let n = OsStr::from_bytes(entry.file_name().to_bytes());
+            if n == "." || n == ".." {
+                continue;
+            }
+            if unlinkat(&current, n, AtFlags::empty()).is_err() {
+                match unlinkat(&current, n, AtFlags::REMOVEDIR) {
+                    Ok(()) => {}
+                    Err(_) => {
+                        subdir = Some(n.to_os_string());
+                        break;
+                    }
                 }
             }
         }
+        if let Some(n) = subdir {
+            // Go down into a non-empty folder.
+            let _ = rustix::fs::fchmod(&current, Mode::from_raw_mode(0o700));
+            current = open_dir(&current, &n)?;
+            names.push(n);
+            continue;
+        }
+        // Empty: go up and remove it.
+        let done = names.pop().expect("at least the top name");
+        if names.is_empty() {
+            drop(current);
+            let _ = rustix::fs::fchmod(&top, Mode::from_raw_mode(0o700));
+            unlinkat(&top, &done, AtFlags::REMOVEDIR)?;
+            return Ok(());
+        }
+        let up = openat(&current, "..", dir_flags, Mode::empty())?;
+        drop(current);
+        unlinkat(&up, &done, AtFlags::REMOVEDIR)?;
+        current = up;
     }
-    unlock(&path);
-    let _ = fs::remove_dir_all(&path);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_deep_tree_with_links_is_removed_without_touching_what_they_point_to() {
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("keep"), "x").unwrap();
+        std::fs::set_permissions(outside.path(), fs::Permissions::from_mode(0o755)).unwrap();
+        let base = tempfile::tempdir().unwrap();
+        let top = base.path().join("run");
+        let mut p = top.clone();
+        for _ in 0..20_000 {
+            p.push("d");
+        }
+        // Deeper than PATH_MAX: build it step by step from inside.
+        std::fs::create_dir(&top).unwrap();
+        let mut fd =
+            rustix::fs::open(&top, rustix::fs::OFlags::DIRECTORY, rustix::fs::Mode::empty()).unwrap();
+        for _ in 0..20_000 {
+            rustix::fs::mkdirat(&fd, "d", rustix::fs::Mode::from_raw_mode(0o755)).unwrap();
+            fd = rustix::fs::openat(&fd, "d", rustix::fs::OFlags::DIRECTORY, rustix::fs::Mode::empty())
+                .unwrap();
+        }
+        rustix::fs::symlinkat(outside.path(), &fd, "link").unwrap();
+        std::os::unix::fs::symlink(outside.path(), top.join("link")).unwrap();
+        std::fs::create_dir(top.join("locked")).unwrap();
+        std::fs::write(top.join("locked/f"), "x").unwrap();
+        std::fs::set_permissions(top.join("locked"), fs::Permissions::from_mode(0o000)).unwrap();
+        remove_tree(&top).unwrap();
+        assert!(!top.exists());
+        assert!(outside.path().join("keep").exists());
+        assert_eq!(fs::metadata(outside.path()).unwrap().mode() & 0o7777, 0o755);
+    }
 
     #[test]
     fn plain_names() {
