@@ -179,6 +179,20 @@ pub struct GradeArgs {
     /// No progress bar or progress lines.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Sandbox requirements.
+    #[command(flatten)]
+    pub sandbox: SandboxArgs,
+}
+
+/// How far the sandbox must isolate programs.
+#[derive(Debug, Args, Default)]
+pub struct SandboxArgs {
+    /// Run programs even where this machine cannot isolate them (not root,
+    /// no mount/pid namespaces, no seccomp or no cgroups): only for
+    /// programs you wrote yourself. Without it such a machine refuses to
+    /// grade and says what is missing.
+    #[arg(long)]
+    pub trusted: bool,
 }
 
 /// Report files, written atomically (a crash never leaves half a report).
@@ -254,6 +268,9 @@ pub struct CiArgs {
     /// No progress bar or progress lines.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Sandbox requirements.
+    #[command(flatten)]
+    pub sandbox: SandboxArgs,
 }
 
 /// Options of `bench`.
@@ -425,4 +442,7 @@ pub struct StressArgs {
     /// No progress bar or progress lines.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Sandbox requirements.
+    #[command(flatten)]
+    pub sandbox: SandboxArgs,
 }

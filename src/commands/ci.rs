@@ -4,7 +4,6 @@ use super::progress::Progress;
 use crate::ci::{CiReport, SCHEMA_VERSION, find_packages, run_unit, shard_units, units};
 use crate::cli::CiArgs;
 use crate::report::{Exporter, Text};
-use crate::sandbox::Sandbox;
 use crate::submission::default_cache_dir;
 use anyhow::Result;
 
@@ -12,7 +11,7 @@ use anyhow::Result;
 pub fn run(args: &CiArgs) -> Result<i32> {
     let found = find_packages(&args.root).map_err(anyhow::Error::msg)?;
     let work = shard_units(units(&found), args.shard);
-    let sandbox = Sandbox::detect();
+    let sandbox = super::untrusted_sandbox(&args.sandbox)?;
     let cache = default_cache_dir();
     let progress = Progress::new(args.quiet, work.len(), "checks");
     let mut report = CiReport {

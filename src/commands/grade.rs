@@ -7,7 +7,6 @@ use crate::package::embedded::Embedded;
 use crate::package::languages::LanguageTable;
 use crate::package::{Problem, TestCase};
 use crate::report::{Exporter, Text};
-use crate::sandbox::Sandbox;
 use crate::submission::{Prepared, default_cache_dir, prepare};
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
@@ -73,7 +72,7 @@ pub fn run(args: &GradeArgs) -> Result<i32> {
         }
     }
     let sources = expand(&args.submissions, &languages)?;
-    let sandbox = Sandbox::detect();
+    let sandbox = super::untrusted_sandbox(&args.sandbox)?;
     let grader = Grader::new(&problem, &sandbox, cases).context("reading the tests")?;
     let progress = Progress::new(args.quiet, grader.len() * sources.len(), "tests");
     let cache = default_cache_dir();

@@ -19,6 +19,25 @@ use anyhow::{Context, Result};
 use std::io::Read;
 use std::path::Path;
 
+/// The sandbox for untrusted programs. Where the machine cannot give every
+/// protection, an error that names what is missing, unless `--trusted`
+/// (then a one-line note on stderr).
+pub fn untrusted_sandbox(args: &crate::cli::SandboxArgs) -> Result<crate::sandbox::Sandbox> {
+    let sandbox = crate::sandbox::Sandbox::detect();
+    let missing = sandbox.protection_details().missing();
+    if !missing.is_empty() {
+        let list = missing.join("; ");
+        if !args.trusted {
+            anyhow::bail!(
+                "this machine cannot isolate untrusted programs; missing: {list}. \
+                 Run as root on Linux with namespaces and cgroups, or pass --trusted to run programs you wrote yourself"
+            );
+        }
+        eprintln!("note: --trusted: running without {list}");
+    }
+    Ok(sandbox)
+}
+
 /// Reads a file, or standard input for `-`.
 pub fn read_input(path: &Path) -> Result<Vec<u8>> {
     if path == Path::new("-") {

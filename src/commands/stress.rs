@@ -49,7 +49,7 @@ pub fn run(args: &StressArgs) -> Result<i32> {
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    let sandbox = Sandbox::detect();
+    let sandbox = super::untrusted_sandbox(&args.sandbox)?;
     let prepared = prepare(&sandbox, source, language, &default_cache_dir())
         .with_context(|| format!("preparing {}", source.display()))?;
     if let Prepared::CompileError(message) = &prepared {

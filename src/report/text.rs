@@ -72,6 +72,9 @@ pub fn verdict_counts(s: &SubmissionReport) -> String {
         .join(", ")
 }
 
+/// Everything a program wrote (outputs in diffs, compiler messages) is
+/// passed through [`crate::sim::terminal_safe`]: no escape sequence reaches
+/// the terminal.
 impl Exporter for Text {
     fn grade(&self, report: &GradeReport) -> String {
         let mut out = String::new();
@@ -102,7 +105,7 @@ impl Exporter for Text {
                 );
             }
         }
-        out
+        crate::sim::terminal_safe(&out)
     }
 
     fn ci(&self, report: &CiReport) -> String {
@@ -153,7 +156,7 @@ impl Exporter for Text {
             report.checks.len(),
             report.failures()
         );
-        out
+        crate::sim::terminal_safe(&out)
     }
 
     fn validation(&self, report: &ValidationReport) -> String {
@@ -169,6 +172,6 @@ impl Exporter for Text {
             report.coverage.tests,
             if n == 1 { "" } else { "s" }
         );
-        out
+        crate::sim::terminal_safe(&out)
     }
 }

@@ -1135,6 +1135,11 @@ mod tests {
             process_limit_enforced: true,
         };
         assert_eq!(p.to_string(), "rlimits only (cpu, as, fsize, core, nproc, stack)");
+        // `grade` refuses such a machine without --trusted, naming each gap.
+        let missing = p.missing().join("; ");
+        for gap in ["private file system", "uid per run", "seccomp", "cgroup"] {
+            assert!(missing.contains(gap), "{missing}");
+        }
         p.cgroup = Some(CgroupVersion::V1);
         p.cgroup_memory = true;
         p.cgroup_pids = true;
@@ -1148,5 +1153,10 @@ mod tests {
             p.to_string(),
             "cgroup v1 (memory, pids) + uid drop to nobody:nogroup (65534:65534) + rlimits (cpu, fsize, core, stack)"
         );
+        p.isolation = true;
+        p.uid_per_run = true;
+        p.seccomp = true;
+        assert!(p.missing().is_empty(), "{:?}", p.missing());
+        assert!(p.to_string().starts_with("private root (pivot_root"), "{p}");
     }
 }

@@ -116,11 +116,30 @@ pub fn tokens(text: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
 /// Shows a token for a message: lossy UTF-8, at most 20 characters.
 pub fn show_token(tok: &[u8]) -> String {
     let s = String::from_utf8_lossy(tok);
+    let shown: String = s.chars().take(20).flat_map(escape_control).collect();
     if s.chars().count() > 20 {
-        format!("{}...", s.chars().take(20).collect::<String>())
+        format!("{shown}...")
     } else {
-        s.into_owned()
+        shown
     }
+}
+
+/// A character as it may be shown on a terminal: control characters (ESC,
+/// BEL, CR, ...) escaped as `\u{1b}`, so text from a program can neither
+/// move the cursor nor recolour the screen; newline and tab kept.
+pub fn escape_control(c: char) -> impl Iterator<Item = char> {
+    let escape = c.is_control() && c != '\n' && c != '\t';
+    let (plain, escaped) = if escape {
+        (None, Some(c.escape_unicode()))
+    } else {
+        (Some(c), None)
+    };
+    plain.into_iter().chain(escaped.into_iter().flatten())
+}
+
+/// `text` with [`escape_control`] applied to every character.
+pub fn terminal_safe(text: &str) -> String {
+    text.chars().flat_map(escape_control).collect()
 }
 
 /// Parses a decimal integer (optional sign). Values beyond i64 saturate, so a
@@ -264,4 +283,16 @@ pub fn describe_first_run(board: &Board) -> Option<String> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shown_tokens_are_short_and_escape_control_characters() {
+        assert_eq!(show_token(b"\x1b[2Jwipe"), "\\u{1b}[2Jwipe");
+        assert_eq!(show_token(&[b'9'; 100]), format!("{}...", "9".repeat(20)));
+        assert_eq!(terminal_safe("a\x07b\nc\td\re"), "a\\u{7}b\nc\td\\u{d}e");
+    }
 }
