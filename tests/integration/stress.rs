@@ -2,35 +2,23 @@
 //! is caught and shrunk to a small board, every accepted one survives 2,000
 //! boards, shrinking is reproducible, and configuration errors exit with 2.
 
+use crate::util::{have, judge, judge_within, manifest};
 use assert_cmd::Command;
 use predicates::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-fn have(tool: &str) -> bool {
-    let found = std::process::Command::new("sh")
-        .args(["-c", &format!("command -v {tool}")])
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false);
-    if !found {
-        eprintln!("SKIP: {tool} not installed");
-    }
-    found
-}
-
 /// `stress` with a private compile cache, quiet (add `--jobs`).
 fn stress(cache: &Path, submission: &Path) -> Command {
-    let mut c = Command::cargo_bin("mayan-judge").expect("binary built");
-    c.timeout(Duration::from_secs(200))
-        .env("MAYAN_JUDGE_CACHE", cache)
+    let mut c = judge_within(200);
+    c.env("MAYAN_JUDGE_CACHE", cache)
         .args(["stress", "--quiet"])
         .arg(submission);
     c
 }
 
 fn programs(dir: &str) -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reference");
+    let root = manifest().join("reference");
     let mut out: Vec<PathBuf> = std::fs::read_dir(&root)
         .unwrap()
         .flat_map(|pkg| {
@@ -157,7 +145,7 @@ fn shrinking_is_reproducible_for_a_seed_whatever_the_jobs() {
         return;
     }
     let cache = tempfile::tempdir().unwrap();
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("reference/mayan/wrong_answer/cross_two_steps.cpp");
+    let p = manifest().join("reference/mayan/wrong_answer/cross_two_steps.cpp");
     let run = |jobs: &str| {
         let out = stress(cache.path(), &p)
             .args(["--seed", "5", "--count", "5000", "--jobs", jobs])
@@ -181,7 +169,7 @@ fn the_failing_board_is_saved_as_a_test_and_drawn_in_html() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("reference/mayan/wrong_answer/left_first.cpp");
+    let p = manifest().join("reference/mayan/wrong_answer/left_first.cpp");
     let html = tmp.path().join("r.html");
     let out = stress(&tmp.path().join("cache"), &p)
         .args(["--seed", "1", "--jobs", "2", "--save"])
@@ -198,18 +186,12 @@ fn the_failing_board_is_saved_as_a_test_and_drawn_in_html() {
     assert_eq!(saved.len(), 2, "{saved:?}");
     let input = saved.iter().find(|p| p.extension().unwrap() == "in").unwrap();
     // The saved test is valid and its answer is the solver's.
-    Command::cargo_bin("mayan-judge")
-        .unwrap()
+    judge()
         .args(["validate", "--allow-sensitive"])
         .arg(tmp.path().join("saved"))
         .assert()
         .success();
-    let solved = Command::cargo_bin("mayan-judge")
-        .unwrap()
-        .arg("solve")
-        .arg(input)
-        .output()
-        .unwrap();
+    let solved = judge().arg("solve").arg(input).output().unwrap();
     let ans = std::fs::read(input.with_extension("ans")).unwrap();
     assert_eq!(
         String::from_utf8_lossy(&solved.stdout).trim(),
