@@ -6,7 +6,7 @@
 //! or fails under `MAYAN_JUDGE_REQUIRE_TOOLS=1`: see `util::tool`). Each gets a unique name `mj_<tag>_<pid>` so
 //! leftovers can be found in `/proc` by their `comm`.
 
-use crate::util::{have, missing, skip};
+use crate::util::{PhaseGuard, have, missing, phase, skip};
 use mayan_judge::sandbox::{Limits, RunResult, RunSpec, Sandbox, SandboxOptions, Status};
 
 use std::path::{Path, PathBuf};
@@ -44,6 +44,8 @@ fn build_dir() -> &'static Path {
 struct Prog {
     path: PathBuf,
     name: String,
+    /// Keeps the stress tests away while the program may run.
+    _phase: PhaseGuard,
 }
 
 /// Compiles `src` as `mj_<tag>_<pid>`; `None` (after `util::tool` says
@@ -52,6 +54,7 @@ fn compile(tag: &str, src: &str) -> Option<Prog> {
     if !have("gcc") {
         return None;
     }
+    let phase = phase("sandbox");
     let name = format!("mj_{tag}_{}", std::process::id() % 100_000);
     assert!(name.len() <= 15, "comm is truncated to 15 chars: {name}");
     let c = build_dir().join(format!("{name}.c"));
@@ -68,7 +71,11 @@ fn compile(tag: &str, src: &str) -> Option<Prog> {
         "gcc failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    Some(Prog { path, name })
+    Some(Prog {
+        path,
+        name,
+        _phase: phase,
+    })
 }
 
 /// Runs `p` (passed in the work dir) with `stdin` and `limits`.
@@ -631,6 +638,7 @@ fn python_runs_under_the_sandbox() {
     let Some(python) = sandboxed_python(sb) else {
         return;
     };
+    let _phase = phase("sandbox");
     let dir = tempfile::tempdir().unwrap();
     let script = dir.path().join("main.py");
     std::fs::write(
@@ -662,6 +670,7 @@ fn python_memory_error_is_memory_limit() {
     let Some(python) = sandboxed_python(sb) else {
         return;
     };
+    let _phase = phase("sandbox");
     let dir = tempfile::tempdir().unwrap();
     let script = dir.path().join("main.py");
     std::fs::write(&script, "a = []\nwhile True:\n    a.append(bytearray(1 << 20))\n").unwrap();

@@ -2,7 +2,7 @@
 //! is caught and shrunk to a small board, every accepted one survives 2,000
 //! boards, shrinking is reproducible, and configuration errors exit with 2.
 
-use crate::util::{have, judge, judge_within, manifest};
+use crate::util::{have, judge, judge_within, manifest, phase};
 use assert_cmd::Command;
 use predicates::prelude::*;
 use std::path::{Path, PathBuf};
@@ -60,6 +60,7 @@ fn shrunk_blocks(stdout: &str) -> u32 {
 
 #[test]
 fn every_wrong_program_is_caught_and_shrunk_to_at_most_12_blocks() {
+    let _phase = phase("stress");
     let cache = tempfile::tempdir().unwrap();
     let wrong = programs("wrong_answer");
     assert!(wrong.len() >= 6, "{wrong:?}");
@@ -87,6 +88,7 @@ fn every_wrong_program_is_caught_and_shrunk_to_at_most_12_blocks() {
 
 #[test]
 fn every_accepted_program_survives_2000_boards() {
+    let _phase = phase("stress");
     let cache = tempfile::tempdir().unwrap();
     let mut done: Vec<(Vec<u8>, &str)> = Vec::new();
     for p in programs("accepted") {
@@ -141,6 +143,7 @@ fn every_accepted_program_survives_2000_boards() {
 
 #[test]
 fn shrinking_is_reproducible_for_a_seed_whatever_the_jobs() {
+    let _phase = phase("stress");
     if !have("g++") {
         return;
     }
@@ -165,6 +168,7 @@ fn shrinking_is_reproducible_for_a_seed_whatever_the_jobs() {
 
 #[test]
 fn the_failing_board_is_saved_as_a_test_and_drawn_in_html() {
+    let _phase = phase("stress");
     if !have("g++") {
         return;
     }
@@ -203,6 +207,7 @@ fn the_failing_board_is_saved_as_a_test_and_drawn_in_html() {
 
 #[test]
 fn a_submission_that_does_not_compile_is_a_configuration_error() {
+    let _phase = phase("stress");
     if !have("g++") {
         return;
     }

@@ -10,6 +10,7 @@
 
 use assert_cmd::Command;
 use std::path::{Path, PathBuf};
+use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
 /// `mayan-judge` as a user runs it, stopped after 300 s.
@@ -179,4 +180,36 @@ pub fn official_data() -> Option<PathBuf> {
          or set MAYAN_OFFICIAL_DIR to a folder holding mayan1.in ... mayan10.ans",
     );
     None
+}
+
+// ---- phases -----------------------------------------------------------------
+
+static PHASE: Mutex<(Option<&'static str>, usize)> = Mutex::new((None, 0));
+static PHASE_CHANGED: Condvar = Condvar::new();
+
+/// Held while a test of one phase runs.
+pub struct PhaseGuard;
+
+/// Waits until no test of another phase runs, then holds `name`. Tests of
+/// one phase run side by side; the `sandbox` tests (hostile programs as the
+/// sandbox's shared user) and the `stress` tests (thousands of sandboxed
+/// runs with tight verdicts) never overlap, as when they were two binaries.
+pub fn phase(name: &'static str) -> PhaseGuard {
+    let mut state = PHASE.lock().unwrap_or_else(|e| e.into_inner());
+    while state.0.is_some_and(|held| held != name) {
+        state = PHASE_CHANGED.wait(state).unwrap_or_else(|e| e.into_inner());
+    }
+    *state = (Some(name), state.1 + 1);
+    PhaseGuard
+}
+
+impl Drop for PhaseGuard {
+    fn drop(&mut self) {
+        let mut state = PHASE.lock().unwrap_or_else(|e| e.into_inner());
+        state.1 -= 1;
+        if state.1 == 0 {
+            state.0 = None;
+            PHASE_CHANGED.notify_all();
+        }
+    }
 }
