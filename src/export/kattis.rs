@@ -16,10 +16,10 @@
 //! The repository's checker is a Rust crate that problemtools cannot build,
 //! so the output validator is a self-contained Python 3 script
 //! (`kattis_output_validator.py`, embedded in the binary) that replays the
-//! moves in its own simulator; `tests/cli_export.rs` keeps its verdicts equal
-//! to `mayan-judge check --protocol kattis`. Both validators are programs of
-//! the `build`/`run` form (a `build` script that makes `run` from
-//! `validate.py`), so they run on `python3` wherever the judge runs them.
+//! moves in its own simulator; `tests/integration/export.rs` keeps its
+//! verdicts equal to `mayan-judge check --protocol kattis`. Both validators
+//! are programs of the `build`/`run` form (a `build` script that makes `run`
+//! from `validate.py`), so they run on `python3` wherever the judge runs them.
 //!
 //! Inputs and answers are written in the canonical layout (`Puzzle::to_text`,
 //! one move a line): whitespace carries no meaning under RULES.md, and the

@@ -2,32 +2,14 @@
 //! misbehave in every way we could think of, with the judge finishing in
 //! bounded time and no process left behind; and the grader's features.
 
+use crate::util::{CASE4, CASE4_ANSWER, have, judge_within, write_in};
 use assert_cmd::Command;
 use predicates::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-fn judge() -> Command {
-    let mut c = Command::cargo_bin("mayan-judge").expect("binary built");
-    c.timeout(Duration::from_secs(120));
-    c
-}
-
-fn have(tool: &str) -> bool {
-    let found = std::process::Command::new("sh")
-        .args(["-c", &format!("command -v {tool}")])
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false);
-    if !found {
-        eprintln!("SKIP: `{tool}` is not installed");
-    }
-    found
-}
-
-/// Official case 4 (n = 3), with its answer.
-const CASE4: &str = "3\n1 2 2 3 2 0\n1 4 1 3 4 0\n5 1 4 1 3 3 0\n1 5 3 5 3 5 0\n4 4 3 4 4 0\n";
-const CASE4_ANSWER: &str = "2 0 1\n1 1 1\n3 4 -1\n";
+/// Far above what grading one test takes, even with a hostile program.
+const GRADE_TIMEOUT: u64 = 120;
 
 /// A one-test package with tight limits (1 s, 64 MiB, 64 KiB of output),
 /// and a private compile cache.
@@ -46,9 +28,8 @@ impl Fixture {
         )
         .unwrap();
         let tests = dir.path().join("testdata/p/secret");
-        std::fs::create_dir_all(&tests).unwrap();
-        std::fs::write(tests.join("1.in"), CASE4).unwrap();
-        std::fs::write(tests.join("1.ans"), CASE4_ANSWER).unwrap();
+        write_in(&tests, "1.in", CASE4);
+        write_in(&tests, "1.ans", CASE4_ANSWER);
         Fixture { dir }
     }
 
@@ -57,13 +38,11 @@ impl Fixture {
     }
 
     fn write(&self, name: &str, text: &str) -> PathBuf {
-        let p = self.dir.path().join(name);
-        std::fs::write(&p, text).unwrap();
-        p
+        write_in(self.dir.path(), name, text)
     }
 
     fn grade(&self, submission: &Path) -> Command {
-        let mut c = judge();
+        let mut c = judge_within(GRADE_TIMEOUT);
         c.env("MAYAN_JUDGE_CACHE", self.dir.path().join("cache"))
             .arg("grade")
             .arg("--problem")
@@ -357,7 +336,7 @@ fn without_a_package_nearby_the_bundled_one_is_used() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("minus_one.py");
     std::fs::write(&file, "print(-1)\n").unwrap();
-    judge()
+    judge_within(GRADE_TIMEOUT)
         .current_dir(dir.path())
         .args(["grade", "--quiet", "--tests", "sample/*"])
         .arg(&file)

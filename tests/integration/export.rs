@@ -1,25 +1,15 @@
 //! `mayan-judge export --format kattis`: the package it writes passes
-//! problemtools' `verifyproblem` (installed once per checkout into
-//! `target/problemtools-venv` when it is not on PATH), its Python output
-//! validator gives the verdicts of `mayan-judge check --protocol kattis` on
-//! the same files, and the command refuses what it cannot export.
+//! problemtools' `verifyproblem` (which `.ci/run` installs into
+//! `target/problemtools-venv`), its Python output validator gives the
+//! verdicts of `mayan-judge check --protocol kattis` on the same files, and
+//! the command refuses what it cannot export.
 
-use assert_cmd::Command;
+use crate::util::{CASE4, CASE4_ANSWER, judge, manifest, on_path, tool};
 use predicates::prelude::*;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
-use std::time::{Duration, Instant};
-
-fn judge() -> Command {
-    let mut c = Command::cargo_bin("mayan-judge").expect("binary built");
-    c.timeout(Duration::from_secs(300));
-    c
-}
-
-fn manifest() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+use std::time::Instant;
 
 /// Exports `problems/mayan` into `<root>/mayan`.
 fn export_mayan(root: &Path) -> PathBuf {
@@ -35,23 +25,20 @@ fn export_mayan(root: &Path) -> PathBuf {
     out
 }
 
-/// A command on PATH.
-fn on_path(name: &str) -> Option<PathBuf> {
-    mayan_judge::submission::which(name).filter(|p| p.is_file())
+/// The real Python 3 interpreter (not a version manager's shim, which can
+/// cost 200 ms a start), or `None` after [`tool`] says why.
+fn python() -> Option<PathBuf> {
+    tool("python3").map(|py| real_python(&py))
 }
 
-/// The real Python 3 interpreter (not a version manager's shim, which can
-/// cost 200 ms a start), or `None` after printing `SKIP`.
-fn python() -> Option<PathBuf> {
-    let found = std::process::Command::new("python3")
+/// What `python3` runs in the end (a shim's target), or `py` itself.
+fn real_python(py: &Path) -> PathBuf {
+    let found = std::process::Command::new(py)
         .args(["-c", "import os, sys; print(os.path.realpath(sys.executable))"])
         .output();
     match found {
-        Ok(o) if o.status.success() => Some(PathBuf::from(String::from_utf8_lossy(&o.stdout).trim())),
-        _ => {
-            eprintln!("SKIP: python3 not found");
-            None
-        }
+        Ok(o) if o.status.success() => PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()),
+        _ => py.to_path_buf(),
     }
 }
 
@@ -69,109 +56,6 @@ fn run_with_stdin(cmd: &mut std::process::Command, stdin: &[u8]) -> i32 {
 }
 
 // ---- verifyproblem ----------------------------------------------------------
-
-/// Where this checkout keeps its build output (`target/`).
-fn target_dir() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .or_else(|| {
-            // target/debug/deps/cli_export-HASH
-            std::env::current_exe()
-                .ok()
-                .and_then(|exe| exe.ancestors().nth(3).map(Path::to_path_buf))
-        })
-        .unwrap_or_else(|| manifest().join("target"))
-}
-
-/// Whether pip's failure says the package registry could not be reached.
-fn registry_unreachable(pip_output: &str) -> bool {
-    [
-        "Failed to establish a new connection",
-        "NewConnectionError",
-        "Temporary failure in name resolution",
-        "Name or service not known",
-        "Network is unreachable",
-        "Connection refused",
-        "Connection reset",
-        "ConnectTimeoutError",
-        "Read timed out",
-        "ProxyError",
-        "SSLError",
-        "Max retries exceeded",
-    ]
-    .iter()
-    .any(|s| pip_output.contains(s))
-}
-
-/// `verifyproblem`: on PATH, or in the checkout's cached venv, installed
-/// there with pip on first use. `None` (after printing `SKIP`) when pip
-/// cannot reach the registry; any other failure fails the test.
-fn verifyproblem() -> Option<PathBuf> {
-    if let Some(p) = on_path("verifyproblem") {
-        return Some(p);
-    }
-    let venv = target_dir().join("problemtools-venv");
-    let bin = venv.join("bin/verifyproblem");
-    if bin.is_file() {
-        return Some(bin);
-    }
-    let Some(python) = on_path("python3") else {
-        eprintln!("SKIP: problemtools could not be installed: python3 not found");
-        return None;
-    };
-    if !venv.join("bin/pip").is_file() {
-        let out = std::process::Command::new(&python)
-            .args(["-m", "venv"])
-            .arg(&venv)
-            .output()
-            .expect("run python3 -m venv");
-        assert!(
-            out.status.success(),
-            "python3 -m venv {} failed:\n{}",
-            venv.display(),
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-    eprintln!(
-        "installing problemtools into {} (once per checkout)",
-        venv.display()
-    );
-    let out = std::process::Command::new(venv.join("bin/pip"))
-        .args([
-            "install",
-            "--disable-pip-version-check",
-            "--quiet",
-            "--retries",
-            "1",
-            "--timeout",
-            "20",
-            "problemtools",
-        ])
-        .output()
-        .expect("run pip");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    if !out.status.success() {
-        if registry_unreachable(&text) {
-            let reason = text
-                .lines()
-                .rfind(|l| !l.trim().is_empty())
-                .unwrap_or("pip failed");
-            eprintln!("SKIP: problemtools could not be installed: {}", reason.trim());
-            return None;
-        }
-        panic!("pip install problemtools failed:\n{text}");
-    }
-    assert!(
-        bin.is_file(),
-        "pip installed problemtools but not {}",
-        bin.display()
-    );
-    Some(bin)
-}
 
 /// `(errors, warnings)` from verifyproblem's closing line
 /// (`mayan tested: 0 errors, 2 warnings`).
@@ -209,9 +93,11 @@ fn verifyproblem_accepts_the_kattis_export() {
     // verifyproblem takes the problem id from the folder name.
     let out = export_mayan(root.path());
     let exported = start.elapsed();
-    let Some(verify) = verifyproblem() else { return };
+    let Some(verify) = tool("verifyproblem") else {
+        return;
+    };
     let mut cmd = std::process::Command::new(&verify);
-    if let Some(py) = python()
+    if let Some(py) = on_path("python3").map(|py| real_python(&py))
         && let Some(dir) = py.parent()
     {
         // Validators start `python3`: the interpreter itself, not a shim.
@@ -276,7 +162,6 @@ fn verifyproblem_accepts_the_kattis_export() {
 
 // ---- the Python validators ------------------------------------------------------
 
-const CASE4: &str = "3\n1 2 2 3 2 0\n1 4 1 3 4 0\n5 1 4 1 3 3 0\n1 5 3 5 3 5 0\n4 4 3 4 4 0\n";
 /// No solution.
 const NONE: &str = "2\n1 0\n1 0\n0\n1 0\n1 0\n";
 /// Row 0 reads 1 . 1 1 .: `0 0 1` clears it at once, one move too early.
@@ -477,7 +362,7 @@ fn the_python_output_validator_refuses_unknown_flags_and_writes_feedback() {
     let dir = root.path().join("work");
     std::fs::create_dir(&dir).unwrap();
     std::fs::write(dir.join("in"), CASE4).unwrap();
-    std::fs::write(dir.join("ans"), "2 0 1\n1 1 1\n3 4 -1\n").unwrap();
+    std::fs::write(dir.join("ans"), CASE4_ANSWER).unwrap();
     let run = |flags: &[&str], output: &[u8]| {
         let fb = dir.join("fb");
         let _ = std::fs::remove_dir_all(&fb);
@@ -656,7 +541,7 @@ fn what_the_format_cannot_carry_is_refused() {
     let tests = root.path().join("repo/testdata/p/secret");
     std::fs::create_dir_all(&tests).unwrap();
     std::fs::write(tests.join("1.in"), CASE4).unwrap();
-    std::fs::write(tests.join("1.ans"), "2 0 1\n1 1 1\n3 4 -1\n").unwrap();
+    std::fs::write(tests.join("1.ans"), CASE4_ANSWER).unwrap();
     judge()
         .args(["export", "--format", "kattis"])
         .arg(&pkg)
@@ -675,7 +560,7 @@ fn what_the_format_cannot_carry_is_refused() {
         .code(2)
         .stderr(predicate::str::contains("1.ans").and(predicate::str::contains("disagrees")));
     // A license without an owner.
-    std::fs::write(tests.join("1.ans"), "2 0 1\n1 1 1\n3 4 -1\n").unwrap();
+    std::fs::write(tests.join("1.ans"), CASE4_ANSWER).unwrap();
     judge()
         .args(["export", "--format", "kattis", "--license", "cc-by-sa"])
         .arg(&pkg)

@@ -1,29 +1,7 @@
 //! The `solve` and `check` commands, run as a user runs them.
 
-use assert_cmd::Command;
+use crate::util::{CASE4, judge, official_data, write_in};
 use predicates::prelude::*;
-use std::path::PathBuf;
-
-fn judge() -> Command {
-    Command::cargo_bin("mayan-judge").expect("binary built")
-}
-
-/// The official NOIP 2011 data beside the project, or `None` (with a message)
-/// when this checkout does not have it.
-fn official_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("MAYAN_OFFICIAL_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/noip2011-mayan"));
-    if dir.join("mayan1.in").exists() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "SKIP: official data not found at {} (set MAYAN_OFFICIAL_DIR)",
-            dir.display()
-        );
-        None
-    }
-}
 
 fn tokens(s: &str) -> Vec<String> {
     s.split_whitespace().map(str::to_string).collect()
@@ -31,7 +9,7 @@ fn tokens(s: &str) -> Vec<String> {
 
 #[test]
 fn solve_reproduces_every_official_answer() {
-    let Some(dir) = official_dir() else { return };
+    let Some(dir) = official_data() else { return };
     for i in 1..=10 {
         let input = dir.join(format!("mayan{i}.in"));
         let expected = std::fs::read_to_string(dir.join(format!("mayan{i}.ans"))).unwrap();
@@ -47,7 +25,7 @@ fn solve_reproduces_every_official_answer() {
 
 #[test]
 fn check_accepts_every_official_answer() {
-    let Some(dir) = official_dir() else { return };
+    let Some(dir) = official_data() else { return };
     for i in 1..=10 {
         let input = dir.join(format!("mayan{i}.in"));
         let ans = dir.join(format!("mayan{i}.ans"));
@@ -59,14 +37,6 @@ fn check_accepts_every_official_answer() {
             .stderr(predicate::str::starts_with("AC"));
     }
 }
-
-fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> PathBuf {
-    let p = dir.path().join(name);
-    std::fs::write(&p, text).unwrap();
-    p
-}
-
-const CASE4: &str = "3\n1 2 2 3 2 0\n1 4 1 3 4 0\n5 1 4 1 3 3 0\n1 5 3 5 3 5 0\n4 4 3 4 4 0\n";
 
 #[test]
 fn solve_reads_standard_input_and_reports_stats() {
@@ -94,7 +64,7 @@ fn solve_rejects_an_invalid_puzzle_with_line_and_rule() {
 #[test]
 fn check_exit_codes_follow_testlib() {
     let dir = tempfile::tempdir().unwrap();
-    let input = write(&dir, "in", CASE4);
+    let input = write_in(dir.path(), "in", CASE4);
     let cases = [
         ("2 0 1\n1 1 1\n3 4 -1\n", 0, "AC"),
         ("-1\n", 1, "WA: answer is -1 but a solution exists"),
@@ -105,7 +75,7 @@ fn check_exit_codes_follow_testlib() {
         ),
     ];
     for (output, code, start) in cases {
-        let out = write(&dir, "out", output);
+        let out = write_in(dir.path(), "out", output);
         judge()
             .arg("check")
             .args([&input, &out])
@@ -114,8 +84,8 @@ fn check_exit_codes_follow_testlib() {
             .stderr(predicate::str::starts_with(start));
     }
     // A stored answer that disagrees with the solver: judge error.
-    let out = write(&dir, "out", "-1\n");
-    let ans = write(&dir, "ans", "-1\n");
+    let out = write_in(dir.path(), "out", "-1\n");
+    let ans = write_in(dir.path(), "ans", "-1\n");
     judge()
         .arg("check")
         .args([&input, &out, &ans])
@@ -127,7 +97,7 @@ fn check_exit_codes_follow_testlib() {
 #[test]
 fn check_with_a_missing_file_is_a_judge_error_not_a_verdict() {
     let dir = tempfile::tempdir().unwrap();
-    let input = write(&dir, "in", CASE4);
+    let input = write_in(dir.path(), "in", CASE4);
     judge()
         .arg("check")
         .arg(&input)
@@ -140,8 +110,8 @@ fn check_with_a_missing_file_is_a_judge_error_not_a_verdict() {
 #[test]
 fn check_json_is_machine_readable() {
     let dir = tempfile::tempdir().unwrap();
-    let input = write(&dir, "in", CASE4);
-    let out = write(&dir, "out", "2 0 1\n1 1 1\n4 0 -1\n");
+    let input = write_in(dir.path(), "in", CASE4);
+    let out = write_in(dir.path(), "out", "2 0 1\n1 1 1\n4 0 -1\n");
     let res = judge()
         .arg("check")
         .arg("--json")
@@ -160,8 +130,8 @@ fn check_json_is_machine_readable() {
 #[test]
 fn check_trace_shows_each_move_and_cascade_step() {
     let dir = tempfile::tempdir().unwrap();
-    let input = write(&dir, "in", CASE4);
-    let out = write(&dir, "out", "2 0 1\n1 1 1\n3 4 -1\n");
+    let input = write_in(dir.path(), "in", CASE4);
+    let out = write_in(dir.path(), "out", "2 0 1\n1 1 1\n3 4 -1\n");
     judge()
         .arg("check")
         .arg("--trace")
@@ -204,8 +174,8 @@ fn show_replays_the_smallest_solution_in_colour() {
 #[test]
 fn show_explains_moves_that_are_not_a_solution() {
     let dir = tempfile::tempdir().unwrap();
-    let input = write(&dir, "in", CASE4);
-    let moves = write(&dir, "moves", "2 0 1\n1 1 1\n4 0 -1\n");
+    let input = write_in(dir.path(), "in", CASE4);
+    let moves = write_in(dir.path(), "moves", "2 0 1\n1 1 1\n4 0 -1\n");
     judge()
         .args(["show", "--color", "never"])
         .args([&input, &moves])
@@ -223,9 +193,9 @@ fn show_explains_moves_that_are_not_a_solution() {
 #[test]
 fn check_flags_may_follow_the_files() {
     let dir = tempfile::tempdir().unwrap();
-    let input = write(&dir, "in", "2\n1 0\n0\n1 0\n1 0\n0\n");
+    let input = write_in(dir.path(), "in", "2\n1 0\n0\n1 0\n1 0\n0\n");
     // A valid solution that is not the smallest: accepted only with --any.
-    let out = write(&dir, "out", "2 0 -1\n3 0 -1\n");
+    let out = write_in(dir.path(), "out", "2 0 -1\n3 0 -1\n");
     judge().arg("check").args([&input, &out]).assert().code(1);
     judge()
         .arg("check")

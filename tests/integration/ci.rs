@@ -2,38 +2,14 @@
 //! the verdict their folder promises, broken packages reported without
 //! stopping the others.
 
-use assert_cmd::Command;
+use crate::util::{CASE4, CASE4_ANSWER, have, judge_within, manifest, write};
 use predicates::prelude::*;
-use std::path::{Path, PathBuf};
-use std::time::Duration;
 
-fn judge() -> Command {
-    let mut c = Command::cargo_bin("mayan-judge").expect("binary built");
-    c.timeout(Duration::from_secs(900));
-    c
-}
+/// `ci` grades every reference program: minutes on a loaded machine.
+const CI_TIMEOUT: u64 = 900;
 
-fn have(tool: &str) -> bool {
-    let ok = std::process::Command::new("sh")
-        .args(["-c", &format!("command -v {tool}")])
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false);
-    if !ok {
-        eprintln!("SKIP: `{tool}` is not installed");
-    }
-    ok
-}
-
-const CASE4: &str = "3\n1 2 2 3 2 0\n1 4 1 3 4 0\n5 1 4 1 3 3 0\n1 5 3 5 3 5 0\n4 4 3 4 4 0\n";
-const CASE4_ANSWER: &str = "2 0 1\n1 1 1\n3 4 -1\n";
 const GOOD_PY: &str = "print('2 0 1\\n1 1 1\\n3 4 -1')\n";
 const WRONG_PY: &str = "print(-1)\n";
-
-fn write(path: &Path, text: &str) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
-}
 
 /// A repository with a good package `a` (one accepted and one wrong-answer
 /// program, and a wrong-answer program filed under accepted), a package `b`
@@ -66,7 +42,7 @@ fn ci_reports_every_package_and_every_mismatch() {
     let root = fixture();
     let junit = root.path().join("junit.xml");
     let json = root.path().join("ci.json");
-    judge()
+    judge_within(CI_TIMEOUT)
         .args(["ci", "--quiet", "--junit"])
         .arg(&junit)
         .arg("--json")
@@ -109,7 +85,7 @@ fn shards_split_the_checks_between_them() {
     let root = fixture();
     let mut seen = Vec::new();
     for shard in ["1/2", "2/2"] {
-        let out = judge()
+        let out = judge_within(CI_TIMEOUT)
             .args(["ci", "--quiet", "--shard", shard])
             .arg(root.path())
             .env("MAYAN_JUDGE_CACHE", root.path().join("cache"))
@@ -120,7 +96,7 @@ fn shards_split_the_checks_between_them() {
         seen.push(text);
     }
     assert!(seen[0].contains("validate") && seen[1].contains("accepted/good.py"));
-    judge()
+    judge_within(CI_TIMEOUT)
         .args(["ci", "--shard", "3/2"])
         .arg(root.path())
         .assert()
@@ -137,9 +113,9 @@ fn ci_passes_on_the_repository() {
             return;
         }
     }
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let root = manifest();
     let cache = tempfile::tempdir().unwrap();
-    judge()
+    judge_within(CI_TIMEOUT)
         .args(["ci", "--quiet"])
         .arg(&root)
         .env("MAYAN_JUDGE_CACHE", cache.path())
@@ -178,7 +154,7 @@ fn a_failing_reference_program_stops_at_its_first_failing_test() {
         "while True:\n    pass\n",
     );
     let json = r.join("ci.json");
-    judge()
+    judge_within(CI_TIMEOUT)
         .args(["ci", "--quiet", "--jobs", "1", "--json"])
         .arg(&json)
         .arg(r)

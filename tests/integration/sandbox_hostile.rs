@@ -2,10 +2,11 @@
 //! run must be classified right, finish in bounded time and leave no
 //! process behind.
 //!
-//! C programs are compiled with gcc at test time (tests print `SKIP:` and
-//! pass if gcc is missing). Each gets a unique name `mj_<tag>_<pid>` so
+//! C programs are compiled with gcc at test time (without gcc a test skips,
+//! or fails under `MAYAN_JUDGE_REQUIRE_TOOLS=1`: see `util::tool`). Each gets a unique name `mj_<tag>_<pid>` so
 //! leftovers can be found in `/proc` by their `comm`.
 
+use crate::util::{PhaseGuard, have, missing, phase, skip};
 use mayan_judge::sandbox::{Limits, RunResult, RunSpec, Sandbox, SandboxOptions, Status};
 
 use std::path::{Path, PathBuf};
@@ -39,28 +40,21 @@ fn build_dir() -> &'static Path {
     D.get_or_init(|| tempfile::tempdir().expect("temp dir")).path()
 }
 
-fn have_gcc() -> bool {
-    static G: OnceLock<bool> = OnceLock::new();
-    *G.get_or_init(|| {
-        Command::new("gcc")
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success())
-    })
-}
-
 /// A compiled test program.
 struct Prog {
     path: PathBuf,
     name: String,
+    /// Keeps the stress tests away while the program may run.
+    _phase: PhaseGuard,
 }
 
-/// Compiles `src` as `mj_<tag>_<pid>`; `None` (after printing SKIP) without gcc.
+/// Compiles `src` as `mj_<tag>_<pid>`; `None` (after `util::tool` says
+/// why) without gcc.
 fn compile(tag: &str, src: &str) -> Option<Prog> {
-    if !have_gcc() {
-        eprintln!("SKIP: gcc not found");
+    if !have("gcc") {
         return None;
     }
+    let phase = phase("sandbox");
     let name = format!("mj_{tag}_{}", std::process::id() % 100_000);
     assert!(name.len() <= 15, "comm is truncated to 15 chars: {name}");
     let c = build_dir().join(format!("{name}.c"));
@@ -77,7 +71,11 @@ fn compile(tag: &str, src: &str) -> Option<Prog> {
         "gcc failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    Some(Prog { path, name })
+    Some(Prog {
+        path,
+        name,
+        _phase: phase,
+    })
 }
 
 /// Runs `p` (passed in the work dir) with `stdin` and `limits`.
@@ -458,7 +456,7 @@ fn thread_bomb_is_bounded() {
 #[test]
 fn detached_daemon_is_killed_with_cgroups() {
     if sandbox().protection_details().cgroup.is_none() {
-        eprintln!("SKIP: no cgroups here (a fully detached daemon escapes rlimits-only mode)");
+        skip("no cgroups here (a fully detached daemon escapes rlimits-only mode)");
         return;
     }
     let Some(p) = compile("daem", DAEMON) else {
@@ -613,7 +611,7 @@ fn runs_unprivileged_with_minimal_env() {
 #[test]
 fn network_is_isolated_when_namespaces_are_on() {
     if !sandbox().protection_details().namespaces {
-        eprintln!("SKIP: no network namespaces (not root?)");
+        skip("no network namespaces (not root?)");
         return;
     }
     let Some(p) = compile("net", CONNECT) else {
@@ -633,13 +631,30 @@ fn network_is_isolated_when_namespaces_are_on() {
     assert_eq!(r.stdout, b"refused\n");
 }
 
+/// The `python3` the sandboxed user can run, or `None` after
+/// `util::missing` (a failure when tools are required).
+fn sandboxed_python(sb: &Sandbox) -> Option<PathBuf> {
+    if !have("python3") {
+        return None;
+    }
+    let found = sb.find_program("python3");
+    if found.is_none() {
+        missing(
+            "python3",
+            "no python3 reachable by the sandboxed user",
+            "install it for every user with `apt-get install python3` (not only in a private home)",
+        );
+    }
+    found
+}
+
 #[test]
 fn python_runs_under_the_sandbox() {
     let sb = sandbox();
-    let Some(python) = sb.find_program("python3") else {
-        eprintln!("SKIP: no python3 reachable by the sandboxed user");
+    let Some(python) = sandboxed_python(sb) else {
         return;
     };
+    let _phase = phase("sandbox");
     let dir = tempfile::tempdir().unwrap();
     let script = dir.path().join("main.py");
     std::fs::write(
@@ -668,10 +683,10 @@ fn python_runs_under_the_sandbox() {
 #[test]
 fn python_memory_error_is_memory_limit() {
     let sb = sandbox();
-    let Some(python) = sb.find_program("python3") else {
-        eprintln!("SKIP: no python3 reachable by the sandboxed user");
+    let Some(python) = sandboxed_python(sb) else {
         return;
     };
+    let _phase = phase("sandbox");
     let dir = tempfile::tempdir().unwrap();
     let script = dir.path().join("main.py");
     std::fs::write(&script, "a = []\nwhile True:\n    a.append(bytearray(1 << 20))\n").unwrap();
@@ -780,8 +795,7 @@ fn fallback_loop_bomb_memory_orphans() {
 
 #[test]
 fn a_compiler_runs_in_the_sandbox_and_its_output_is_collected() {
-    if !have_gcc() {
-        eprintln!("SKIP: gcc not found");
+    if !have("gcc") {
         return;
     }
     let out = tempfile::tempdir().unwrap();

@@ -1,15 +1,11 @@
 //! The `gen` command, run as a user runs it: file names, answers that agree
 //! with `solve`, reproducible output, and refusals with exit code 2.
 
-use assert_cmd::Command;
+use crate::util::judge;
 use mayan_judge::sim::Puzzle;
 use predicates::prelude::*;
 use std::collections::BTreeMap;
 use std::path::Path;
-
-fn judge() -> Command {
-    Command::cargo_bin("mayan-judge").expect("binary built")
-}
 
 /// Every file of a folder by name, with its text.
 fn files(dir: &Path) -> BTreeMap<String, String> {

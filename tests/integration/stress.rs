@@ -2,35 +2,23 @@
 //! is caught and shrunk to a small board, every accepted one survives 2,000
 //! boards, shrinking is reproducible, and configuration errors exit with 2.
 
+use crate::util::{have, judge, judge_within, manifest, phase};
 use assert_cmd::Command;
 use predicates::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-fn have(tool: &str) -> bool {
-    let found = std::process::Command::new("sh")
-        .args(["-c", &format!("command -v {tool}")])
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false);
-    if !found {
-        eprintln!("SKIP: {tool} not installed");
-    }
-    found
-}
-
 /// `stress` with a private compile cache, quiet (add `--jobs`).
 fn stress(cache: &Path, submission: &Path) -> Command {
-    let mut c = Command::cargo_bin("mayan-judge").expect("binary built");
-    c.timeout(Duration::from_secs(200))
-        .env("MAYAN_JUDGE_CACHE", cache)
+    let mut c = judge_within(200);
+    c.env("MAYAN_JUDGE_CACHE", cache)
         .args(["stress", "--quiet"])
         .arg(submission);
     c
 }
 
 fn programs(dir: &str) -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reference");
+    let root = manifest().join("reference");
     let mut out: Vec<PathBuf> = std::fs::read_dir(&root)
         .unwrap()
         .flat_map(|pkg| {
@@ -72,6 +60,7 @@ fn shrunk_blocks(stdout: &str) -> u32 {
 
 #[test]
 fn every_wrong_program_is_caught_and_shrunk_to_at_most_12_blocks() {
+    let _phase = phase("stress");
     let cache = tempfile::tempdir().unwrap();
     let wrong = programs("wrong_answer");
     assert!(wrong.len() >= 6, "{wrong:?}");
@@ -99,6 +88,7 @@ fn every_wrong_program_is_caught_and_shrunk_to_at_most_12_blocks() {
 
 #[test]
 fn every_accepted_program_survives_2000_boards() {
+    let _phase = phase("stress");
     let cache = tempfile::tempdir().unwrap();
     let mut done: Vec<(Vec<u8>, &str)> = Vec::new();
     for p in programs("accepted") {
@@ -153,11 +143,12 @@ fn every_accepted_program_survives_2000_boards() {
 
 #[test]
 fn shrinking_is_reproducible_for_a_seed_whatever_the_jobs() {
+    let _phase = phase("stress");
     if !have("g++") {
         return;
     }
     let cache = tempfile::tempdir().unwrap();
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("reference/mayan/wrong_answer/cross_two_steps.cpp");
+    let p = manifest().join("reference/mayan/wrong_answer/cross_two_steps.cpp");
     let run = |jobs: &str| {
         let out = stress(cache.path(), &p)
             .args(["--seed", "5", "--count", "5000", "--jobs", jobs])
@@ -177,11 +168,12 @@ fn shrinking_is_reproducible_for_a_seed_whatever_the_jobs() {
 
 #[test]
 fn the_failing_board_is_saved_as_a_test_and_drawn_in_html() {
+    let _phase = phase("stress");
     if !have("g++") {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("reference/mayan/wrong_answer/left_first.cpp");
+    let p = manifest().join("reference/mayan/wrong_answer/left_first.cpp");
     let html = tmp.path().join("r.html");
     let out = stress(&tmp.path().join("cache"), &p)
         .args(["--seed", "1", "--jobs", "2", "--save"])
@@ -198,18 +190,12 @@ fn the_failing_board_is_saved_as_a_test_and_drawn_in_html() {
     assert_eq!(saved.len(), 2, "{saved:?}");
     let input = saved.iter().find(|p| p.extension().unwrap() == "in").unwrap();
     // The saved test is valid and its answer is the solver's.
-    Command::cargo_bin("mayan-judge")
-        .unwrap()
+    judge()
         .args(["validate", "--allow-sensitive"])
         .arg(tmp.path().join("saved"))
         .assert()
         .success();
-    let solved = Command::cargo_bin("mayan-judge")
-        .unwrap()
-        .arg("solve")
-        .arg(input)
-        .output()
-        .unwrap();
+    let solved = judge().arg("solve").arg(input).output().unwrap();
     let ans = std::fs::read(input.with_extension("ans")).unwrap();
     assert_eq!(
         String::from_utf8_lossy(&solved.stdout).trim(),
@@ -221,6 +207,7 @@ fn the_failing_board_is_saved_as_a_test_and_drawn_in_html() {
 
 #[test]
 fn a_submission_that_does_not_compile_is_a_configuration_error() {
+    let _phase = phase("stress");
     if !have("g++") {
         return;
     }

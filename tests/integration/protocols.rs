@@ -3,17 +3,9 @@
 //! LemonLime special judges. A missing or unreadable file is always a judge
 //! error, never an accepted verdict.
 
-use assert_cmd::Command;
+use crate::util::{CASE4, CASE4_ANSWER as RIGHT, CASE4_WRONG as WRONG, judge, write_in};
 use predicates::prelude::*;
 use std::path::PathBuf;
-
-const CASE4: &str = "3\n1 2 2 3 2 0\n1 4 1 3 4 0\n5 1 4 1 3 3 0\n1 5 3 5 3 5 0\n4 4 3 4 4 0\n";
-const RIGHT: &str = "2 0 1\n1 1 1\n3 4 -1\n";
-const WRONG: &str = "2 0 1\n1 1 1\n4 0 -1\n";
-
-fn judge() -> Command {
-    Command::cargo_bin("mayan-judge").expect("binary built")
-}
 
 struct Files {
     dir: tempfile::TempDir,
@@ -29,9 +21,7 @@ impl Files {
         f
     }
     fn put(&self, name: &str, text: &str) -> PathBuf {
-        let p = self.dir.path().join(name);
-        std::fs::write(&p, text).unwrap();
-        p
+        write_in(self.dir.path(), name, text)
     }
     fn path(&self, name: &str) -> PathBuf {
         self.dir.path().join(name)

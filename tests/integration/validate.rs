@@ -1,17 +1,9 @@
 //! `mayan-judge validate`: every broken input is rejected for its own reason,
 //! and a package's problems are each named with their file.
 
-use assert_cmd::Command;
+use crate::util::{judge, manifest};
 use predicates::prelude::*;
 use std::path::{Path, PathBuf};
-
-fn judge() -> Command {
-    Command::cargo_bin("mayan-judge").expect("binary built")
-}
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// Each file of testdata/invalid and the reason it must be rejected for.
 const INVALID: &[(&str, &str)] = &[
@@ -45,7 +37,7 @@ const INVALID: &[(&str, &str)] = &[
 
 #[test]
 fn every_invalid_input_is_rejected_for_its_own_reason() {
-    let dir = root().join("testdata/invalid");
+    let dir = manifest().join("testdata/invalid");
     let mut files: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -81,7 +73,7 @@ fn every_invalid_input_is_rejected_for_its_own_reason() {
 #[test]
 fn the_bundled_package_is_valid() {
     judge()
-        .current_dir(root())
+        .current_dir(manifest())
         .args(["validate", "--quiet", "problems/mayan"])
         .assert()
         .code(0)
@@ -107,8 +99,14 @@ fn copy_dir(from: &Path, to: &Path) {
 /// A temporary copy of the bundled package (problems/mayan + testdata/mayan).
 fn package_copy() -> (tempfile::TempDir, PathBuf, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
-    copy_dir(&root().join("problems/mayan"), &tmp.path().join("problems/mayan"));
-    copy_dir(&root().join("testdata/mayan"), &tmp.path().join("testdata/mayan"));
+    copy_dir(
+        &manifest().join("problems/mayan"),
+        &tmp.path().join("problems/mayan"),
+    );
+    copy_dir(
+        &manifest().join("testdata/mayan"),
+        &tmp.path().join("testdata/mayan"),
+    );
     let pkg = tmp.path().join("problems/mayan");
     let tests = tmp.path().join("testdata/mayan");
     (tmp, pkg, tests)

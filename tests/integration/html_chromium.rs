@@ -2,23 +2,8 @@
 //! report with headless Chromium (Debian's `chromium` package), take a
 //! screenshot, and check the page loaded and ran its script without errors.
 
-use assert_cmd::Command;
-use std::path::{Path, PathBuf};
-use std::time::Duration;
-
-fn find_chromium() -> Option<PathBuf> {
-    for name in ["chromium", "chromium-browser", "google-chrome"] {
-        let out = std::process::Command::new("sh")
-            .args(["-c", &format!("command -v {name}")])
-            .output()
-            .ok()?;
-        if out.status.success() {
-            return Some(PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()));
-        }
-    }
-    eprintln!("SKIP: chromium is not installed (apt-get install chromium)");
-    None
-}
+use crate::util::{judge_within, tool};
+use std::path::Path;
 
 /// Flags for a headless run on a machine with no network and no display.
 fn headless(chromium: &Path, profile: &Path) -> std::process::Command {
@@ -42,7 +27,7 @@ fn headless(chromium: &Path, profile: &Path) -> std::process::Command {
 
 #[test]
 fn the_html_report_renders_in_headless_chromium() {
-    let Some(chromium) = find_chromium() else { return };
+    let Some(chromium) = tool("chromium") else { return };
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     // One test: row 0 reads 1 . 1 1 ., n = 2 (literal answer 2 0 1, 0 0 1).
@@ -59,9 +44,7 @@ fn the_html_report_renders_in_headless_chromium() {
     let wrong = root.join("wrong.py");
     std::fs::write(&wrong, "print('2 0 -1')\nprint('3 0 -1')\n").unwrap();
     let html = root.join("report.html");
-    Command::cargo_bin("mayan-judge")
-        .unwrap()
-        .timeout(Duration::from_secs(120))
+    judge_within(120)
         .env("MAYAN_JUDGE_CACHE", root.join("cache"))
         .args(["grade", "--quiet", "--problem"])
         .arg(root.join("problems/p"))

@@ -1,0 +1,27 @@
+//! The integration tests, one binary (one link, one run): a module for each
+//! command or part, and `util` for what they share (the `mayan-judge`
+//! command, the tools a test needs, common boards and files).
+//!
+//! With `MAYAN_JUDGE_REQUIRE_TOOLS=1` (set by `.ci/run`) a test that lacks a
+//! tool (a compiler, Chromium, problemtools, the official data) fails
+//! instead of skipping; see `util::tool`.
+
+mod util;
+
+// One module per part, in name order. Cargo.toml says `autotests = false`:
+// a file placed directly in tests/ is not built, so a new part (such as an
+// `attacks` module, tests/integration/attacks.rs with its C programs in
+// tests/integration/attacks/) is declared here.
+
+mod ci;
+mod core;
+mod export;
+mod generate;
+mod grade;
+mod html_chromium;
+mod properties;
+mod protocols;
+mod rules;
+mod sandbox_hostile;
+mod stress;
+mod validate;

@@ -1,0 +1,215 @@
+//! What the test modules share: the `mayan-judge` command, the tools a test
+//! needs (and what happens when one is missing), common boards and file
+//! helpers.
+//!
+//! A missing tool never lets a test pass silently: with
+//! `MAYAN_JUDGE_REQUIRE_TOOLS=1` (which `.ci/run` sets) it fails the test,
+//! naming the tool and how to install it; without the variable the test
+//! prints `SKIP: <test>: <tool> is not installed (<how>)` and returns.
+//! Installing is `.ci/run`'s job, never a test's.
+
+use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+use std::sync::{Condvar, Mutex};
+use std::time::Duration;
+
+/// `mayan-judge` as a user runs it, stopped after 300 s.
+pub fn judge() -> Command {
+    judge_within(300)
+}
+
+/// `mayan-judge`, stopped after `secs` seconds.
+pub fn judge_within(secs: u64) -> Command {
+    let mut c = Command::cargo_bin("mayan-judge").expect("binary built");
+    c.timeout(Duration::from_secs(secs));
+    c
+}
+
+/// The crate's root (where `problems/`, `testdata/`, `reference/` are).
+pub fn manifest() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Where this checkout keeps its build output (`target/`).
+pub fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .or_else(|| {
+            // target/debug/deps/integration-HASH
+            std::env::current_exe()
+                .ok()
+                .and_then(|exe| exe.ancestors().nth(3).map(Path::to_path_buf))
+        })
+        .unwrap_or_else(|| manifest().join("target"))
+}
+
+// ---- boards -----------------------------------------------------------------
+
+/// Official case 4 (n = 3).
+pub const CASE4: &str = "3\n1 2 2 3 2 0\n1 4 1 3 4 0\n5 1 4 1 3 3 0\n1 5 3 5 3 5 0\n4 4 3 4 4 0\n";
+/// Its smallest solution.
+pub const CASE4_ANSWER: &str = "2 0 1\n1 1 1\n3 4 -1\n";
+/// A valid output for CASE4 that leaves blocks (WA).
+pub const CASE4_WRONG: &str = "2 0 1\n1 1 1\n4 0 -1\n";
+
+// ---- files ------------------------------------------------------------------
+
+/// Writes `text` to `path`, creating its folders.
+pub fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// Writes `text` to `dir/name`; the file's path.
+pub fn write_in(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    write(&p, text);
+    p
+}
+
+/// A file named `name` in a folder of PATH.
+pub fn on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+}
+
+// ---- tools ------------------------------------------------------------------
+
+/// Whether a missing tool fails the test (`MAYAN_JUDGE_REQUIRE_TOOLS=1`).
+pub fn tools_required() -> bool {
+    std::env::var("MAYAN_JUDGE_REQUIRE_TOOLS").is_ok_and(|v| v == "1")
+}
+
+/// The tools tests use: the names to look for on PATH, and the command that
+/// installs it.
+const TOOLS: &[(&str, &[&str], &str)] = &[
+    ("gcc", &["gcc"], "`apt-get install gcc`"),
+    ("g++", &["g++"], "`apt-get install g++`"),
+    (
+        "rustc",
+        &["rustc"],
+        "rustup (https://rustup.rs) or `apt-get install rustc`",
+    ),
+    ("python3", &["python3"], "`apt-get install python3`"),
+    (
+        "chromium",
+        &["chromium", "chromium-browser", "google-chrome"],
+        "`apt-get install chromium`; .ci/run does it",
+    ),
+    (
+        "verifyproblem",
+        &["verifyproblem"],
+        "`python3 -m venv target/problemtools-venv && target/problemtools-venv/bin/pip install problemtools` \
+         and target/problemtools-venv/bin on PATH; .ci/run does both",
+    ),
+];
+
+/// The test running now (libtest names its thread after it), or the caller.
+#[track_caller]
+fn current_test() -> String {
+    match std::thread::current().name() {
+        Some(name) if name != "main" => name.to_string(),
+        _ => std::panic::Location::caller().to_string(),
+    }
+}
+
+/// What a test does when something it needs is missing: fails with
+/// `MAYAN_JUDGE_REQUIRE_TOOLS=1`, else prints why it skips. `what` says
+/// what is missing ("gcc is not installed"), `how` how to get it ("install
+/// it with ...").
+#[track_caller]
+pub fn missing(tool: &str, what: &str, how: &str) {
+    if tools_required() {
+        panic!("missing tool {tool}: {how} ({what}; MAYAN_JUDGE_REQUIRE_TOOLS=1 makes this a failure)");
+    }
+    eprintln!("SKIP: {}: {what} ({how})", current_test());
+}
+
+/// Skips for a reason that is not a missing tool (what the kernel offers:
+/// cgroups, namespaces), which no install fixes: `SKIP: <test>: <why>`.
+#[track_caller]
+pub fn skip(why: &str) {
+    eprintln!("SKIP: {}: {why}", current_test());
+}
+
+/// A tool from [`TOOLS`] on PATH, or `None` after [`missing`] (which fails
+/// the test when tools are required). The tool's own problemtools venv in
+/// `target/` counts for `verifyproblem`.
+#[track_caller]
+pub fn tool(name: &str) -> Option<PathBuf> {
+    let &(_, candidates, how) = TOOLS
+        .iter()
+        .find(|(n, ..)| *n == name)
+        .unwrap_or_else(|| panic!("unknown tool {name}: add it to TOOLS in tests/integration/util.rs"));
+    let mut found = candidates.iter().find_map(|c| on_path(c));
+    if found.is_none() && name == "verifyproblem" {
+        found = Some(target_dir().join("problemtools-venv/bin/verifyproblem")).filter(|p| p.is_file());
+    }
+    if found.is_none() {
+        missing(
+            name,
+            &format!("{name} is not installed"),
+            &format!("install it with {how}"),
+        );
+    }
+    found
+}
+
+/// Like [`tool`], for tests that only need the tool to be there.
+#[track_caller]
+pub fn have(name: &str) -> bool {
+    tool(name).is_some()
+}
+
+/// The official NOIP 2011 data beside the project (`../shared/noip2011-mayan`,
+/// or `MAYAN_OFFICIAL_DIR`); missing, it is treated like a missing tool.
+#[track_caller]
+pub fn official_data() -> Option<PathBuf> {
+    let dir = std::env::var_os("MAYAN_OFFICIAL_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| manifest().join("../shared/noip2011-mayan"));
+    if dir.join("mayan1.in").exists() {
+        return Some(dir);
+    }
+    missing(
+        "official data",
+        &format!("the official NOIP 2011 data is not at {}", dir.display()),
+        "put the shared folder (with noip2011-mayan/) beside this checkout, \
+         or set MAYAN_OFFICIAL_DIR to a folder holding mayan1.in ... mayan10.ans",
+    );
+    None
+}
+
+// ---- phases -----------------------------------------------------------------
+
+static PHASE: Mutex<(Option<&'static str>, usize)> = Mutex::new((None, 0));
+static PHASE_CHANGED: Condvar = Condvar::new();
+
+/// Held while a test of one phase runs.
+pub struct PhaseGuard;
+
+/// Waits until no test of another phase runs, then holds `name`. Tests of
+/// one phase run side by side; the `sandbox` tests (hostile programs as the
+/// sandbox's shared user) and the `stress` tests (thousands of sandboxed
+/// runs with tight verdicts) never overlap, as when they were two binaries.
+pub fn phase(name: &'static str) -> PhaseGuard {
+    let mut state = PHASE.lock().unwrap_or_else(|e| e.into_inner());
+    while state.0.is_some_and(|held| held != name) {
+        state = PHASE_CHANGED.wait(state).unwrap_or_else(|e| e.into_inner());
+    }
+    *state = (Some(name), state.1 + 1);
+    PhaseGuard
+}
+
+impl Drop for PhaseGuard {
+    fn drop(&mut self) {
+        let mut state = PHASE.lock().unwrap_or_else(|e| e.into_inner());
+        state.1 -= 1;
+        if state.1 == 0 {
+            state.0 = None;
+            PHASE_CHANGED.notify_all();
+        }
+    }
+}
