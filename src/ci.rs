@@ -280,7 +280,7 @@ fn program_unit(
             };
             report.score = grader.score(&report.tests).0;
             let verdicts: Vec<Verdict> = report.tests.iter().map(|t| t.verdict).collect();
-            check.result = crate::report::verdict_counts(&report);
+            check.result = report.verdict_counts();
             if report.tests.len() < grader.len() {
                 check
                     .result

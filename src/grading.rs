@@ -13,6 +13,7 @@ use crate::solver::format_moves;
 use crate::submission::Prepared;
 use crate::verdict::Verdict;
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -92,6 +93,26 @@ impl SubmissionReport {
         self.compile_error.is_none()
             && self.judge_error.is_none()
             && self.tests.iter().all(|t| t.verdict == Verdict::Accepted)
+    }
+
+    /// Verdict counts such as `8 AC, 2 WA` (`CE`, or `FAIL (judge error)`,
+    /// for a submission that did not run).
+    pub fn verdict_counts(&self) -> String {
+        if self.judge_error.is_some() {
+            return "FAIL (judge error)".into();
+        }
+        if self.compile_error.is_some() {
+            return "CE".into();
+        }
+        let mut counts: BTreeMap<Verdict, usize> = BTreeMap::new();
+        for t in &self.tests {
+            *counts.entry(t.verdict).or_default() += 1;
+        }
+        counts
+            .iter()
+            .map(|(v, n)| format!("{n} {v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     /// Whether some test failed through the judge's fault.

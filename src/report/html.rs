@@ -5,7 +5,6 @@
 //! marked, after the move), and the verdict's reason in words.
 
 use super::Exporter;
-use super::text::verdict_counts;
 use crate::ci::CiReport;
 use crate::grading::{GradeReport, TestResult};
 use crate::sim::{Board, HEIGHT, Marks, Move, Puzzle, WIDTH, is_marked};
@@ -196,7 +195,7 @@ impl Exporter for Html {
                 esc(&s.language),
                 s.score,
                 s.max_score,
-                esc(&verdict_counts(s))
+                esc(&s.verdict_counts())
             );
         }
         body.push_str("</table>");

@@ -1,7 +1,6 @@
 //! Markdown: tables to paste in an issue or a class forum.
 
 use super::Exporter;
-use super::text::verdict_counts;
 use crate::ci::CiReport;
 use crate::grading::GradeReport;
 use crate::validate::ValidationReport;
@@ -28,7 +27,7 @@ impl Exporter for Markdown {
                     s.language,
                     s.score,
                     s.max_score,
-                    verdict_counts(s)
+                    s.verdict_counts()
                 );
             }
             out.push('\n');

@@ -14,7 +14,7 @@ pub use html::Html;
 pub use json::Json;
 pub use junit::Junit;
 pub use markdown::Markdown;
-pub use text::{Text, verdict_counts};
+pub use text::Text;
 
 use crate::ci::CiReport;
 use crate::grading::GradeReport;
