@@ -145,7 +145,7 @@ pub struct Grader<'a> {
 }
 
 /// Sandbox limits of a test run from a package's limits.
-pub fn run_limits(l: crate::package::Limits) -> Limits {
+pub fn run_limits(l: crate::package::ProblemLimits) -> Limits {
     Limits {
         cpu_ms: l.time_ms,
         wall_ms: l.time_ms.saturating_mul(2).saturating_add(1000),
@@ -344,7 +344,7 @@ impl<'a> Grader<'a> {
 
 /// The verdict a run earns before its output is read (`None`: it exited
 /// normally, so the checker decides).
-pub fn run_verdict(run: &RunResult, limits: crate::package::Limits) -> (Option<Verdict>, String) {
+pub fn run_verdict(run: &RunResult, limits: crate::package::ProblemLimits) -> (Option<Verdict>, String) {
     match run.status {
         Status::Exited(0) => (None, String::new()),
         Status::Exited(code) => (Some(Verdict::RuntimeError), format!("exit code {code}")),

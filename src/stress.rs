@@ -152,7 +152,7 @@ pub struct Tester<'a> {
     /// The program.
     pub prepared: &'a Prepared,
     /// Limits of a run.
-    pub limits: crate::package::Limits,
+    pub limits: crate::package::ProblemLimits,
     /// The reading of the rules the checker and the solver use.
     pub reading: Reading,
 }

@@ -175,7 +175,7 @@ fn stress_rate(args: &BenchArgs) -> Result<()> {
     let tester = Tester {
         sandbox: &sandbox,
         prepared: &prepared,
-        limits: crate::package::Limits::default(),
+        limits: crate::package::ProblemLimits::default(),
         reading: Reading::LITERAL,
     };
     let spec = BoardSpec {

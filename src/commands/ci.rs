@@ -3,7 +3,7 @@
 use super::progress::Progress;
 use crate::ci::{CiReport, SCHEMA_VERSION, find_packages, run_unit, shard_units, units};
 use crate::cli::CiArgs;
-use crate::report::{Exporter, Text};
+use crate::report::{ReportFormat, Text};
 use crate::sandbox::Sandbox;
 use crate::submission::default_cache_dir;
 use anyhow::Result;

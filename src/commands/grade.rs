@@ -6,7 +6,7 @@ use crate::grading::{GradeReport, Grader, SCHEMA_VERSION, SubmissionReport};
 use crate::package::embedded::Embedded;
 use crate::package::languages::LanguageTable;
 use crate::package::{Problem, TestCase};
-use crate::report::{Exporter, Text};
+use crate::report::{ReportFormat, Text};
 use crate::sandbox::Sandbox;
 use crate::submission::{Prepared, default_cache_dir, prepare};
 use anyhow::{Context, Result, bail};

@@ -6,7 +6,7 @@ use crate::checker::Judgement;
 use crate::cli::StressArgs;
 use crate::grading::{GradeReport, SCHEMA_VERSION, SubmissionReport, TestResult, short_diff};
 use crate::package::languages::LanguageTable;
-use crate::report::{Exporter, Html, write_atomic};
+use crate::report::{Html, ReportFormat, write_atomic};
 use crate::sandbox::Sandbox;
 use crate::sim::{Move, Puzzle, Style, render, render_replay};
 use crate::solver::format_moves;
@@ -62,9 +62,9 @@ pub fn run(args: &StressArgs) -> Result<i32> {
     let tester = Tester {
         sandbox: &sandbox,
         prepared: &prepared,
-        limits: crate::package::Limits {
+        limits: crate::package::ProblemLimits {
             time_ms: args.time_limit,
-            ..crate::package::Limits::default()
+            ..crate::package::ProblemLimits::default()
         },
         reading: args.reading,
     };

@@ -64,7 +64,7 @@ pub enum PackageError {
 /// Resource limits per test, as written in `problem.toml`.
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields, default)]
-pub struct Limits {
+pub struct ProblemLimits {
     /// CPU time per test, milliseconds.
     pub time_ms: u64,
     /// Memory per test, MiB.
@@ -73,10 +73,10 @@ pub struct Limits {
     pub output_kib: u64,
 }
 
-impl Default for Limits {
+impl Default for ProblemLimits {
     /// The contest's limits: 3 s and 128 MiB per test.
     fn default() -> Self {
-        Limits {
+        ProblemLimits {
             time_ms: 3000,
             memory_mib: 128,
             output_kib: 1024,
@@ -199,7 +199,7 @@ pub struct ProblemToml {
     pub title: String,
     /// Per-test limits.
     #[serde(default)]
-    pub limits: Limits,
+    pub limits: ProblemLimits,
     /// Scoring.
     #[serde(default)]
     pub scoring: Scoring,
@@ -415,7 +415,7 @@ mod tests {
     fn defaults_are_the_contests() {
         let (root, p) = package("name = \"p\"\ntitle = \"P\"\n");
         let p = p.unwrap();
-        assert_eq!(p.config.limits, Limits::default());
+        assert_eq!(p.config.limits, ProblemLimits::default());
         assert_eq!(p.config.scoring.points_per_test, 10);
         assert_eq!(p.checker, checker::Options::default());
         assert_eq!(p.tests_dir, root.path().join("testdata/p"));

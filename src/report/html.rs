@@ -4,7 +4,7 @@
 //! solution (before the move, each removal pass with the cleared blocks
 //! marked, after the move), and the verdict's reason in words.
 
-use super::Exporter;
+use super::ReportFormat;
 use crate::ci::CiReport;
 use crate::grading::{GradeReport, TestResult};
 use crate::sim::{Board, HEIGHT, Marks, Move, Puzzle, WIDTH, is_marked};
@@ -182,7 +182,7 @@ fn test_section(t: &TestResult) -> String {
     s
 }
 
-impl Exporter for Html {
+impl ReportFormat for Html {
     fn grade(&self, report: &GradeReport) -> String {
         let mut body = format!("<h1>Grading: {}</h1>", esc(&report.problem));
         let _ = write!(body, "<p>Sandbox: {}</p>", esc(&report.protections));

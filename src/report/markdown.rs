@@ -1,6 +1,6 @@
 //! Markdown: tables to paste in an issue or a class forum.
 
-use super::Exporter;
+use super::ReportFormat;
 use crate::ci::CiReport;
 use crate::grading::GradeReport;
 use crate::validate::ValidationReport;
@@ -14,7 +14,7 @@ fn cell(s: &str) -> String {
     s.replace('\n', " ").replace('|', "\\|")
 }
 
-impl Exporter for Markdown {
+impl ReportFormat for Markdown {
     fn grade(&self, report: &GradeReport) -> String {
         let mut out = format!("## Grading: {}\n\n", report.problem);
         if report.submissions.len() > 1 {

@@ -23,7 +23,7 @@ use std::io::Write;
 use std::path::Path;
 
 /// A report format: each renders every kind of report.
-pub trait Exporter {
+pub trait ReportFormat {
     /// A grading session.
     fn grade(&self, report: &GradeReport) -> String;
     /// A package CI run.
@@ -77,7 +77,7 @@ mod snapshots {
     use crate::checker::{Options, check};
     use crate::ci::Check;
     use crate::grading::{SubmissionReport, TestResult};
-    use crate::validate::{Coverage, Problem};
+    use crate::validate::{Coverage, Finding};
     use crate::verdict::Verdict;
 
     const CASE4: &str = "3\n1 2 2 3 2 0\n1 4 1 3 4 0\n5 1 4 1 3 3 0\n1 5 3 5 3 5 0\n4 4 3 4 4 0\n";
@@ -201,12 +201,12 @@ mod snapshots {
             schema_version: crate::validate::SCHEMA_VERSION,
             target: "problems/mayan".into(),
             problems: vec![
-                Problem {
+                Finding {
                     file: "testdata/mayan/secret/4.in".into(),
                     line: Some(3),
                     message: "token 9 `11`: colour must be 1..10 (or 0 to close the column), got 11".into(),
                 },
-                Problem {
+                Finding {
                     file: "testdata/mayan/secret/5.ans".into(),
                     line: Some(1),
                     message: "stored answer is wrong: the solver's answer is `2 0 1, 1 1 1, 3 4 -1`".into(),
@@ -216,7 +216,7 @@ mod snapshots {
         }
     }
 
-    fn formats() -> [(&'static str, &'static dyn Exporter); 5] {
+    fn formats() -> [(&'static str, &'static dyn ReportFormat); 5] {
         [
             ("text", &Text),
             ("json", &Json),

@@ -2,7 +2,7 @@
 //! short diff under each WA), the score, and a summary table when several
 //! submissions were graded.
 
-use super::Exporter;
+use super::ReportFormat;
 use crate::ci::CiReport;
 use crate::grading::{GradeReport, SubmissionReport};
 use crate::validate::ValidationReport;
@@ -51,7 +51,7 @@ fn submission(out: &mut String, s: &SubmissionReport) {
     let _ = writeln!(out, "score: {} / {}", s.score, s.max_score);
 }
 
-impl Exporter for Text {
+impl ReportFormat for Text {
     fn grade(&self, report: &GradeReport) -> String {
         let mut out = String::new();
         for (i, s) in report.submissions.iter().enumerate() {
