@@ -11,8 +11,9 @@ use crate::grading::{Grader, SubmissionReport, TestResult};
 use crate::package::expected::Expected;
 use crate::package::languages::LanguageTable;
 use crate::package::{PROBLEM_FILE, Problem};
+use crate::runner::Sandboxed;
 use crate::sandbox::Sandbox;
-use crate::submission::{Prepared, prepare};
+use crate::submission::prepare;
 use crate::validate::{self, reference_programs};
 use crate::verdict::Verdict;
 use serde::Serialize;
@@ -257,20 +258,21 @@ fn program_unit(
         Ok(t) => t,
         Err(e) => return fail(check, e.to_string()),
     };
-    let grader = match Grader::new(problem, sandbox, tests) {
+    let runner = Sandboxed(sandbox);
+    let grader = match Grader::new(problem, &runner, tests) {
         Ok(g) => g,
         Err(e) => return fail(check, format!("reading the tests: {e}")),
     };
     let mut report = SubmissionReport::new(program.display().to_string(), &language.name, grader.max_score());
     match prepare(sandbox, program, language, cache) {
         Err(e) => return fail(check, e.to_string()),
-        Ok(Prepared::CompileError(msg)) => {
+        Ok(Err(ce)) => {
             check.result = "CE".into();
-            check.failure = Some(format!("does not compile:\n{msg}"));
-            report.compile_error = Some(msg);
+            check.failure = Some(format!("does not compile:\n{}", ce.message));
+            report.compile_error = Some(ce.message);
         }
-        Ok(prepared) => {
-            report.compiled_from_cache = matches!(prepared, Prepared::Ready { cached: true, .. });
+        Ok(Ok(prepared)) => {
+            report.compiled_from_cache = prepared.cached;
             // Kattis semantics: a program expected to fail is judged on its
             // first failing test and stopped there.
             report.tests = if expected == Expected::Accepted {
@@ -333,6 +335,7 @@ mod tests {
             judgement: None,
             diff: None,
             points: 0,
+            evidence: Default::default(),
         }
     }
 

@@ -155,7 +155,7 @@ fn test_section(t: &TestResult) -> String {
     );
     let j = t.judgement.as_ref();
     let theirs = j.map(|j| j.moves.as_slice()).unwrap_or_default();
-    let reference = j.and_then(|j| j.reference.clone()).flatten();
+    let reference = j.and_then(|j| j.reference.solution());
     s.push_str("<div class=\"sides\"><div class=\"side\"><h4>the contestant's moves</h4>");
     match j {
         Some(j) if !theirs.is_empty() => s.push_str(&replay(&puzzle, theirs, j.first_wrong_move)),
@@ -167,7 +167,7 @@ fn test_section(t: &TestResult) -> String {
     }
     s.push_str("</div><div class=\"side\"><h4>the reference (smallest solution)</h4>");
     match reference {
-        Some(moves) => s.push_str(&replay(&puzzle, &moves, None)),
+        Some(moves) => s.push_str(&replay(&puzzle, moves, None)),
         None => s.push_str("<p>-1: no solution</p>"),
     }
     s.push_str("</div></div>");

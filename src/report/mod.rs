@@ -86,7 +86,7 @@ mod snapshots {
     fn test(name: &str, input: &str, output: &str, time_ms: u64) -> TestResult {
         let j = check(input.as_bytes(), output.as_bytes(), None, Options::default());
         let diff = (j.verdict == Verdict::WrongAnswer).then(|| {
-            let reference = crate::solver::format_moves(j.reference.clone().flatten().as_deref());
+            let reference = crate::solver::format_moves(j.reference.solution());
             crate::grading::short_diff(output.as_bytes(), &reference)
         });
         TestResult {
@@ -100,6 +100,7 @@ mod snapshots {
             points: if j.verdict == Verdict::Accepted { 10 } else { 0 },
             judgement: Some(j),
             diff,
+            evidence: Default::default(),
         }
     }
 
@@ -115,6 +116,7 @@ mod snapshots {
             judgement: None,
             diff: None,
             points: 0,
+            evidence: Default::default(),
         }
     }
 
