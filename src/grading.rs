@@ -49,12 +49,13 @@ pub struct TestResult {
     /// What the program printed and the reference answer, for showing a
     /// failure (`stress`); not part of reports.
     #[serde(skip)]
-    pub evidence: Evidence,
+    pub transcript: Transcript,
 }
 
-/// What a failure is shown with: the program's output and the reference.
+/// A transcript of a run, what a failure is shown with: what the program
+/// printed and the reference it was judged against.
 #[derive(Clone, Debug, Default)]
-pub struct Evidence {
+pub struct Transcript {
     /// What the program printed.
     pub stdout: Vec<u8>,
     /// What it printed on stderr.
@@ -77,7 +78,7 @@ impl TestResult {
             judgement: None,
             diff: None,
             points: 0,
-            evidence: Evidence::default(),
+            transcript: Transcript::default(),
         }
     }
 }
@@ -114,7 +115,7 @@ impl Judge<'_> {
         result.time_ms = run.cpu_ms;
         result.wall_ms = run.wall_ms;
         result.memory_kib = run.peak_memory_kib;
-        result.evidence.reference = Reference::of(reference);
+        result.transcript.reference = Reference::of(reference);
         if let (Some(v), reason) = run_verdict(&run, self.limits) {
             result.verdict = v;
             result.reason = reason;
@@ -127,8 +128,8 @@ impl Judge<'_> {
             }
             result.judgement = Some(j);
         }
-        result.evidence.stdout = run.stdout;
-        result.evidence.stderr = run.stderr;
+        result.transcript.stdout = run.stdout;
+        result.transcript.stderr = run.stderr;
         Ok(result)
     }
 }
@@ -399,7 +400,7 @@ impl<'a> Grader<'a> {
             }
         };
         // Reports never show raw outputs: do not keep them for every test.
-        result.evidence = Evidence::default();
+        result.transcript = Transcript::default();
         if result.verdict == Verdict::Accepted && self.problem.config.scoring.groups.is_empty() {
             result.points = self.problem.config.scoring.points_per_test;
         }

@@ -340,10 +340,10 @@ pub fn validate_package(problem: &crate::package::Problem, progress: impl FnMut(
     let mut v = validate(&pairs, &rules, progress);
     let mut extra: Vec<Finding> = unpaired
         .into_iter()
-        .map(|(file, message)| Finding {
+        .map(|(file, issue)| Finding {
             file,
             line: None,
-            message,
+            message: issue.to_string(),
         })
         .collect();
     extra.extend(reference_findings(problem));

@@ -10,7 +10,7 @@ use anyhow::Result;
 
 /// Runs `ci`; returns the exit code (0 as expected, 1 otherwise).
 pub fn run(args: &CiArgs) -> Result<i32> {
-    let found = find_packages(&args.root).map_err(anyhow::Error::msg)?;
+    let found = find_packages(&args.root)?;
     let work = shard_units(units(&found), args.shard);
     let sandbox = Sandbox::detect();
     let cache = default_cache_dir();

@@ -6,7 +6,7 @@ use crate::checker::{self, Judgement};
 use crate::cli::StressArgs;
 use crate::grading::{GradeReport, Judge, SCHEMA_VERSION, SubmissionReport, TestResult};
 use crate::package::ProblemLimits;
-use crate::package::languages::LanguageTable;
+use crate::package::languages::{Language, LanguageTable};
 use crate::report::{Html, ReportFormat, write_atomic};
 use crate::runner::Sandboxed;
 use crate::sandbox::Sandbox;
@@ -15,7 +15,7 @@ use crate::solver::format_moves;
 use crate::stress::{
     BoardSpec, Budget, Failure, Search, ShrinkLimits, Shrunk, StressError, Tester, search, shrink,
 };
-use crate::submission::{default_cache_dir, prepare};
+use crate::submission::{Program, default_cache_dir, prepare};
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fmt::Write as _;
@@ -43,32 +43,12 @@ pub fn run(args: &StressArgs) -> Result<i32> {
     let (budget, jobs) = (budget(args)?, jobs(args));
     let shrink_limits = shrink_limits(args)?;
     let sandbox = Sandbox::detect();
-    let prepared = prepare(&sandbox, source, language, &default_cache_dir())
-        .with_context(|| format!("preparing {}", source.display()))?;
-    let program = match prepared {
-        Ok(program) => program,
-        Err(ce) => {
-            eprintln!(
-                "mayan-judge: error: {} does not compile:\n{}",
-                source.display(),
-                ce.message
-            );
-            return Ok(2);
-        }
+    let Some(program) = compile(&sandbox, source, language)? else {
+        return Ok(2);
     };
     let runner = Sandboxed(&sandbox);
     let tester = Tester {
-        judge: Judge {
-            runner: &runner,
-            limits: ProblemLimits {
-                time_ms: args.time_limit,
-                ..ProblemLimits::default()
-            },
-            options: checker::Options {
-                reading: args.reading,
-                accept_any: false,
-            },
-        },
+        judge: judge(args, &runner),
         program: &program,
     };
     let spec = BoardSpec {
@@ -99,6 +79,39 @@ pub fn run(args: &StressArgs) -> Result<i32> {
         println!("HTML report: {}", path.display());
     }
     Ok(1)
+}
+
+/// Compiles the submission once (or takes it from the cache); `None`, with
+/// the compiler's message printed, when it does not compile.
+fn compile(sandbox: &Sandbox, source: &Path, language: &Language) -> Result<Option<Program>> {
+    let prepared = prepare(sandbox, source, language, &default_cache_dir())
+        .with_context(|| format!("preparing {}", source.display()))?;
+    match prepared {
+        Ok(program) => Ok(Some(program)),
+        Err(ce) => {
+            eprintln!(
+                "mayan-judge: error: {} does not compile:\n{}",
+                source.display(),
+                ce.message
+            );
+            Ok(None)
+        }
+    }
+}
+
+/// How each board is judged: `--time-limit` per run, `--reading`.
+fn judge<'a>(args: &StressArgs, runner: &'a Sandboxed) -> Judge<'a> {
+    Judge {
+        runner,
+        limits: ProblemLimits {
+            time_ms: args.time_limit,
+            ..ProblemLimits::default()
+        },
+        options: checker::Options {
+            reading: args.reading,
+            accept_any: false,
+        },
+    }
 }
 
 /// When to stop trying boards: `--time`, else `--count`, else the default count.
@@ -209,12 +222,12 @@ fn print_shrunk(shrunk: &Shrunk) -> (String, String) {
     println!();
     println!("{}", describe("shrunk board", &shrunk.puzzle));
     let input = shrunk.puzzle.to_text();
-    let answer = format_moves(o.evidence.reference.solution());
+    let answer = format_moves(o.transcript.reference.solution());
     println!("input (.in):\n{input}");
     println!("reference answer (.ans):\n{answer}");
-    println!("submission's output:\n{}", shown_output(&o.evidence.stdout));
-    if !o.evidence.stderr.is_empty() {
-        println!("submission's stderr:\n{}", shown_output(&o.evidence.stderr));
+    println!("submission's output:\n{}", shown_output(&o.transcript.stdout));
+    if !o.transcript.stderr.is_empty() {
+        println!("submission's stderr:\n{}", shown_output(&o.transcript.stderr));
     }
     println!("verdict: {} ({}, CPU {} ms)", o.verdict, o.reason, o.time_ms);
     if let Some(j) = &o.judgement
@@ -297,7 +310,7 @@ fn replays(p: &Puzzle, o: &TestResult) -> String {
         }
     }
     out.push('\n');
-    match o.evidence.reference.solution() {
+    match o.transcript.reference.solution() {
         Some(m) => {
             let _ = writeln!(out, "replay of the reference answer:");
             replay(&mut out, m);

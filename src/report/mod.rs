@@ -100,7 +100,7 @@ mod snapshots {
             points: if j.verdict == Verdict::Accepted { 10 } else { 0 },
             judgement: Some(j),
             diff,
-            evidence: Default::default(),
+            transcript: Default::default(),
         }
     }
 
@@ -116,7 +116,7 @@ mod snapshots {
             judgement: None,
             diff: None,
             points: 0,
-            evidence: Default::default(),
+            transcript: Default::default(),
         }
     }
 
