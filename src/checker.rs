@@ -194,21 +194,53 @@ pub struct Judgement {
     pub first_wrong_move: Option<usize>,
     /// That move as the contestant wrote it.
     pub first_wrong_move_text: Option<String>,
-    /// The reference answer (`None` for `-1`), when it was computed.
-    #[serde(serialize_with = "ser_opt_moves")]
-    pub reference: Option<Option<Vec<Move>>>,
+    /// The reference answer the output was judged against.
+    pub reference: Reference,
+}
+
+/// The reference answer behind a judgement.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Reference {
+    /// Not computed (the input or the stored answer was wrong).
+    #[default]
+    NotComputed,
+    /// The puzzle has no solution: the answer is `-1`.
+    NoSolution,
+    /// The smallest solution.
+    Solution(Vec<Move>),
+}
+
+impl Reference {
+    /// The reference of a solver's answer (`None`: no solution).
+    pub fn of(moves: &Option<Vec<Move>>) -> Reference {
+        match moves {
+            None => Reference::NoSolution,
+            Some(m) => Reference::Solution(m.clone()),
+        }
+    }
+
+    /// The solution's moves, when there is one.
+    pub fn solution(&self) -> Option<&[Move]> {
+        match self {
+            Reference::Solution(m) => Some(m),
+            _ => None,
+        }
+    }
+}
+
+/// `null` when not computed, `"-1"` for no solution, else the moves.
+impl Serialize for Reference {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Reference::NotComputed => s.serialize_none(),
+            Reference::NoSolution => s.serialize_str("-1"),
+            Reference::Solution(v) => ser_moves(v, s),
+        }
+    }
 }
 
 fn ser_moves<S: serde::Serializer>(m: &[Move], s: S) -> Result<S::Ok, S::Error> {
     s.collect_seq(m.iter().map(|m| m.to_string()))
-}
-
-fn ser_opt_moves<S: serde::Serializer>(m: &Option<Option<Vec<Move>>>, s: S) -> Result<S::Ok, S::Error> {
-    match m {
-        None => s.serialize_none(),
-        Some(None) => s.serialize_str("-1"),
-        Some(Some(v)) => ser_moves(v, s),
-    }
 }
 
 impl Judgement {
@@ -231,7 +263,7 @@ impl Judgement {
             moves: Vec::new(),
             first_wrong_move,
             first_wrong_move_text,
-            reference: None,
+            reference: Reference::NotComputed,
         }
     }
 }
@@ -405,7 +437,7 @@ pub fn reference(
 /// Judges an output against a known reference answer.
 pub fn judge(puzzle: &Puzzle, output: &[u8], reference: &Option<Vec<Move>>, opts: Options) -> Judgement {
     let mut j = judge_inner(puzzle, output, reference, opts);
-    j.reference = Some(reference.clone());
+    j.reference = Reference::of(reference);
     j
 }
 

@@ -10,9 +10,10 @@
 use crate::grading::{Grader, SubmissionReport, TestResult};
 use crate::package::expected::Expected;
 use crate::package::languages::LanguageTable;
-use crate::package::{PROBLEM_FILE, Problem};
+use crate::package::{PROBLEM_FILE, PackageError, Problem};
+use crate::runner::Sandboxed;
 use crate::sandbox::Sandbox;
-use crate::submission::{Prepared, prepare};
+use crate::submission::prepare;
 use crate::validate::{self, reference_programs};
 use crate::verdict::Verdict;
 use serde::Serialize;
@@ -74,22 +75,31 @@ pub struct Shard {
     pub n: usize,
 }
 
+/// A `--shard` that is not `K/N` with 1 <= K <= N.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ShardError {
+    /// No `/`.
+    #[error("`{0}`: expected K/N, e.g. 1/2")]
+    NoSlash(String),
+    /// K does not parse.
+    #[error("`{0}`: K is not a number")]
+    BadK(String),
+    /// N does not parse.
+    #[error("`{0}`: N is not a number")]
+    BadN(String),
+    /// K or N out of range.
+    #[error("`{0}`: need 1 <= K <= N")]
+    OutOfRange(String),
+}
+
 impl std::str::FromStr for Shard {
-    type Err = String;
+    type Err = ShardError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let (k, n) = s
-            .split_once('/')
-            .ok_or_else(|| format!("`{s}`: expected K/N, e.g. 1/2"))?;
-        let k: usize = k
-            .trim()
-            .parse()
-            .map_err(|_| format!("`{s}`: K is not a number"))?;
-        let n: usize = n
-            .trim()
-            .parse()
-            .map_err(|_| format!("`{s}`: N is not a number"))?;
+        let (k, n) = s.split_once('/').ok_or_else(|| ShardError::NoSlash(s.into()))?;
+        let k: usize = k.trim().parse().map_err(|_| ShardError::BadK(s.into()))?;
+        let n: usize = n.trim().parse().map_err(|_| ShardError::BadN(s.into()))?;
         if n == 0 || k == 0 || k > n {
-            return Err(format!("`{s}`: need 1 <= K <= N"));
+            return Err(ShardError::OutOfRange(s.into()));
         }
         Ok(Shard { k, n })
     }
@@ -109,14 +119,17 @@ pub struct Found {
     /// The folder.
     pub dir: PathBuf,
     /// The package, or why it does not load.
-    pub problem: Result<Problem, String>,
+    pub problem: Result<Problem, PackageError>,
 }
 
 /// Every folder directly under `ROOT/problems`, loaded (a folder without a
 /// `problem.toml` is reported as an empty package). Sorted by name.
-pub fn find_packages(root: &Path) -> Result<Vec<Found>, String> {
+pub fn find_packages(root: &Path) -> Result<Vec<Found>, PackageError> {
     let problems = root.join("problems");
-    let entries = std::fs::read_dir(&problems).map_err(|e| format!("{}: {e}", problems.display()))?;
+    let entries = std::fs::read_dir(&problems).map_err(|cause| PackageError::Io {
+        path: problems.clone(),
+        cause,
+    })?;
     let mut dirs: Vec<PathBuf> = entries
         .flatten()
         .map(|e| e.path())
@@ -127,9 +140,9 @@ pub fn find_packages(root: &Path) -> Result<Vec<Found>, String> {
         .into_iter()
         .map(|dir| {
             let problem = if dir.join(PROBLEM_FILE).is_file() {
-                Problem::load(&dir).map_err(|e| e.to_string())
+                Problem::load(&dir)
             } else {
-                Err(format!("{}: empty package (no {PROBLEM_FILE})", dir.display()))
+                Err(PackageError::NoProblemFile { path: dir.clone() })
             };
             Found { dir, problem }
         })
@@ -202,7 +215,7 @@ fn validate_unit(found: &Found) -> Check {
     match &found.problem {
         Err(e) => {
             check.result = "does not load".into();
-            check.failure = Some(e.clone());
+            check.failure = Some(e.to_string());
         }
         Ok(problem) => {
             check.package = problem.config.name.clone();
@@ -257,20 +270,21 @@ fn program_unit(
         Ok(t) => t,
         Err(e) => return fail(check, e.to_string()),
     };
-    let grader = match Grader::new(problem, sandbox, tests) {
+    let runner = Sandboxed(sandbox);
+    let grader = match Grader::new(problem, &runner, tests) {
         Ok(g) => g,
         Err(e) => return fail(check, format!("reading the tests: {e}")),
     };
     let mut report = SubmissionReport::new(program.display().to_string(), &language.name, grader.max_score());
     match prepare(sandbox, program, language, cache) {
         Err(e) => return fail(check, e.to_string()),
-        Ok(Prepared::CompileError(msg)) => {
+        Ok(Err(ce)) => {
             check.result = "CE".into();
-            check.failure = Some(format!("does not compile:\n{msg}"));
-            report.compile_error = Some(msg);
+            check.failure = Some(format!("does not compile:\n{}", ce.message));
+            report.compile_error = Some(ce.message);
         }
-        Ok(prepared) => {
-            report.compiled_from_cache = matches!(prepared, Prepared::Ready { cached: true, .. });
+        Ok(Ok(prepared)) => {
+            report.compiled_from_cache = prepared.cached;
             // Kattis semantics: a program expected to fail is judged on its
             // first failing test and stopped there.
             report.tests = if expected == Expected::Accepted {
@@ -280,7 +294,7 @@ fn program_unit(
             };
             report.score = grader.score(&report.tests).0;
             let verdicts: Vec<Verdict> = report.tests.iter().map(|t| t.verdict).collect();
-            check.result = crate::report::verdict_counts(&report);
+            check.result = report.verdict_counts();
             if report.tests.len() < grader.len() {
                 check
                     .result
@@ -289,6 +303,7 @@ fn program_unit(
             check.failure = expected
                 .check(&verdicts)
                 .err()
+                .map(|m| m.to_string())
                 .or_else(|| time_margin_failure(expected, &report.tests, problem.config.limits.time_ms));
         }
     }
@@ -333,6 +348,7 @@ mod tests {
             judgement: None,
             diff: None,
             points: 0,
+            transcript: Default::default(),
         }
     }
 

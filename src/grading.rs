@@ -1,18 +1,25 @@
 //! Grading: run a prepared submission on every test of a package in the
 //! sandbox and judge each output with the checker.
 //!
+//! Every run of a submission, in `grade`, `ci`, `stress` and `bench`, takes
+//! the one path of [`Judge::test`]: run under limits (through a
+//! [`Runner`]), turn how the run ended into a verdict, check the output,
+//! and give a [`TestResult`].
+//!
 //! The reference answer of each test is computed once per grading session
 //! (and checked against the stored `.ans`), however many submissions are
 //! graded; a test whose stored answer is wrong gives `FAIL` to everyone.
 
-use crate::checker::{self, Judgement};
-use crate::package::{Problem, TestCase};
-use crate::sandbox::{Limits, RunResult, Sandbox, Status};
+use crate::checker::{self, Judgement, Reference};
+use crate::package::{Problem, ProblemLimits, TestCase};
+use crate::runner::{RunError, Runner};
+use crate::sandbox::{Limits, RunResult, Status};
 use crate::sim::{Move, Puzzle};
 use crate::solver::format_moves;
-use crate::submission::Prepared;
+use crate::submission::Program;
 use crate::verdict::Verdict;
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -39,6 +46,92 @@ pub struct TestResult {
     pub diff: Option<String>,
     /// Points scored.
     pub points: u32,
+    /// What the program printed and the reference answer, for showing a
+    /// failure (`stress`); not part of reports.
+    #[serde(skip)]
+    pub transcript: Transcript,
+}
+
+/// A transcript of a run, what a failure is shown with: what the program
+/// printed and the reference it was judged against.
+#[derive(Clone, Debug, Default)]
+pub struct Transcript {
+    /// What the program printed.
+    pub stdout: Vec<u8>,
+    /// What it printed on stderr.
+    pub stderr: Vec<u8>,
+    /// The reference answer (computed even when the output was not checked).
+    pub reference: Reference,
+}
+
+impl TestResult {
+    /// A result before anything ran: FAIL, no reason yet.
+    pub fn new(test: String, input: &[u8]) -> TestResult {
+        TestResult {
+            test,
+            input: String::from_utf8_lossy(input).into_owned(),
+            verdict: Verdict::Fail,
+            time_ms: 0,
+            wall_ms: 0,
+            memory_kib: 0,
+            reason: String::new(),
+            judgement: None,
+            diff: None,
+            points: 0,
+            transcript: Transcript::default(),
+        }
+    }
+}
+
+/// The one judging path: runs a program on an input under a problem's
+/// limits and judges what it printed.
+#[derive(Clone, Copy)]
+pub struct Judge<'a> {
+    /// How programs are run.
+    pub runner: &'a dyn Runner,
+    /// Limits of a run.
+    pub limits: ProblemLimits,
+    /// How the checker reads the rules.
+    pub options: checker::Options,
+}
+
+impl Judge<'_> {
+    /// Runs `program` on `input` (the text of `puzzle`) and judges it against
+    /// `reference` (the solver's answer, `None` for `-1`). `Err` only when
+    /// the program could not be run at all (the judge's fault); a checker
+    /// FAIL is a result with the verdict [`Verdict::Fail`].
+    pub fn test(
+        &self,
+        program: &Program,
+        test: String,
+        input: &[u8],
+        puzzle: &Puzzle,
+        reference: &Option<Vec<Move>>,
+    ) -> Result<TestResult, RunError> {
+        let mut result = TestResult::new(test, input);
+        let run = self
+            .runner
+            .run(&program.spec(input.to_vec(), run_limits(self.limits)))?;
+        result.time_ms = run.cpu_ms;
+        result.wall_ms = run.wall_ms;
+        result.memory_kib = run.peak_memory_kib;
+        result.transcript.reference = Reference::of(reference);
+        if let (Some(v), reason) = run_verdict(&run, self.limits) {
+            result.verdict = v;
+            result.reason = reason;
+        } else {
+            let j = checker::judge(puzzle, &run.stdout, reference, self.options);
+            result.verdict = j.verdict;
+            result.reason = j.message.clone();
+            if j.verdict == Verdict::WrongAnswer {
+                result.diff = Some(short_diff(&run.stdout, &format_moves(reference.as_deref())));
+            }
+            result.judgement = Some(j);
+        }
+        result.transcript.stdout = run.stdout;
+        result.transcript.stderr = run.stderr;
+        Ok(result)
+    }
 }
 
 /// A test with what the judge needs of it, loaded once.
@@ -94,6 +187,26 @@ impl SubmissionReport {
             && self.tests.iter().all(|t| t.verdict == Verdict::Accepted)
     }
 
+    /// Verdict counts such as `8 AC, 2 WA` (`CE`, or `FAIL (judge error)`,
+    /// for a submission that did not run).
+    pub fn verdict_counts(&self) -> String {
+        if self.judge_error.is_some() {
+            return "FAIL (judge error)".into();
+        }
+        if self.compile_error.is_some() {
+            return "CE".into();
+        }
+        let mut counts: BTreeMap<Verdict, usize> = BTreeMap::new();
+        for t in &self.tests {
+            *counts.entry(t.verdict).or_default() += 1;
+        }
+        counts
+            .iter()
+            .map(|(v, n)| format!("{n} {v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     /// Whether some test failed through the judge's fault.
     pub fn judge_failed(&self) -> bool {
         self.judge_error.is_some() || self.tests.iter().any(|t| t.verdict == Verdict::Fail)
@@ -119,12 +232,12 @@ pub const SCHEMA_VERSION: u32 = 1;
 /// A package's tests, ready to grade any number of submissions.
 pub struct Grader<'a> {
     problem: &'a Problem,
-    sandbox: &'a Sandbox,
+    judge: Judge<'a>,
     tests: Vec<Loaded>,
 }
 
 /// Sandbox limits of a test run from a package's limits.
-pub fn run_limits(l: crate::package::Limits) -> Limits {
+pub fn run_limits(l: ProblemLimits) -> Limits {
     Limits {
         cpu_ms: l.time_ms,
         wall_ms: l.time_ms.saturating_mul(2).saturating_add(1000),
@@ -139,7 +252,7 @@ impl<'a> Grader<'a> {
     /// Loads the tests (reads inputs and answers, solves every puzzle).
     pub fn new(
         problem: &'a Problem,
-        sandbox: &'a Sandbox,
+        runner: &'a dyn Runner,
         cases: Vec<TestCase>,
     ) -> std::io::Result<Grader<'a>> {
         let mut tests = Vec::with_capacity(cases.len());
@@ -157,9 +270,14 @@ impl<'a> Grader<'a> {
                 reference,
             });
         }
+        let judge = Judge {
+            runner,
+            limits: problem.config.limits,
+            options: problem.checker,
+        };
         Ok(Grader {
             problem,
-            sandbox,
+            judge,
             tests,
         })
     }
@@ -199,11 +317,11 @@ impl<'a> Grader<'a> {
     /// `on_result` as each test finishes. Results come back in test order.
     pub fn grade(
         &self,
-        prepared: &Prepared,
+        program: &Program,
         jobs: usize,
         on_result: &(dyn Fn(&TestResult) + Sync),
     ) -> Vec<TestResult> {
-        self.grade_tests(prepared, jobs, false, on_result)
+        self.grade_tests(program, jobs, false, on_result)
     }
 
     /// Like [`Grader::grade`], but stops at the first test (in test order)
@@ -212,16 +330,16 @@ impl<'a> Grader<'a> {
     /// meanwhile on other threads, so they do not depend on timing.
     pub fn grade_until_failure(
         &self,
-        prepared: &Prepared,
+        program: &Program,
         jobs: usize,
         on_result: &(dyn Fn(&TestResult) + Sync),
     ) -> Vec<TestResult> {
-        self.grade_tests(prepared, jobs, true, on_result)
+        self.grade_tests(program, jobs, true, on_result)
     }
 
     fn grade_tests(
         &self,
-        prepared: &Prepared,
+        program: &Program,
         jobs: usize,
         stop_at_failure: bool,
         on_result: &(dyn Fn(&TestResult) + Sync),
@@ -240,7 +358,7 @@ impl<'a> Grader<'a> {
                         if i > first_failure.load(Ordering::Relaxed) {
                             break;
                         }
-                        let r = self.grade_one(prepared, test);
+                        let r = self.grade_one(program, test);
                         if stop_at_failure && r.verdict != Verdict::Accepted {
                             first_failure.fetch_min(i, Ordering::Relaxed);
                         }
@@ -259,71 +377,40 @@ impl<'a> Grader<'a> {
             .collect()
     }
 
-    fn grade_one(&self, prepared: &Prepared, test: &Loaded) -> TestResult {
+    fn grade_one(&self, program: &Program, test: &Loaded) -> TestResult {
         let name = test.case.name.clone();
-        let points = if self.problem.config.scoring.groups.is_empty() {
-            self.problem.config.scoring.points_per_test
-        } else {
-            0
-        };
-        let mut result = TestResult {
-            test: name,
-            input: String::from_utf8_lossy(&test.input).into_owned(),
-            verdict: Verdict::Fail,
-            time_ms: 0,
-            wall_ms: 0,
-            memory_kib: 0,
-            reason: String::new(),
-            judgement: None,
-            diff: None,
-            points: 0,
-        };
         let (puzzle, reference) = match &test.reference {
             Ok(r) => r,
             Err(fail) => {
+                let mut result = TestResult::new(name, &test.input);
                 result.reason = fail.message.clone();
                 result.judgement = Some((**fail).clone());
                 return result;
             }
         };
-        let Some(spec) = prepared.spec(test.input.clone(), run_limits(self.problem.config.limits)) else {
-            result.verdict = Verdict::CompileError;
-            result.reason = "compilation failed".into();
-            return result;
-        };
-        let run = match self.sandbox.run(&spec) {
-            Ok(run) => run,
+        let mut result = match self
+            .judge
+            .test(program, name.clone(), &test.input, puzzle, reference)
+        {
+            Ok(r) => r,
             Err(e) => {
+                let mut result = TestResult::new(name, &test.input);
                 result.reason = format!("judge error: {e}");
                 return result;
             }
         };
-        result.time_ms = run.cpu_ms;
-        result.wall_ms = run.wall_ms;
-        result.memory_kib = run.peak_memory_kib;
-        let (verdict, reason) = run_verdict(&run, self.problem.config.limits);
-        if let Some(v) = verdict {
-            result.verdict = v;
-            result.reason = reason;
-            return result;
+        // Reports never show raw outputs: do not keep them for every test.
+        result.transcript = Transcript::default();
+        if result.verdict == Verdict::Accepted && self.problem.config.scoring.groups.is_empty() {
+            result.points = self.problem.config.scoring.points_per_test;
         }
-        let j = checker::judge(puzzle, &run.stdout, reference, self.problem.checker);
-        result.verdict = j.verdict;
-        result.reason = j.message.clone();
-        if j.verdict == Verdict::WrongAnswer {
-            result.diff = Some(short_diff(&run.stdout, &format_moves(reference.as_deref())));
-        }
-        if j.verdict == Verdict::Accepted {
-            result.points = points;
-        }
-        result.judgement = Some(j);
         result
     }
 }
 
 /// The verdict a run earns before its output is read (`None`: it exited
 /// normally, so the checker decides).
-pub fn run_verdict(run: &RunResult, limits: crate::package::Limits) -> (Option<Verdict>, String) {
+pub fn run_verdict(run: &RunResult, limits: ProblemLimits) -> (Option<Verdict>, String) {
     match run.status {
         Status::Exited(0) => (None, String::new()),
         Status::Exited(code) => (Some(Verdict::RuntimeError), format!("exit code {code}")),

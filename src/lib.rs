@@ -16,6 +16,7 @@ pub mod generate;
 pub mod grading;
 pub mod package;
 pub mod report;
+pub mod runner;
 pub mod sandbox;
 pub mod sim;
 pub mod solver;

@@ -16,13 +16,11 @@
 //! helps or a cap on runs or time is hit. No command-line knowledge here.
 
 use crate::boards::{BoardGen, Shape};
-use crate::checker::{self, Judgement};
 use crate::generate::{Span, construct};
-use crate::grading::run_verdict;
-use crate::sandbox::{Limits, Sandbox};
-use crate::sim::{Board, HEIGHT, MAX_COLOUR, Move, Puzzle, WIDTH};
-use crate::solver::{Reading, solve};
-use crate::submission::Prepared;
+use crate::grading::{Judge, TestResult};
+use crate::sim::{Board, HEIGHT, MAX_COLOUR, Puzzle, WIDTH};
+use crate::solver::solve;
+use crate::submission::Program;
 use crate::verdict::Verdict;
 use rustc_hash::FxHashMap;
 use std::sync::Mutex;
@@ -33,12 +31,12 @@ use std::time::{Duration, Instant};
 #[derive(Debug, thiserror::Error)]
 pub enum StressError {
     /// The sandbox could not run the program.
-    #[error("board #{index}: the sandbox failed: {message}")]
+    #[error("board #{index}: the sandbox failed: {source}")]
     Sandbox {
         /// The board.
         index: usize,
         /// The error.
-        message: String,
+        source: crate::runner::RunError,
     },
     /// The checker gave FAIL (the judge's fault).
     #[error("board #{index}: judge failure: {message}\n{input}")]
@@ -50,9 +48,6 @@ pub enum StressError {
         /// The puzzle.
         input: String,
     },
-    /// The submission did not compile.
-    #[error("the submission does not compile:\n{0}")]
-    CompileError(String),
 }
 
 /// Which boards to make.
@@ -122,94 +117,39 @@ pub fn board(spec: &BoardSpec, index: usize) -> Puzzle {
     }
 }
 
-/// What one run of the submission on one puzzle gave.
-#[derive(Clone, Debug)]
-pub struct Outcome {
-    /// The verdict (never FAIL or CE: those are [`StressError`]s).
-    pub verdict: Verdict,
-    /// The runner's or the checker's reason.
-    pub reason: String,
-    /// What the program printed.
-    pub stdout: Vec<u8>,
-    /// What it printed on stderr (kept for run-time errors).
-    pub stderr: Vec<u8>,
-    /// CPU time, ms.
-    pub cpu_ms: u64,
-    /// Wall time, ms.
-    pub wall_ms: u64,
-    /// Peak memory, KiB.
-    pub memory_kib: u64,
-    /// The checker's judgement, when the program exited normally.
-    pub judgement: Option<Judgement>,
-    /// The reference answer (`None`: `-1`).
-    pub reference: Option<Vec<Move>>,
-}
-
-/// Runs a prepared submission on puzzles and judges the outputs.
+/// Runs a compiled submission on puzzles and judges the outputs, through
+/// the one judging path ([`Judge`]).
 pub struct Tester<'a> {
-    /// The sandbox.
-    pub sandbox: &'a Sandbox,
+    /// How to run and judge.
+    pub judge: Judge<'a>,
     /// The program.
-    pub prepared: &'a Prepared,
-    /// Limits of a run.
-    pub limits: crate::package::Limits,
-    /// The reading of the rules the checker and the solver use.
-    pub reading: Reading,
+    pub program: &'a Program,
 }
 
 impl Tester<'_> {
-    /// The sandbox limits of one run.
-    pub fn run_limits(&self) -> Limits {
-        crate::grading::run_limits(self.limits)
-    }
-
-    /// Runs the program on a puzzle (board `index`, for messages) and judges it.
-    pub fn test(&self, index: usize, puzzle: &Puzzle) -> Result<Outcome, StressError> {
+    /// Runs the program on a puzzle (board `index`, for messages) and judges
+    /// it; never FAIL (that is a [`StressError`]).
+    pub fn test(&self, index: usize, puzzle: &Puzzle) -> Result<TestResult, StressError> {
         let input = puzzle.to_text();
-        let reference = solve(puzzle, self.reading).moves;
-        let spec = match self.prepared {
-            Prepared::CompileError(m) => return Err(StressError::CompileError(m.clone())),
-            p => p.spec(input.clone().into_bytes(), self.run_limits()),
-        };
-        let Some(spec) = spec else {
-            return Err(StressError::CompileError(String::new()));
-        };
-        let run = self.sandbox.run(&spec).map_err(|e| StressError::Sandbox {
-            index,
-            message: e.to_string(),
-        })?;
-        let mut out = Outcome {
-            verdict: Verdict::Accepted,
-            reason: String::new(),
-            stdout: run.stdout.clone(),
-            stderr: run.stderr.clone(),
-            cpu_ms: run.cpu_ms,
-            wall_ms: run.wall_ms,
-            memory_kib: run.peak_memory_kib,
-            judgement: None,
-            reference: reference.clone(),
-        };
-        if let (Some(v), reason) = run_verdict(&run, self.limits) {
-            out.verdict = v;
-            out.reason = reason;
-            return Ok(out);
-        }
-        let opts = checker::Options {
-            reading: self.reading,
-            accept_any: false,
-        };
-        let j = checker::judge(puzzle, &run.stdout, &reference, opts);
-        if j.verdict == Verdict::Fail {
+        let reference = solve(puzzle, self.judge.options.reading).moves;
+        let result = self
+            .judge
+            .test(
+                self.program,
+                format!("board #{index}"),
+                input.as_bytes(),
+                puzzle,
+                &reference,
+            )
+            .map_err(|source| StressError::Sandbox { index, source })?;
+        if result.verdict == Verdict::Fail {
             return Err(StressError::JudgeFailed {
                 index,
-                message: j.message,
+                message: result.reason,
                 input,
             });
         }
-        out.verdict = j.verdict;
-        out.reason = j.message.clone();
-        out.judgement = Some(j);
-        Ok(out)
+        Ok(result)
     }
 }
 
@@ -230,7 +170,7 @@ pub struct Failure {
     /// The puzzle.
     pub puzzle: Puzzle,
     /// How the submission failed on it.
-    pub outcome: Outcome,
+    pub outcome: TestResult,
 }
 
 /// What a search found.
@@ -253,7 +193,7 @@ pub fn search(
     spec: &BoardSpec,
     budget: Budget,
     jobs: usize,
-    test: &(dyn Fn(usize, &Puzzle) -> Result<Outcome, StressError> + Sync),
+    test: &(dyn Fn(usize, &Puzzle) -> Result<TestResult, StressError> + Sync),
     on_board: &(dyn Fn(usize, &Puzzle) + Sync),
 ) -> Result<Search, StressError> {
     let start = Instant::now();
@@ -334,7 +274,7 @@ pub struct Shrunk {
     /// The smallest failing puzzle found.
     pub puzzle: Puzzle,
     /// How the submission fails on it (same verdict as the original).
-    pub outcome: Outcome,
+    pub outcome: TestResult,
     /// Runs of the submission spent.
     pub runs: usize,
     /// Successful shrinking steps.
@@ -458,9 +398,9 @@ pub fn candidates(p: &Puzzle) -> Vec<Puzzle> {
 /// `test` errors (a judge failure on a candidate) abort shrinking.
 pub fn shrink(
     puzzle: Puzzle,
-    outcome: Outcome,
+    outcome: TestResult,
     limits: ShrinkLimits,
-    test: &mut dyn FnMut(&Puzzle) -> Result<Outcome, StressError>,
+    test: &mut dyn FnMut(&Puzzle) -> Result<TestResult, StressError>,
 ) -> Result<Shrunk, StressError> {
     let start = Instant::now();
     let verdict = outcome.verdict;
@@ -506,6 +446,7 @@ pub fn shrink(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::Reading;
 
     fn spec(seed: u64) -> BoardSpec {
         BoardSpec {
@@ -543,17 +484,10 @@ mod tests {
         assert!(solvable >= 10, "{solvable}");
     }
 
-    fn outcome(verdict: Verdict) -> Outcome {
-        Outcome {
+    fn outcome(verdict: Verdict) -> TestResult {
+        TestResult {
             verdict,
-            reason: String::new(),
-            stdout: Vec::new(),
-            stderr: Vec::new(),
-            cpu_ms: 0,
-            wall_ms: 0,
-            memory_kib: 0,
-            judgement: None,
-            reference: None,
+            ..TestResult::new("t".into(), b"")
         }
     }
 
@@ -561,7 +495,7 @@ mod tests {
     fn shrinking_finds_a_small_board_and_keeps_the_verdict() {
         // A fake submission that fails (WA) whenever colour 3 holds at least
         // two blocks, and times out on boards of more than 20 blocks.
-        let mut fake = |p: &Puzzle| -> Result<Outcome, StressError> {
+        let mut fake = |p: &Puzzle| -> Result<TestResult, StressError> {
             let v = if p.board.block_count() > 20 {
                 Verdict::TimeLimit
             } else if p.board.colour_counts()[3] >= 2 {

@@ -25,7 +25,7 @@ pub fn compile_limits() -> Limits {
 }
 
 /// What can stop a submission from being prepared, other than a
-/// compilation error (which is the contestant's, see [`Prepared`]).
+/// compilation error (which is the contestant's, see [`CompileError`]).
 #[derive(Debug, thiserror::Error)]
 pub enum SubmissionError {
     /// The source cannot be read.
@@ -61,40 +61,41 @@ pub enum SubmissionError {
     Sandbox(#[from] SandboxError),
 }
 
-/// A submission ready to run, or the reason it is not.
+/// A compiled (or interpreted) submission, ready to run: a program and
+/// arguments, with files copied into the work folder of each run.
 #[derive(Clone, Debug)]
-pub enum Prepared {
-    /// How to run it: a program and arguments, with files copied into the
-    /// work folder of each run.
-    Ready {
-        /// Program (relative to the work folder, or absolute).
-        program: PathBuf,
-        /// Arguments.
-        args: Vec<OsString>,
-        /// Files to copy into the work folder.
-        files: Vec<(PathBuf, String)>,
-        /// Whether the compiled program came from the cache.
-        cached: bool,
-    },
-    /// Compilation failed: the compiler's message, shortened.
-    CompileError(String),
+pub struct Program {
+    /// Program (relative to the work folder, or absolute).
+    pub program: PathBuf,
+    /// Arguments.
+    pub args: Vec<OsString>,
+    /// Files to copy into the work folder.
+    pub files: Vec<(PathBuf, String)>,
+    /// Whether the compiled program came from the cache.
+    pub cached: bool,
 }
 
-impl Prepared {
+/// The submission did not compile (the contestant's fault, not the judge's).
+#[derive(Clone, Debug, thiserror::Error)]
+#[error("compilation failed:\n{message}")]
+pub struct CompileError {
+    /// The compiler's message, shortened.
+    pub message: String,
+}
+
+/// A prepared submission: the program, or why it did not compile.
+pub type Prepared = Result<Program, CompileError>;
+
+impl Program {
     /// The run of this program on one input under limits.
-    pub fn spec(&self, stdin: Vec<u8>, limits: Limits) -> Option<RunSpec> {
-        match self {
-            Prepared::Ready {
-                program, args, files, ..
-            } => Some(RunSpec {
-                program: program.clone(),
-                args: args.clone(),
-                stdin,
-                limits,
-                files: files.clone(),
-                ..RunSpec::default()
-            }),
-            Prepared::CompileError(_) => None,
+    pub fn spec(&self, stdin: Vec<u8>, limits: Limits) -> RunSpec {
+        RunSpec {
+            program: self.program.clone(),
+            args: self.args.clone(),
+            stdin,
+            limits,
+            files: self.files.clone(),
+            ..RunSpec::default()
         }
     }
 }
@@ -265,7 +266,7 @@ pub fn prepare(
                     files.push((exe.clone(), EXE_NAME.to_string()));
                     Some(exe)
                 }
-                Err(message) => return Ok(Prepared::CompileError(message)),
+                Err(e) => return Ok(Err(e)),
             }
         }
     };
@@ -286,12 +287,12 @@ pub fn prepare(
         .iter()
         .map(|a| OsString::from(substitute(a, &src_name, exe_in_dir)))
         .collect();
-    Ok(Prepared::Ready {
+    Ok(Ok(Program {
         program,
         args,
         files,
         cached,
-    })
+    }))
 }
 
 /// Compiles into the cache; `(Ok(exe) | Err(compiler message), from cache)`.
@@ -302,7 +303,7 @@ fn compile(
     language: &Language,
     cmd: &[String],
     cache_dir: &Path,
-) -> Result<(Result<PathBuf, String>, bool), SubmissionError> {
+) -> Result<(Result<PathBuf, CompileError>, bool), SubmissionError> {
     let mut hasher = Sha256::new();
     hasher.update(language.name.as_bytes());
     for part in cmd {
@@ -358,7 +359,12 @@ fn compile(
         if !matches!(result.status, Status::Exited(_)) {
             text = format!("compiler {}\n{text}", result.status);
         }
-        return Ok((Err(text.trim().to_string()), false));
+        return Ok((
+            Err(CompileError {
+                message: text.trim().to_string(),
+            }),
+            false,
+        ));
     }
     // Rename within the cache folder: atomic, so a parallel grader sees the
     // whole program or none.

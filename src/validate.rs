@@ -13,9 +13,9 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-/// One problem found, tied to a file (and a line when there is one).
+/// One finding: something wrong in the test data, tied to a file (and a line when there is one).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Problem {
+pub struct Finding {
     /// The file.
     pub file: PathBuf,
     /// 1-based line, when known.
@@ -24,7 +24,7 @@ pub struct Problem {
     pub message: String,
 }
 
-impl fmt::Display for Problem {
+impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.line {
             Some(l) => write!(f, "{}:{l}: {}", self.file.display(), self.message),
@@ -121,7 +121,7 @@ impl fmt::Display for Coverage {
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Validation {
     /// Every problem found.
-    pub problems: Vec<Problem>,
+    pub problems: Vec<Finding>,
     /// What the valid tests cover.
     pub coverage: Coverage,
 }
@@ -137,14 +137,14 @@ pub struct ValidationReport {
     /// What was validated (a package folder, or "files").
     pub target: String,
     /// Every problem found.
-    pub problems: Vec<Problem>,
+    pub problems: Vec<Finding>,
     /// What the valid tests cover.
     pub coverage: Coverage,
 }
 
 /// Checks one input against RULES.md and the package's n limit.
-pub fn check_input(file: &Path, text: &[u8], rules: &Rules) -> Result<Puzzle, Problem> {
-    let puzzle = Puzzle::parse(text).map_err(|e| Problem {
+pub fn check_input(file: &Path, text: &[u8], rules: &Rules) -> Result<Puzzle, Finding> {
+    let puzzle = Puzzle::parse(text).map_err(|e| Finding {
         file: file.to_path_buf(),
         line: e.at.as_ref().map(|a| a.line),
         message: match &e.at {
@@ -153,7 +153,7 @@ pub fn check_input(file: &Path, text: &[u8], rules: &Rules) -> Result<Puzzle, Pr
         },
     })?;
     if puzzle.n > rules.max_n {
-        return Err(Problem {
+        return Err(Finding {
             file: file.to_path_buf(),
             line: Some(1),
             message: format!(
@@ -193,7 +193,7 @@ pub fn validate(
     let mut seen: HashMap<Puzzle, PathBuf> = HashMap::new();
     for (input, answer) in tests {
         progress();
-        let problem = |line, message: String| Problem {
+        let problem = |line, message: String| Finding {
             file: input.clone(),
             line,
             message,
@@ -241,11 +241,11 @@ pub fn validate(
     v
 }
 
-fn check_answer(ans: &Path, puzzle: &Puzzle, reference: &Option<Vec<Move>>, problems: &mut Vec<Problem>) {
+fn check_answer(ans: &Path, puzzle: &Puzzle, reference: &Option<Vec<Move>>, problems: &mut Vec<Finding>) {
     let text = match std::fs::read(ans) {
         Ok(t) => t,
         Err(e) => {
-            problems.push(Problem {
+            problems.push(Finding {
                 file: ans.to_path_buf(),
                 line: None,
                 message: format!("cannot read: {e}"),
@@ -257,7 +257,7 @@ fn check_answer(ans: &Path, puzzle: &Puzzle, reference: &Option<Vec<Move>>, prob
         Ok(Parsed::NoSolution) => None,
         Ok(Parsed::Moves(m)) => Some(m),
         Err(reason) => {
-            problems.push(Problem {
+            problems.push(Finding {
                 file: ans.to_path_buf(),
                 line: None,
                 message: format!("not an answer: {reason}"),
@@ -275,7 +275,7 @@ fn check_answer(ans: &Path, puzzle: &Puzzle, reference: &Option<Vec<Move>>, prob
             (Some(a), Some(b)) => a.iter().zip(b).position(|(x, y)| x != y).map(|i| i + 1),
             _ => Some(1),
         };
-        problems.push(Problem {
+        problems.push(Finding {
             file: ans.to_path_buf(),
             line,
             message: format!(
@@ -338,15 +338,15 @@ pub fn validate_package(problem: &crate::package::Problem, progress: impl FnMut(
     let pairs: Vec<(PathBuf, Option<PathBuf>)> =
         cases.into_iter().map(|t| (t.input, Some(t.answer))).collect();
     let mut v = validate(&pairs, &rules, progress);
-    let mut extra: Vec<Problem> = unpaired
+    let mut extra: Vec<Finding> = unpaired
         .into_iter()
-        .map(|(file, message)| Problem {
+        .map(|(file, issue)| Finding {
             file,
             line: None,
-            message,
+            message: issue.to_string(),
         })
         .collect();
-    extra.extend(reference_problems(problem));
+    extra.extend(reference_findings(problem));
     extra.append(&mut v.problems);
     v.problems = extra;
     v
@@ -354,7 +354,7 @@ pub fn validate_package(problem: &crate::package::Problem, progress: impl FnMut(
 
 /// Problems with a package's reference folder: unknown verdict folders,
 /// files of no known language.
-pub fn reference_problems(problem: &crate::package::Problem) -> Vec<Problem> {
+pub fn reference_findings(problem: &crate::package::Problem) -> Vec<Finding> {
     let mut out = Vec::new();
     let dir = &problem.reference_dir;
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -373,7 +373,7 @@ pub fn reference_problems(problem: &crate::package::Problem) -> Vec<Problem> {
             continue;
         }
         if let Err(e) = name.parse::<Expected>() {
-            out.push(Problem {
+            out.push(Finding {
                 file: path.clone(),
                 line: None,
                 message: e.to_string(),
@@ -382,7 +382,7 @@ pub fn reference_problems(problem: &crate::package::Problem) -> Vec<Problem> {
         }
         for program in reference_programs(&path) {
             if program.extension().is_none() || languages.detect(&program).is_none() {
-                out.push(Problem {
+                out.push(Finding {
                     file: program,
                     line: None,
                     message: format!("no known language (known: {})", languages.names().join(", ")),

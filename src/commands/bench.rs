@@ -5,14 +5,17 @@
 use crate::boards::{BoardGen, Shape};
 use crate::checker;
 use crate::cli::{BenchArgs, BenchPart};
+use crate::grading::{Judge, run_limits};
+use crate::package::ProblemLimits;
+use crate::runner::{Bare, Runner, Sandboxed};
 use crate::sandbox::Sandbox;
 use crate::sim::Puzzle;
 use crate::solver::{Reading, solve};
-use crate::submission::Prepared;
+use crate::submission::Program;
+use crate::verdict::Verdict;
 use anyhow::{Context, Result, bail};
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// Runs `bench`; returns the exit code.
@@ -97,7 +100,8 @@ fn solver(args: &BenchArgs) -> Result<()> {
 
 /// The judge's own cost per test (sandbox setup, limits, capture, checking)
 /// against running the same compiled program bare on the same input, both
-/// measured here, alternating, so machine noise hits both sides alike.
+/// measured here through the one [`Runner`] trait, alternating, so machine
+/// noise hits both sides alike.
 fn grader_overhead(args: &BenchArgs) -> Result<()> {
     println!();
     let Some(exe) = compile_baseline(&args.baseline)? else {
@@ -108,28 +112,28 @@ fn grader_overhead(args: &BenchArgs) -> Result<()> {
     let reference =
         checker::reference(&puzzle, None, Reading::LITERAL).map_err(|j| anyhow::anyhow!(j.message))?;
     let sandbox = Sandbox::detect();
-    let prepared = Prepared::Ready {
-        program: PathBuf::from("solution"),
-        args: Vec::new(),
-        files: vec![(exe.clone(), "solution".into())],
-        cached: true,
+    let sandboxed = Sandboxed(&sandbox);
+    let program = baseline_program(&exe);
+    let judge = Judge {
+        runner: &sandboxed,
+        limits: ProblemLimits::default(),
+        options: checker::Options::default(),
     };
-    let limits = crate::sandbox::Limits::with_cpu_ms(3000);
+    let bare_spec = program.spec(input.clone(), run_limits(judge.limits));
     let (mut bare, mut judged) = (Vec::new(), Vec::new());
     for _ in 0..args.runs {
-        let (elapsed, stdout) = run_bare(&exe, &input)?;
-        bare.push(elapsed);
-        anyhow::ensure!(!stdout.is_empty(), "the bare run printed nothing");
+        let start = Instant::now();
+        let run = Bare.run(&bare_spec)?;
+        bare.push(start.elapsed());
+        anyhow::ensure!(!run.stdout.is_empty(), "the bare run printed nothing");
 
         let start = Instant::now();
-        let spec = prepared.spec(input.clone(), limits).expect("ready");
-        let run = sandbox.run(&spec)?;
-        let j = checker::judge(&puzzle, &run.stdout, &reference, checker::Options::default());
+        let result = judge.test(&program, "bench".into(), &input, &puzzle, &reference)?;
         judged.push(start.elapsed());
         anyhow::ensure!(
-            j.verdict == crate::verdict::Verdict::Accepted,
+            result.verdict == Verdict::Accepted,
             "judged run: {}",
-            j.message
+            result.reason
         );
     }
     let median = |v: &mut Vec<Duration>| {
@@ -166,18 +170,17 @@ fn stress_rate(args: &BenchArgs) -> Result<()> {
         return Ok(());
     };
     let sandbox = Sandbox::detect();
-    let prepared = Prepared::Ready {
-        program: PathBuf::from("solution"),
-        args: Vec::new(),
-        files: vec![(exe.clone(), "solution".into())],
-        cached: true,
-    };
+    let sandboxed = Sandboxed(&sandbox);
+    let program = baseline_program(&exe);
     let tester = Tester {
-        sandbox: &sandbox,
-        prepared: &prepared,
-        limits: crate::package::Limits::default(),
-        reading: Reading::LITERAL,
+        judge: Judge {
+            runner: &sandboxed,
+            limits: ProblemLimits::default(),
+            options: checker::Options::default(),
+        },
+        program: &program,
     };
+    let limits = run_limits(tester.judge.limits);
     let spec = BoardSpec {
         seed: args.seed,
         moves: crate::generate::Span { lo: 1, hi: 5 },
@@ -189,17 +192,13 @@ fn stress_rate(args: &BenchArgs) -> Result<()> {
         .collect();
     let (mut bare, mut boxed, mut looped) = (Duration::ZERO, Duration::ZERO, Duration::ZERO);
     for _ in 0..4 {
-        let start = Instant::now();
-        for input in &inputs {
-            run_bare(&exe, input)?;
+        for (runner, total) in [(&Bare as &dyn Runner, &mut bare), (&sandboxed, &mut boxed)] {
+            let start = Instant::now();
+            for input in &inputs {
+                runner.run(&program.spec(input.clone(), limits))?;
+            }
+            *total += start.elapsed();
         }
-        bare += start.elapsed();
-        let start = Instant::now();
-        for input in &inputs {
-            let spec = prepared.spec(input.clone(), tester.run_limits()).expect("ready");
-            sandbox.run(&spec)?;
-        }
-        boxed += start.elapsed();
         let s = search(
             &spec,
             Budget::Count(per_round),
@@ -225,6 +224,16 @@ fn stress_rate(args: &BenchArgs) -> Result<()> {
         looped.as_secs_f64() / bare.as_secs_f64()
     );
     Ok(())
+}
+
+/// The compiled baseline as a program to run (already compiled: "cached").
+fn baseline_program(exe: &Path) -> Program {
+    Program {
+        program: PathBuf::from("solution"),
+        args: Vec::new(),
+        files: vec![(exe.to_path_buf(), "solution".into())],
+        cached: true,
+    }
 }
 
 fn ms(d: Duration) -> f64 {
@@ -313,24 +322,16 @@ fn compile_baseline(src: &Path) -> Result<Option<PathBuf>> {
     }
 }
 
-/// Runs a program with `input` on stdin, outside any sandbox: its wall time
-/// and what it printed.
-fn run_bare(exe: &Path, input: &[u8]) -> Result<(Duration, Vec<u8>)> {
-    let start = Instant::now();
-    let mut child = Command::new(exe)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .with_context(|| format!("starting {}", exe.display()))?;
-    child.stdin.take().expect("piped").write_all(input)?;
-    let out = child.wait_with_output()?;
-    Ok((start.elapsed(), out.stdout))
-}
-
 /// Wall time of one baseline run on a puzzle (its answer must be `-1`).
 fn time_baseline(exe: &Path, puzzle: &Puzzle) -> Result<Duration> {
-    let (elapsed, stdout) = run_bare(exe, puzzle.to_text().as_bytes())?;
-    let text = String::from_utf8_lossy(&stdout);
+    let spec = baseline_program(exe).spec(
+        puzzle.to_text().into_bytes(),
+        run_limits(ProblemLimits::default()),
+    );
+    let start = Instant::now();
+    let run = Bare.run(&spec)?;
+    let elapsed = start.elapsed();
+    let text = String::from_utf8_lossy(&run.stdout);
     if text.trim() != "-1" {
         bail!(
             "the baseline answered {:?} on a board with no solution",

@@ -3,13 +3,13 @@
 use super::progress::Progress;
 use crate::ci::{CiReport, SCHEMA_VERSION, find_packages, run_unit, shard_units, units};
 use crate::cli::CiArgs;
-use crate::report::{Exporter, Text};
+use crate::report::{ReportFormat, Text};
 use crate::submission::default_cache_dir;
 use anyhow::Result;
 
 /// Runs `ci`; returns the exit code (0 as expected, 1 otherwise).
 pub fn run(args: &CiArgs) -> Result<i32> {
-    let found = find_packages(&args.root).map_err(anyhow::Error::msg)?;
+    let found = find_packages(&args.root)?;
     let work = shard_units(units(&found), args.shard);
     let sandbox = super::untrusted_sandbox(&args.sandbox)?;
     let cache = default_cache_dir();

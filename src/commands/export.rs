@@ -3,7 +3,7 @@
 //! carry.
 
 use crate::cli::{ExportArgs, ExportFormat};
-use crate::export::{Format, Kattis, export};
+use crate::export::{Kattis, PackageFormat, export};
 use crate::package::Problem;
 use anyhow::{Result, anyhow};
 
@@ -12,7 +12,7 @@ pub fn run(args: &ExportArgs) -> Result<i32> {
     // The package error names the file and the cause already.
     let problem = Problem::load(&args.package)
         .map_err(|e| anyhow!("loading the package {}: {e}", args.package.display()))?;
-    let format: Box<dyn Format> = match args.format {
+    let format: Box<dyn PackageFormat> = match args.format {
         ExportFormat::Kattis => Box::new(Kattis {
             source: args.source.clone(),
             license: args.license,

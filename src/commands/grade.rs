@@ -6,8 +6,9 @@ use crate::grading::{GradeReport, Grader, SCHEMA_VERSION, SubmissionReport};
 use crate::package::embedded::Embedded;
 use crate::package::languages::LanguageTable;
 use crate::package::{Problem, TestCase};
-use crate::report::{Exporter, Text};
-use crate::submission::{Prepared, default_cache_dir, prepare};
+use crate::report::{ReportFormat, Text};
+use crate::runner::Sandboxed;
+use crate::submission::{default_cache_dir, prepare};
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
 
@@ -73,7 +74,8 @@ pub fn run(args: &GradeArgs) -> Result<i32> {
     }
     let sources = expand(&args.submissions, &languages)?;
     let sandbox = super::untrusted_sandbox(&args.sandbox)?;
-    let grader = Grader::new(&problem, &sandbox, cases).context("reading the tests")?;
+    let runner = Sandboxed(&sandbox);
+    let grader = Grader::new(&problem, &runner, cases).context("reading the tests")?;
     let progress = Progress::new(args.quiet, grader.len() * sources.len(), "tests");
     let cache = default_cache_dir();
     let mut report = GradeReport {
@@ -92,12 +94,12 @@ pub fn run(args: &GradeArgs) -> Result<i32> {
                 entry.judge_error = Some(e.to_string());
                 progress.skip(grader.len());
             }
-            Ok(Prepared::CompileError(message)) => {
-                entry.compile_error = Some(message);
+            Ok(Err(ce)) => {
+                entry.compile_error = Some(ce.message);
                 progress.skip(grader.len());
             }
-            Ok(prepared) => {
-                entry.compiled_from_cache = matches!(prepared, Prepared::Ready { cached: true, .. });
+            Ok(Ok(prepared)) => {
+                entry.compiled_from_cache = prepared.cached;
                 entry.tests = grader.grade(&prepared, args.jobs, &|r| {
                     progress.step(|| format!("{}: {} ({} ms)", r.test, r.verdict, r.time_ms))
                 });

@@ -14,7 +14,7 @@ pub mod stress;
 pub mod validate;
 
 use crate::cli::ReportArgs;
-use crate::report::{Exporter, Html, Json, Junit, Markdown, write_atomic};
+use crate::report::{Html, Json, Junit, Markdown, ReportFormat, write_atomic};
 use anyhow::{Context, Result};
 use std::io::Read;
 use std::path::Path;
@@ -74,8 +74,8 @@ pub fn pick_language<'a>(
 }
 
 /// Writes each report file asked for, in its format.
-pub fn write_reports(args: &ReportArgs, render: impl Fn(&dyn Exporter) -> String) -> Result<()> {
-    let formats: [(&Option<std::path::PathBuf>, &dyn Exporter); 4] = [
+pub fn write_reports(args: &ReportArgs, render: impl Fn(&dyn ReportFormat) -> String) -> Result<()> {
+    let formats: [(&Option<std::path::PathBuf>, &dyn ReportFormat); 4] = [
         (&args.json, &Json),
         (&args.junit, &Junit),
         (&args.markdown, &Markdown),

@@ -2,21 +2,25 @@
 //! until one fails, shrink that board, and print it as a ready test with both
 //! answers, the checker's reason and the replays.
 
-use crate::checker::Judgement;
+use crate::checker::{self, Judgement};
 use crate::cli::StressArgs;
-use crate::grading::{GradeReport, SCHEMA_VERSION, SubmissionReport, TestResult, short_diff};
-use crate::package::languages::LanguageTable;
-use crate::report::{Exporter, Html, write_atomic};
+use crate::grading::{GradeReport, Judge, SCHEMA_VERSION, SubmissionReport, TestResult};
+use crate::package::ProblemLimits;
+use crate::package::languages::{Language, LanguageTable};
+use crate::report::{Html, ReportFormat, write_atomic};
+use crate::runner::Sandboxed;
 use crate::sandbox::Sandbox;
 use crate::sim::{Move, Puzzle, Style, render, render_replay};
 use crate::solver::format_moves;
-use crate::stress::{BoardSpec, Budget, Outcome, Search, ShrinkLimits, StressError, Tester, search, shrink};
-use crate::submission::{Prepared, default_cache_dir, prepare};
-use crate::verdict::Verdict;
+use crate::stress::{
+    BoardSpec, Budget, Failure, Search, ShrinkLimits, Shrunk, StressError, Tester, search, shrink,
+};
+use crate::submission::{Program, default_cache_dir, prepare};
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fmt::Write as _;
 use std::io::IsTerminal;
+use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -36,90 +40,168 @@ pub fn run(args: &StressArgs) -> Result<i32> {
         bail!("{}: no such file", source.display());
     }
     let language = super::pick_language(&languages, args.lang.as_deref(), source)?;
-    let budget = match (args.count, args.time) {
-        (_, Some(t)) if !(t.is_finite() && t >= 0.0) => bail!("--time {t}: not a number of seconds"),
-        (_, Some(t)) => Budget::Time(Duration::from_secs_f64(t)),
-        (Some(c), None) => Budget::Count(c),
-        (None, None) => Budget::Count(DEFAULT_COUNT),
-    };
-    if !(args.shrink_time.is_finite() && args.shrink_time >= 0.0) {
-        bail!("--shrink-time {}: not a number of seconds", args.shrink_time);
-    }
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
+    let (budget, jobs) = (budget(args)?, jobs(args));
+    let shrink_limits = shrink_limits(args)?;
     let sandbox = super::untrusted_sandbox(&args.sandbox)?;
-    let prepared = prepare(&sandbox, source, language, &default_cache_dir())
-        .with_context(|| format!("preparing {}", source.display()))?;
-    if let Prepared::CompileError(message) = &prepared {
-        eprintln!(
-            "mayan-judge: error: {} does not compile:\n{message}",
-            source.display()
-        );
+    let Some(program) = compile(&sandbox, source, language)? else {
         return Ok(2);
-    }
+    };
+    let runner = Sandboxed(&sandbox);
     let tester = Tester {
-        sandbox: &sandbox,
-        prepared: &prepared,
-        limits: crate::package::Limits {
-            time_ms: args.time_limit,
-            ..crate::package::Limits::default()
-        },
-        reading: args.reading,
+        judge: judge(args, &runner),
+        program: &program,
     };
     let spec = BoardSpec {
         seed: args.seed,
         moves: args.n.0,
         max_blocks: args.max_blocks,
     };
+    print_session(args, &language.name, &spec, jobs);
+    let failure = match find_failure(&tester, &spec, budget, jobs, args.quiet) {
+        Ok(Some(failure)) => failure,
+        Ok(None) => return Ok(0),
+        Err(e) => return judge_error(e),
+    };
+    let index = failure.index;
+    let shrunk = match shrink_failure(&tester, failure, shrink_limits, args.quiet) {
+        Ok(s) => s,
+        Err(e) => return judge_error(e),
+    };
+    let (input, answer) = print_shrunk(&shrunk);
+    let name = format!("stress-{}-{index}", args.seed);
+    if let Some(dir) = &args.save {
+        save_test(dir, &name, &input, &answer)?;
+    }
+    if let Some(path) = &args.html {
+        let report = html_report(&sandbox, args, &language.name, &name, &shrunk.outcome);
+        write_atomic(path, Html.grade(&report).as_bytes())
+            .with_context(|| format!("writing {}", path.display()))?;
+        println!("HTML report: {}", path.display());
+    }
+    Ok(1)
+}
+
+/// Compiles the submission once (or takes it from the cache); `None`, with
+/// the compiler's message printed, when it does not compile.
+fn compile(sandbox: &Sandbox, source: &Path, language: &Language) -> Result<Option<Program>> {
+    let prepared = prepare(sandbox, source, language, &default_cache_dir())
+        .with_context(|| format!("preparing {}", source.display()))?;
+    match prepared {
+        Ok(program) => Ok(Some(program)),
+        Err(ce) => {
+            eprintln!(
+                "mayan-judge: error: {} does not compile:\n{}",
+                source.display(),
+                ce.message
+            );
+            Ok(None)
+        }
+    }
+}
+
+/// How each board is judged: `--time-limit` per run, `--reading`.
+fn judge<'a>(args: &StressArgs, runner: &'a Sandboxed) -> Judge<'a> {
+    Judge {
+        runner,
+        limits: ProblemLimits {
+            time_ms: args.time_limit,
+            ..ProblemLimits::default()
+        },
+        options: checker::Options {
+            reading: args.reading,
+            accept_any: false,
+        },
+    }
+}
+
+/// When to stop trying boards: `--time`, else `--count`, else the default count.
+fn budget(args: &StressArgs) -> Result<Budget> {
+    Ok(match (args.count, args.time) {
+        (_, Some(t)) if !(t.is_finite() && t >= 0.0) => bail!("--time {t}: not a number of seconds"),
+        (_, Some(t)) => Budget::Time(Duration::from_secs_f64(t)),
+        (Some(c), None) => Budget::Count(c),
+        (None, None) => Budget::Count(DEFAULT_COUNT),
+    })
+}
+
+/// Worker threads: `--jobs`, else one per core.
+fn jobs(args: &StressArgs) -> usize {
+    args.jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1)
+}
+
+/// The caps on shrinking, from `--shrink-runs` and `--shrink-time`.
+fn shrink_limits(args: &StressArgs) -> Result<ShrinkLimits> {
+    if !(args.shrink_time.is_finite() && args.shrink_time >= 0.0) {
+        bail!("--shrink-time {}: not a number of seconds", args.shrink_time);
+    }
+    Ok(ShrinkLimits {
+        runs: args.shrink_runs,
+        time: Duration::from_secs_f64(args.shrink_time),
+    })
+}
+
+/// The session's settings, in one line.
+fn print_session(args: &StressArgs, language: &str, spec: &BoardSpec, jobs: usize) {
     println!(
-        "stress: {} ({}), seed {}, n {}, up to {} blocks, reading {}, {} ms per run, {jobs} jobs",
-        source.display(),
-        language.name,
+        "stress: {} ({language}), seed {}, n {}, up to {} blocks, reading {}, {} ms per run, {jobs} jobs",
+        args.submission.display(),
         args.seed,
         spec.moves,
         spec.max_blocks,
         args.reading,
         args.time_limit
     );
-    let progress = Progress::new(args.quiet, budget);
-    let found = search(&spec, budget, jobs, &|i, p| tester.test(i, p), &|_, p| {
+}
+
+/// Tests random boards until the budget is spent or one fails; prints the
+/// summary and the failing board (`None`: nothing failed).
+fn find_failure(
+    tester: &Tester,
+    spec: &BoardSpec,
+    budget: Budget,
+    jobs: usize,
+    quiet: bool,
+) -> Result<Option<Failure>, StressError> {
+    let progress = Progress::new(quiet, budget);
+    let found = search(spec, budget, jobs, &|i, p| tester.test(i, p), &|_, p| {
         progress.board(p)
     });
     progress.finish();
-    let found = match found {
-        Ok(s) => s,
-        Err(e) => return judge_error(e),
-    };
+    let found = found?;
     print_summary(&found, &progress);
     let Some(failure) = found.failure else {
         println!("no failure found");
-        return Ok(0);
+        return Ok(None);
     };
-    let index = failure.index;
     println!();
     println!(
-        "FAILED on board #{index}: {} ({})",
-        failure.outcome.verdict, failure.outcome.reason
+        "FAILED on board #{}: {} ({})",
+        failure.index, failure.outcome.verdict, failure.outcome.reason
     );
     println!("{}", describe("board before shrinking", &failure.puzzle));
-    let limits = ShrinkLimits {
-        runs: args.shrink_runs,
-        time: Duration::from_secs_f64(args.shrink_time),
-    };
-    if !args.quiet {
+    Ok(Some(failure))
+}
+
+/// Shrinks the failing board and says how shrinking went.
+fn shrink_failure(
+    tester: &Tester,
+    failure: Failure,
+    limits: ShrinkLimits,
+    quiet: bool,
+) -> Result<Shrunk, StressError> {
+    if !quiet {
         eprintln!(
             "shrinking (at most {} runs, {} s)...",
-            limits.runs, args.shrink_time
+            limits.runs,
+            limits.time.as_secs_f64()
         );
     }
-    let shrunk = match shrink(failure.puzzle, failure.outcome, limits, &mut |p| {
+    let index = failure.index;
+    let shrunk = shrink(failure.puzzle, failure.outcome, limits, &mut |p| {
         tester.test(index, p)
-    }) {
-        Ok(s) => s,
-        Err(e) => return judge_error(e),
-    };
+    })?;
     let cap = match shrunk.cap_hit {
         None => "no smaller board fails the same way".to_string(),
         Some(what) => format!("stopped at the {what} cap: a smaller board may still fail"),
@@ -130,43 +212,43 @@ pub fn run(args: &StressArgs) -> Result<i32> {
         shrunk.steps,
         shrunk.elapsed.as_secs_f64()
     );
+    Ok(shrunk)
+}
+
+/// Prints the shrunk board as a ready test (input, answer, the submission's
+/// output, the verdict and the replays); returns the input and the answer.
+fn print_shrunk(shrunk: &Shrunk) -> (String, String) {
+    let o = &shrunk.outcome;
     println!();
     println!("{}", describe("shrunk board", &shrunk.puzzle));
     let input = shrunk.puzzle.to_text();
-    let answer = format_moves(shrunk.outcome.reference.as_deref());
+    let answer = format_moves(o.transcript.reference.solution());
     println!("input (.in):\n{input}");
     println!("reference answer (.ans):\n{answer}");
-    println!("submission's output:\n{}", shown_output(&shrunk.outcome.stdout));
-    if !shrunk.outcome.stderr.is_empty() {
-        println!("submission's stderr:\n{}", shown_output(&shrunk.outcome.stderr));
+    println!("submission's output:\n{}", shown_output(&o.transcript.stdout));
+    if !o.transcript.stderr.is_empty() {
+        println!("submission's stderr:\n{}", shown_output(&o.transcript.stderr));
     }
-    println!(
-        "verdict: {} ({}, CPU {} ms)",
-        shrunk.outcome.verdict, shrunk.outcome.reason, shrunk.outcome.cpu_ms
-    );
-    if let Some(j) = &shrunk.outcome.judgement
+    println!("verdict: {} ({}, CPU {} ms)", o.verdict, o.reason, o.time_ms);
+    if let Some(j) = &o.judgement
         && let (Some(k), Some(theirs)) = (j.first_wrong_move, &j.first_wrong_move_text)
     {
         println!("first wrong move: move {k}, `{theirs}`");
     }
     println!();
-    print!("{}", replays(&shrunk.puzzle, &shrunk.outcome));
-    let name = format!("stress-{}-{index}", args.seed);
-    if let Some(dir) = &args.save {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-        for (ext, text) in [("in", &input), ("ans", &answer)] {
-            let path = dir.join(format!("{name}.{ext}"));
-            write_atomic(&path, text.as_bytes()).with_context(|| format!("writing {}", path.display()))?;
-            println!("saved {}", path.display());
-        }
+    print!("{}", replays(&shrunk.puzzle, o));
+    (input, answer)
+}
+
+/// Writes the test as `NAME.in` and `NAME.ans` into `dir`.
+fn save_test(dir: &Path, name: &str, input: &str, answer: &str) -> Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    for (ext, text) in [("in", input), ("ans", answer)] {
+        let path = dir.join(format!("{name}.{ext}"));
+        write_atomic(&path, text.as_bytes()).with_context(|| format!("writing {}", path.display()))?;
+        println!("saved {}", path.display());
     }
-    if let Some(path) = &args.html {
-        let report = html_report(&sandbox, args, &language.name, &name, &input, &shrunk.outcome);
-        write_atomic(path, Html.grade(&report).as_bytes())
-            .with_context(|| format!("writing {}", path.display()))?;
-        println!("HTML report: {}", path.display());
-    }
-    Ok(1)
+    Ok(())
 }
 
 /// Prints a judge error and gives exit code 2.
@@ -213,7 +295,7 @@ fn shown_output(stdout: &[u8]) -> String {
 
 /// Step-by-step replays of the submission's moves (those that were legal)
 /// and of the reference answer.
-fn replays(p: &Puzzle, o: &Outcome) -> String {
+fn replays(p: &Puzzle, o: &TestResult) -> String {
     let mut out = String::new();
     let replay =
         |out: &mut String, moves: &[Move]| out.push_str(&render_replay(&p.board, moves, Style::default()));
@@ -228,7 +310,7 @@ fn replays(p: &Puzzle, o: &Outcome) -> String {
         }
     }
     out.push('\n');
-    match &o.reference {
+    match o.transcript.reference.solution() {
         Some(m) => {
             let _ = writeln!(out, "replay of the reference answer:");
             replay(&mut out, m);
@@ -246,22 +328,12 @@ fn html_report(
     args: &StressArgs,
     language: &str,
     name: &str,
-    input: &str,
-    o: &Outcome,
+    o: &TestResult,
 ) -> GradeReport {
-    let diff = (o.verdict == Verdict::WrongAnswer)
-        .then(|| short_diff(&o.stdout, &format_moves(o.reference.as_deref())));
     let test = TestResult {
         test: name.to_string(),
-        input: input.to_string(),
-        verdict: o.verdict,
-        time_ms: o.cpu_ms,
-        wall_ms: o.wall_ms,
-        memory_kib: o.memory_kib,
-        reason: o.reason.clone(),
-        judgement: o.judgement.clone(),
-        diff,
         points: 0,
+        ..o.clone()
     };
     GradeReport {
         schema_version: SCHEMA_VERSION,

@@ -4,7 +4,7 @@ use super::grade::find_problem;
 use super::progress::Progress;
 use crate::cli::ValidateArgs;
 use crate::package::{PROBLEM_FILE, Problem};
-use crate::report::{Exporter, Text};
+use crate::report::{ReportFormat, Text};
 use crate::validate::{Rules, SCHEMA_VERSION, Validation, ValidationReport, validate, validate_package};
 use anyhow::{Context, Result, bail};
 use std::path::PathBuf;

@@ -25,7 +25,7 @@
 //! one move a line): whitespace carries no meaning under RULES.md, and the
 //! input validator can then be strict about the format, as Kattis expects.
 
-use super::{ExportError, Format, Summary, latex, safe_file_name, write, write_executable};
+use super::{ExportError, PackageFormat, Summary, latex, safe_file_name, write, write_executable};
 use crate::checker;
 use crate::package::Problem;
 use crate::package::expected::FOLDERS;
@@ -132,7 +132,7 @@ pub struct Kattis {
     pub rights_owner: Option<String>,
 }
 
-impl Format for Kattis {
+impl PackageFormat for Kattis {
     fn name(&self) -> &'static str {
         "kattis"
     }

@@ -93,7 +93,7 @@ pub struct Summary {
 }
 
 /// A problem package format to export to.
-pub trait Format {
+pub trait PackageFormat {
     /// The name used on the command line (`--format`).
     fn name(&self) -> &'static str;
     /// Writes the whole package for `problem` into `dir`, an empty folder
@@ -107,7 +107,7 @@ pub trait Format {
 /// The package is built beside `out` and renamed into place at the end.
 pub fn export(
     problem: &Problem,
-    format: &dyn Format,
+    format: &dyn PackageFormat,
     out: &Path,
     force: bool,
 ) -> Result<Summary, ExportError> {
@@ -250,7 +250,7 @@ mod tests {
         fail: bool,
     }
 
-    impl Format for OneFile {
+    impl PackageFormat for OneFile {
         fn name(&self) -> &'static str {
             "one-file"
         }

@@ -59,41 +59,57 @@ impl fmt::Display for Expected {
 impl Expected {
     /// Whether the verdicts of a program's tests meet the expectation;
     /// `Err` says why not. A compilation error (no verdicts) never does.
-    pub fn check(self, verdicts: &[Verdict]) -> Result<(), String> {
+    pub fn check(self, verdicts: &[Verdict]) -> Result<(), Mismatch> {
         use Verdict::*;
         let count = |v: Verdict| verdicts.iter().filter(|&&x| x == v).count();
         if verdicts.is_empty() {
-            return Err("no test was run".into());
+            return Err(Mismatch::NothingRun);
         }
-        if let Some(v) = verdicts.iter().find(|&&v| v == Fail || v == CompileError) {
-            return Err(format!("got {v}"));
+        if let Some(&v) = verdicts.iter().find(|&&v| v == Fail || v == CompileError) {
+            return Err(Mismatch::NeverExpected(v));
         }
         match self {
             Expected::Accepted => match verdicts.iter().find(|&&v| v != Accepted) {
                 None => Ok(()),
-                Some(v) => Err(format!("expected every test AC, got {v}")),
+                Some(&v) => Err(Mismatch::NotAllAccepted(v)),
             },
             Expected::WrongAnswer => {
-                if let Some(v) = verdicts
+                if let Some(&v) = verdicts
                     .iter()
                     .find(|v| !matches!(v, Accepted | WrongAnswer | PresentationError))
                 {
-                    Err(format!("expected nothing worse than WA, got {v}"))
+                    Err(Mismatch::WorseThanWrongAnswer(v))
                 } else if count(WrongAnswer) == 0 {
-                    Err("expected at least one WA, got none".into())
+                    Err(Mismatch::NoneOf(WrongAnswer))
                 } else {
                     Ok(())
                 }
             }
-            Expected::TimeLimitExceeded if count(TimeLimit) == 0 => {
-                Err("expected at least one TLE, got none".into())
-            }
-            Expected::RunTimeError if count(RuntimeError) == 0 => {
-                Err("expected at least one RE, got none".into())
-            }
+            Expected::TimeLimitExceeded if count(TimeLimit) == 0 => Err(Mismatch::NoneOf(TimeLimit)),
+            Expected::RunTimeError if count(RuntimeError) == 0 => Err(Mismatch::NoneOf(RuntimeError)),
             _ => Ok(()),
         }
     }
+}
+
+/// Why a reference program's verdicts do not meet its folder's expectation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Mismatch {
+    /// No test ran.
+    #[error("no test was run")]
+    NothingRun,
+    /// A verdict no folder expects (FAIL, CE).
+    #[error("got {0}")]
+    NeverExpected(Verdict),
+    /// An accepted program failed a test.
+    #[error("expected every test AC, got {0}")]
+    NotAllAccepted(Verdict),
+    /// A wrong-answer program did worse than a wrong answer.
+    #[error("expected nothing worse than WA, got {0}")]
+    WorseThanWrongAnswer(Verdict),
+    /// The verdict the folder names never came.
+    #[error("expected at least one {0}, got none")]
+    NoneOf(Verdict),
 }
 
 #[cfg(test)]

@@ -45,13 +45,20 @@ pub enum PackageError {
         /// What is wrong.
         message: String,
     },
-    /// An input without its answer, or the other way round.
-    #[error("{path}: {message}")]
+    /// An input without its answer, or the other way round, or a file
+    /// that cannot be read.
+    #[error("{path}: {issue}")]
     Unpaired {
-        /// The lone file.
+        /// The file.
         path: PathBuf,
-        /// What is missing.
-        message: String,
+        /// What is wrong with it.
+        issue: TestsIssue,
+    },
+    /// A package folder without its `problem.toml`.
+    #[error("{}: empty package (no {})", .path.display(), PROBLEM_FILE)]
+    NoProblemFile {
+        /// The folder.
+        path: PathBuf,
     },
     /// No tests at all.
     #[error("{path}: the package has no tests (expected NAME.in with NAME.ans)")]
@@ -61,10 +68,30 @@ pub enum PackageError {
     },
 }
 
+/// Something wrong found while scanning a tests folder.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TestsIssue {
+    /// The tests folder does not exist.
+    #[error("no tests: the tests folder does not exist")]
+    NoFolder,
+    /// The folder holds no test.
+    #[error("no tests in this folder (expected NAME.in with NAME.ans)")]
+    NoTests,
+    /// A file or folder cannot be read.
+    #[error("cannot read: {0}")]
+    Unreadable(String),
+    /// An input without its answer (the expected answer file).
+    #[error("input without an answer (expected {})", .0.display())]
+    NoAnswer(PathBuf),
+    /// An answer without its input.
+    #[error("answer without an input")]
+    NoInput,
+}
+
 /// Resource limits per test, as written in `problem.toml`.
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields, default)]
-pub struct Limits {
+pub struct ProblemLimits {
     /// CPU time per test, milliseconds.
     pub time_ms: u64,
     /// Memory per test, MiB.
@@ -73,10 +100,10 @@ pub struct Limits {
     pub output_kib: u64,
 }
 
-impl Default for Limits {
+impl Default for ProblemLimits {
     /// The contest's limits: 3 s and 128 MiB per test.
     fn default() -> Self {
-        Limits {
+        ProblemLimits {
             time_ms: 3000,
             memory_mib: 128,
             output_kib: 1024,
@@ -199,7 +226,7 @@ pub struct ProblemToml {
     pub title: String,
     /// Per-test limits.
     #[serde(default)]
-    pub limits: Limits,
+    pub limits: ProblemLimits,
     /// Scoring.
     #[serde(default)]
     pub scoring: Scoring,
@@ -332,11 +359,10 @@ impl Problem {
 pub fn find_tests(dir: &Path) -> Result<Vec<TestCase>, PackageError> {
     let (tests, mut problems) = scan_tests(dir);
     if !problems.is_empty() {
-        let (path, message) = problems.swap_remove(0);
-        return Err(if tests.is_empty() && message.contains("no tests") {
-            PackageError::NoTests { path }
-        } else {
-            PackageError::Unpaired { path, message }
+        let (path, issue) = problems.swap_remove(0);
+        return Err(match issue {
+            TestsIssue::NoFolder | TestsIssue::NoTests => PackageError::NoTests { path },
+            issue => PackageError::Unpaired { path, issue },
         });
     }
     Ok(tests)
@@ -345,14 +371,11 @@ pub fn find_tests(dir: &Path) -> Result<Vec<TestCase>, PackageError> {
 /// Every `NAME.in` + `NAME.ans` pair under `dir`, in natural order, with
 /// every problem found on the way (a lone `.in` or `.ans`, an unreadable
 /// folder, no tests at all), so a validator can report them all.
-pub fn scan_tests(dir: &Path) -> (Vec<TestCase>, Vec<(PathBuf, String)>) {
+pub fn scan_tests(dir: &Path) -> (Vec<TestCase>, Vec<(PathBuf, TestsIssue)>) {
     let mut tests = Vec::new();
     let mut problems = Vec::new();
     if !dir.is_dir() {
-        problems.push((
-            dir.to_path_buf(),
-            "no tests: the tests folder does not exist".to_string(),
-        ));
+        problems.push((dir.to_path_buf(), TestsIssue::NoFolder));
         return (tests, problems);
     }
     let walk = walkdir::WalkDir::new(dir)
@@ -361,7 +384,10 @@ pub fn scan_tests(dir: &Path) -> (Vec<TestCase>, Vec<(PathBuf, String)>) {
         let entry = match entry {
             Ok(e) => e,
             Err(e) => {
-                problems.push((e.path().unwrap_or(dir).to_path_buf(), format!("cannot read: {e}")));
+                problems.push((
+                    e.path().unwrap_or(dir).to_path_buf(),
+                    TestsIssue::Unreadable(e.to_string()),
+                ));
                 continue;
             }
         };
@@ -370,10 +396,7 @@ pub fn scan_tests(dir: &Path) -> (Vec<TestCase>, Vec<(PathBuf, String)>) {
             Some("in") => {
                 let answer = path.with_extension("ans");
                 if !answer.is_file() {
-                    problems.push((
-                        path.to_path_buf(),
-                        format!("input without an answer (expected {})", answer.display()),
-                    ));
+                    problems.push((path.to_path_buf(), TestsIssue::NoAnswer(answer)));
                     continue;
                 }
                 let rel = path.strip_prefix(dir).unwrap_or(path).with_extension("");
@@ -384,16 +407,13 @@ pub fn scan_tests(dir: &Path) -> (Vec<TestCase>, Vec<(PathBuf, String)>) {
                 });
             }
             Some("ans") if !path.with_extension("in").is_file() => {
-                problems.push((path.to_path_buf(), "answer without an input".to_string()));
+                problems.push((path.to_path_buf(), TestsIssue::NoInput));
             }
             _ => {}
         }
     }
     if tests.is_empty() && problems.is_empty() {
-        problems.push((
-            dir.to_path_buf(),
-            "no tests in this folder (expected NAME.in with NAME.ans)".to_string(),
-        ));
+        problems.push((dir.to_path_buf(), TestsIssue::NoTests));
     }
     (tests, problems)
 }
@@ -415,7 +435,7 @@ mod tests {
     fn defaults_are_the_contests() {
         let (root, p) = package("name = \"p\"\ntitle = \"P\"\n");
         let p = p.unwrap();
-        assert_eq!(p.config.limits, Limits::default());
+        assert_eq!(p.config.limits, ProblemLimits::default());
         assert_eq!(p.config.scoring.points_per_test, 10);
         assert_eq!(p.checker, checker::Options::default());
         assert_eq!(p.tests_dir, root.path().join("testdata/p"));
@@ -452,12 +472,13 @@ mod tests {
         assert!(err.contains("3.in") && err.contains("without an answer"), "{err}");
         std::fs::remove_file(dir.path().join("3.in")).unwrap();
         std::fs::write(dir.path().join("4.ans"), "").unwrap();
-        assert!(
-            find_tests(dir.path())
-                .unwrap_err()
-                .to_string()
-                .contains("answer without an input")
-        );
+        assert!(matches!(
+            find_tests(dir.path()),
+            Err(PackageError::Unpaired {
+                issue: TestsIssue::NoInput,
+                ..
+            })
+        ));
     }
 
     #[test]

@@ -4,8 +4,7 @@
 //! solution (before the move, each removal pass with the cleared blocks
 //! marked, after the move), and the verdict's reason in words.
 
-use super::Exporter;
-use super::text::verdict_counts;
+use super::ReportFormat;
 use crate::ci::CiReport;
 use crate::grading::{GradeReport, TestResult};
 use crate::sim::{Board, HEIGHT, Marks, Move, Puzzle, WIDTH, is_marked};
@@ -156,7 +155,7 @@ fn test_section(t: &TestResult) -> String {
     );
     let j = t.judgement.as_ref();
     let theirs = j.map(|j| j.moves.as_slice()).unwrap_or_default();
-    let reference = j.and_then(|j| j.reference.clone()).flatten();
+    let reference = j.and_then(|j| j.reference.solution());
     s.push_str("<div class=\"sides\"><div class=\"side\"><h4>the contestant's moves</h4>");
     match j {
         Some(j) if !theirs.is_empty() => s.push_str(&replay(&puzzle, theirs, j.first_wrong_move)),
@@ -168,7 +167,7 @@ fn test_section(t: &TestResult) -> String {
     }
     s.push_str("</div><div class=\"side\"><h4>the reference (smallest solution)</h4>");
     match reference {
-        Some(moves) => s.push_str(&replay(&puzzle, &moves, None)),
+        Some(moves) => s.push_str(&replay(&puzzle, moves, None)),
         None => s.push_str("<p>-1: no solution</p>"),
     }
     s.push_str("</div></div>");
@@ -183,7 +182,7 @@ fn test_section(t: &TestResult) -> String {
     s
 }
 
-impl Exporter for Html {
+impl ReportFormat for Html {
     fn grade(&self, report: &GradeReport) -> String {
         let mut body = format!("<h1>Grading: {}</h1>", esc(&report.problem));
         let _ = write!(body, "<p>Sandbox: {}</p>", esc(&report.protections));
@@ -196,7 +195,7 @@ impl Exporter for Html {
                 esc(&s.language),
                 s.score,
                 s.max_score,
-                esc(&verdict_counts(s))
+                esc(&s.verdict_counts())
             );
         }
         body.push_str("</table>");

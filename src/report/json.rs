@@ -1,6 +1,6 @@
 //! JSON: the report structures as they are, each with its `schema_version`.
 
-use super::Exporter;
+use super::ReportFormat;
 use crate::ci::CiReport;
 use crate::grading::GradeReport;
 use crate::validate::ValidationReport;
@@ -15,7 +15,7 @@ fn pretty<T: Serialize>(value: &T) -> String {
 /// Pretty-printed JSON.
 pub struct Json;
 
-impl Exporter for Json {
+impl ReportFormat for Json {
     fn grade(&self, report: &GradeReport) -> String {
         pretty(report)
     }

@@ -2,7 +2,7 @@
 //! submission (a test case per test), or per package in `ci` (a test case
 //! per check). Written with quick-junit.
 
-use super::Exporter;
+use super::ReportFormat;
 use crate::ci::CiReport;
 use crate::grading::GradeReport;
 use crate::validate::ValidationReport;
@@ -20,7 +20,7 @@ fn failure(message: &str, description: &str) -> TestCaseStatus {
     status
 }
 
-impl Exporter for Junit {
+impl ReportFormat for Junit {
     fn grade(&self, report: &GradeReport) -> String {
         let mut out = Report::new(format!("mayan-judge grade {}", report.problem));
         for s in &report.submissions {

@@ -1,7 +1,6 @@
 //! Markdown: tables to paste in an issue or a class forum.
 
-use super::Exporter;
-use super::text::verdict_counts;
+use super::ReportFormat;
 use crate::ci::CiReport;
 use crate::grading::GradeReport;
 use crate::validate::ValidationReport;
@@ -15,7 +14,7 @@ fn cell(s: &str) -> String {
     s.replace('\n', " ").replace('|', "\\|")
 }
 
-impl Exporter for Markdown {
+impl ReportFormat for Markdown {
     fn grade(&self, report: &GradeReport) -> String {
         let mut out = format!("## Grading: {}\n\n", report.problem);
         if report.submissions.len() > 1 {
@@ -28,7 +27,7 @@ impl Exporter for Markdown {
                     s.language,
                     s.score,
                     s.max_score,
-                    verdict_counts(s)
+                    s.verdict_counts()
                 );
             }
             out.push('\n');

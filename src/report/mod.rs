@@ -14,7 +14,7 @@ pub use html::Html;
 pub use json::Json;
 pub use junit::Junit;
 pub use markdown::Markdown;
-pub use text::{Text, verdict_counts};
+pub use text::Text;
 
 use crate::ci::CiReport;
 use crate::grading::GradeReport;
@@ -23,7 +23,7 @@ use std::io::Write;
 use std::path::Path;
 
 /// A report format: each renders every kind of report.
-pub trait Exporter {
+pub trait ReportFormat {
     /// A grading session.
     fn grade(&self, report: &GradeReport) -> String;
     /// A package CI run.
@@ -77,7 +77,7 @@ mod snapshots {
     use crate::checker::{Options, check};
     use crate::ci::Check;
     use crate::grading::{SubmissionReport, TestResult};
-    use crate::validate::{Coverage, Problem};
+    use crate::validate::{Coverage, Finding};
     use crate::verdict::Verdict;
 
     const CASE4: &str = "3\n1 2 2 3 2 0\n1 4 1 3 4 0\n5 1 4 1 3 3 0\n1 5 3 5 3 5 0\n4 4 3 4 4 0\n";
@@ -86,7 +86,7 @@ mod snapshots {
     fn test(name: &str, input: &str, output: &str, time_ms: u64) -> TestResult {
         let j = check(input.as_bytes(), output.as_bytes(), None, Options::default());
         let diff = (j.verdict == Verdict::WrongAnswer).then(|| {
-            let reference = crate::solver::format_moves(j.reference.clone().flatten().as_deref());
+            let reference = crate::solver::format_moves(j.reference.solution());
             crate::grading::short_diff(output.as_bytes(), &reference)
         });
         TestResult {
@@ -100,6 +100,7 @@ mod snapshots {
             points: if j.verdict == Verdict::Accepted { 10 } else { 0 },
             judgement: Some(j),
             diff,
+            transcript: Default::default(),
         }
     }
 
@@ -115,6 +116,7 @@ mod snapshots {
             judgement: None,
             diff: None,
             points: 0,
+            transcript: Default::default(),
         }
     }
 
@@ -201,12 +203,12 @@ mod snapshots {
             schema_version: crate::validate::SCHEMA_VERSION,
             target: "problems/mayan".into(),
             problems: vec![
-                Problem {
+                Finding {
                     file: "testdata/mayan/secret/4.in".into(),
                     line: Some(3),
                     message: "token 9 `11`: colour must be 1..10 (or 0 to close the column), got 11".into(),
                 },
-                Problem {
+                Finding {
                     file: "testdata/mayan/secret/5.ans".into(),
                     line: Some(1),
                     message: "stored answer is wrong: the solver's answer is `2 0 1, 1 1 1, 3 4 -1`".into(),
@@ -216,7 +218,7 @@ mod snapshots {
         }
     }
 
-    fn formats() -> [(&'static str, &'static dyn Exporter); 5] {
+    fn formats() -> [(&'static str, &'static dyn ReportFormat); 5] {
         [
             ("text", &Text),
             ("json", &Json),

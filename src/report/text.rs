@@ -2,12 +2,10 @@
 //! short diff under each WA), the score, and a summary table when several
 //! submissions were graded.
 
-use super::Exporter;
+use super::ReportFormat;
 use crate::ci::CiReport;
 use crate::grading::{GradeReport, SubmissionReport};
 use crate::validate::ValidationReport;
-use crate::verdict::Verdict;
-use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// Plain text tables.
@@ -53,29 +51,10 @@ fn submission(out: &mut String, s: &SubmissionReport) {
     let _ = writeln!(out, "score: {} / {}", s.score, s.max_score);
 }
 
-/// Verdict counts such as `8 AC, 2 WA`.
-pub fn verdict_counts(s: &SubmissionReport) -> String {
-    if s.judge_error.is_some() {
-        return "FAIL (judge error)".into();
-    }
-    if s.compile_error.is_some() {
-        return "CE".into();
-    }
-    let mut counts: BTreeMap<Verdict, usize> = BTreeMap::new();
-    for t in &s.tests {
-        *counts.entry(t.verdict).or_default() += 1;
-    }
-    counts
-        .iter()
-        .map(|(v, n)| format!("{n} {v}"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// Everything a program wrote (outputs in diffs, compiler messages) is
 /// passed through [`crate::sim::terminal_safe`]: no escape sequence reaches
 /// the terminal.
-impl Exporter for Text {
+impl ReportFormat for Text {
     fn grade(&self, report: &GradeReport) -> String {
         let mut out = String::new();
         for (i, s) in report.submissions.iter().enumerate() {
@@ -101,7 +80,7 @@ impl Exporter for Text {
                     "{:<width$}  {:>9}  {}",
                     s.submission,
                     score,
-                    verdict_counts(s)
+                    s.verdict_counts()
                 );
             }
         }

@@ -1,0 +1,93 @@
+//! Running a program on one input: one trait, two ways, chosen once by the
+//! caller. [`Sandboxed`] runs it in the [`Sandbox`] under limits (what
+//! grading, CI and stress use); [`Bare`] spawns it directly, with no
+//! limits and no work folder, which is what the sandbox's cost is measured
+//! against (`bench`).
+
+use crate::sandbox::{RunResult, RunSpec, Sandbox, SandboxError, Status};
+use std::io::Write;
+use std::os::unix::process::ExitStatusExt;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+/// Why a program could not be run at all (never the program's fault).
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The sandbox failed.
+    #[error(transparent)]
+    Sandbox(#[from] SandboxError),
+    /// The bare run could not start or be waited for.
+    #[error("{program}: {source}")]
+    Spawn {
+        /// The program.
+        program: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+}
+
+/// Runs a program on one input.
+pub trait Runner: Sync {
+    /// Runs `spec`, capturing its output.
+    fn run(&self, spec: &RunSpec) -> Result<RunResult, RunError>;
+}
+
+/// Runs in the sandbox, under the spec's limits.
+pub struct Sandboxed<'a>(pub &'a Sandbox);
+
+impl Runner for Sandboxed<'_> {
+    fn run(&self, spec: &RunSpec) -> Result<RunResult, RunError> {
+        Ok(self.0.run(spec)?)
+    }
+}
+
+/// Runs the program directly (spawn, pipe, wait): no limits, no work
+/// folder. A program or argument naming one of the spec's files is replaced
+/// by that file's own path. CPU time and memory are not measured (0).
+pub struct Bare;
+
+impl Runner for Bare {
+    fn run(&self, spec: &RunSpec) -> Result<RunResult, RunError> {
+        let resolve = |name: &std::ffi::OsStr| {
+            spec.files
+                .iter()
+                .find(|(_, dest)| std::ffi::OsStr::new(dest) == name)
+                .map_or_else(|| name.to_os_string(), |(src, _)| src.clone().into_os_string())
+        };
+        let program = PathBuf::from(resolve(spec.program.as_os_str()));
+        let spawn_error = |source| RunError::Spawn {
+            program: program.clone(),
+            source,
+        };
+        let start = Instant::now();
+        let mut child = Command::new(&program)
+            .args(spec.args.iter().map(|a| resolve(a)))
+            .envs(spec.env.iter().map(|(k, v)| (k, v)))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(spawn_error)?;
+        let mut stdin = child.stdin.take().expect("piped");
+        // A program that exits without reading its input closes the pipe:
+        // not an error of the run.
+        let _ = stdin.write_all(&spec.stdin);
+        drop(stdin);
+        let out = child.wait_with_output().map_err(spawn_error)?;
+        let wall_ms = start.elapsed().as_millis() as u64;
+        let status = match (out.status.code(), out.status.signal()) {
+            (Some(code), _) => Status::Exited(code),
+            (None, Some(signal)) => Status::Signaled(signal),
+            (None, None) => Status::Exited(-1),
+        };
+        Ok(RunResult {
+            status,
+            cpu_ms: 0,
+            wall_ms,
+            peak_memory_kib: 0,
+            stdout: out.stdout,
+            stderr: out.stderr,
+        })
+    }
+}
