@@ -156,6 +156,71 @@ fn grader_overhead(args: &BenchArgs) -> Result<()> {
         ms(j.saturating_sub(b)),
         j.as_secs_f64() / b.as_secs_f64()
     );
+    sandbox_layers(args.runs, &bare_spec)
+}
+
+/// What each layer of the sandbox costs: the same run with all layers, and
+/// with one turned off, in alternating rounds; the cost of a layer is the
+/// difference of the medians.
+fn sandbox_layers(runs: usize, spec: &crate::sandbox::RunSpec) -> Result<()> {
+    use crate::sandbox::SandboxOptions;
+    let all = SandboxOptions::default();
+    let variants = [
+        ("all layers", all.clone()),
+        (
+            "private root + namespaces + uid per run",
+            SandboxOptions {
+                isolation: false,
+                ..all.clone()
+            },
+        ),
+        (
+            "seccomp filter",
+            SandboxOptions {
+                seccomp: false,
+                ..all.clone()
+            },
+        ),
+        (
+            "cgroups",
+            SandboxOptions {
+                cgroups: false,
+                ..all.clone()
+            },
+        ),
+    ];
+    let sandboxes: Vec<Sandbox> = variants
+        .iter()
+        .map(|(_, o)| Sandbox::detect_with(o.clone()))
+        .collect();
+    let mut times: Vec<Vec<Duration>> = vec![Vec::new(); sandboxes.len()];
+    for _ in 0..runs.div_ceil(2) {
+        for (sb, t) in sandboxes.iter().zip(&mut times) {
+            let start = Instant::now();
+            Sandboxed(sb).run(spec)?;
+            t.push(start.elapsed());
+        }
+    }
+    let medians: Vec<Duration> = times
+        .iter_mut()
+        .map(|v| {
+            v.sort();
+            v[v.len() / 2]
+        })
+        .collect();
+    println!("Sandbox layers ({} runs each, alternating):", runs.div_ceil(2));
+    println!(
+        "  {:<42} {:>7.2} ms median",
+        "sandboxed run, all layers",
+        ms(medians[0])
+    );
+    for ((name, _), m) in variants.iter().zip(&medians).skip(1) {
+        println!(
+            "  cost of the {:<30} {:>7.2} ms",
+            name,
+            ms(medians[0].saturating_sub(*m))
+        );
+    }
     Ok(())
 }
 

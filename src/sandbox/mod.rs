@@ -359,7 +359,7 @@ impl fmt::Display for Protections {
         if !self.cgroup_memory {
             r.push("as");
         }
-        r.extend(["fsize", "core"]);
+        r.extend(["fsize", "core", "nofile"]);
         if !self.cgroup_pids {
             r.push("nproc");
         }
@@ -1028,6 +1028,8 @@ fn rlimits_for(limits: &Limits, cg_memory: bool, cg_pids: bool, child_uid: Uid) 
         (Resource::RLIMIT_CPU, cpu_s, cpu_s.saturating_add(1)),
         (Resource::RLIMIT_CORE, 0, 0),
         (Resource::RLIMIT_FSIZE, fsize, fsize),
+        // Open files: plenty for a solution or a compiler, not a weapon.
+        (Resource::RLIMIT_NOFILE, 1024, 1024),
     ];
     if !cg_memory {
         rl.push((Resource::RLIMIT_AS, memory_bytes, memory_bytes));

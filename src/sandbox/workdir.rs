@@ -282,7 +282,7 @@ pub(crate) fn remove_tree(path: &Path) -> io::Result<()> {
         let done = names.pop().expect("at least the top name");
         if names.is_empty() {
             drop(current);
-            let _ = rustix::fs::fchmod(&top, Mode::from_raw_mode(0o700));
+            // The parent is not the tree's: never change it.
             unlinkat(&top, &done, AtFlags::REMOVEDIR)?;
             return Ok(());
         }
@@ -322,8 +322,11 @@ mod tests {
         std::fs::create_dir(top.join("locked")).unwrap();
         std::fs::write(top.join("locked/f"), "x").unwrap();
         std::fs::set_permissions(top.join("locked"), fs::Permissions::from_mode(0o000)).unwrap();
+        std::fs::set_permissions(base.path(), fs::Permissions::from_mode(0o1777)).unwrap();
         remove_tree(&top).unwrap();
         assert!(!top.exists());
+        // The folder it stood in (say /tmp) keeps its mode.
+        assert_eq!(fs::metadata(base.path()).unwrap().mode() & 0o7777, 0o1777);
         assert!(outside.path().join("keep").exists());
         assert_eq!(fs::metadata(outside.path()).unwrap().mode() & 0o7777, 0o755);
     }
