@@ -9,10 +9,10 @@
 mod util;
 
 // One module per part, in name order. Cargo.toml says `autotests = false`:
-// a file placed directly in tests/ is not built, so a new part (such as an
-// `attacks` module, tests/integration/attacks.rs with its C programs in
-// tests/integration/attacks/) is declared here.
+// a file placed directly in tests/ is not built, so a new part is declared
+// here.
 
+mod attacks;
 mod ci;
 mod core;
 mod export;

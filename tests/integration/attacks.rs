@@ -1,0 +1,1529 @@
+//! Attacks on the sandbox: hostile submissions (`tests/integration/attacks/*.c`), graded
+//! by the real binary on the real package, as a cheating contestant or a
+//! penetration tester would submit them. Every attack must fail.
+//!
+//! Conventions (see each file's header comment):
+//! * an attack that can tell it succeeded exits with code 42 (the report
+//!   shows `RE`, "exit code 42"); one that failed prints `-1` and exits 0;
+//! * success that is only visible from outside is checked here: a secret
+//!   in the judge's output or report, files left on the host, a connection
+//!   accepted, a process that survives, another submission losing points,
+//!   the judge crashing, a host folder changed by the cleanup;
+//! * sources hold placeholders (`@TOKEN@`, `@SECRET_PATH@`, `@PORT@`,
+//!   `@TARGET_DIR@`, `@REPO_DIR@`, `@TESTDATA_DIR@`, `@JUDGE_PATH@`,
+//!   `@CACHE_DIR@`) filled
+//!   in before grading; each test uses a fresh random token, so file and
+//!   process names never collide (process names are `<token><2 letters>`,
+//!   found in `/proc` by their `comm`).
+//!
+//! Runs overlap: `--jobs 4` on four tests, and the tests of this file run
+//! in parallel, except the `kill(-1)` one, which runs alone (it would kill
+//! the runs of the others; its name sorts first so that it starts first).
+//!
+//! Needs gcc: without it the tests print `SKIP:` and pass, unless
+//! `MAYAN_JUDGE_REQUIRE_TOOLS=1`. Meant to run as root, as a contest judge
+//! does (the secret files are then root-only).
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io::Read;
+use std::net::TcpListener;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::time::{Duration, Instant, SystemTime};
+
+const JUDGE: &str = env!("CARGO_BIN_EXE_mayan-judge");
+
+/// Tests graded by most calls: four of them (three if test 10 moves away),
+/// all started at once with `--jobs 4`.
+const FOUR_TESTS: &str = "secret/1?";
+
+/// A bound only to detect a hung judge, never a performance check.
+const HANG: Duration = Duration::from_secs(120);
+
+fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn testdata() -> PathBuf {
+    repo().join("testdata/mayan")
+}
+
+/// The `kill(-1)` test takes this for writing (alone), the others for reading.
+static ALONE: RwLock<()> = RwLock::new(());
+
+fn shared() -> RwLockReadGuard<'static, ()> {
+    ALONE.read().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn alone() -> RwLockWriteGuard<'static, ()> {
+    ALONE.write().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Whether gcc is here; without it, `SKIP:` (or a failure when tools are
+/// required, see `util::tool`).
+fn have_gcc() -> bool {
+    crate::util::have("gcc")
+}
+
+// ---------------------------------------------------------------------------
+// The lab: a token, a root-only secret, a root-owned target folder, and the
+// attack sources with their placeholders filled in.
+
+struct Lab {
+    dir: tempfile::TempDir,
+    token: String,
+    /// Contents of the root-only secret file (appears nowhere else).
+    secret: String,
+    secret_dir: tempfile::TempDir,
+    target: tempfile::TempDir,
+    port: u16,
+}
+
+impl Lab {
+    fn new() -> Lab {
+        let token = format!("mj{:08x}", fastrand::u32(..));
+        let secret = format!("mjsecret{:016x}", fastrand::u64(..));
+        let dir = tempfile::Builder::new().prefix("mj-attacks-").tempdir().unwrap();
+        // Traversable but not listable, as a deployment's cache folder's
+        // parent would be: only the cache folder's own mode protects it.
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o711)).unwrap();
+        // A root-only secret: 0600 file in a 0700 folder.
+        let secret_dir = tempfile::Builder::new().prefix("mj-secret-").tempdir().unwrap();
+        std::fs::set_permissions(secret_dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+        let secret_file = secret_dir.path().join("secret.h");
+        std::fs::write(&secret_file, format!("{secret}\n")).unwrap();
+        std::fs::set_permissions(&secret_file, std::fs::Permissions::from_mode(0o600)).unwrap();
+        // A host folder the cleanup must never touch: 0755 with a file inside.
+        let target = tempfile::Builder::new().prefix("mj-target-").tempdir().unwrap();
+        std::fs::set_permissions(target.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::write(target.path().join("file"), "keep me\n").unwrap();
+        std::fs::set_permissions(target.path().join("file"), std::fs::Permissions::from_mode(0o644)).unwrap();
+        std::fs::create_dir(dir.path().join("subs")).unwrap();
+        Lab {
+            dir,
+            token,
+            secret,
+            secret_dir,
+            target,
+            port: 9,
+        }
+    }
+
+    fn secret_path(&self) -> PathBuf {
+        self.secret_dir.path().join("secret.h")
+    }
+
+    fn cache(&self) -> PathBuf {
+        self.dir.path().join("cache")
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    /// `tests/integration/attacks/<file>` with its placeholders filled in, as a submission.
+    fn attack(&self, file: &str) -> PathBuf {
+        let src = std::fs::read_to_string(repo().join("tests/integration/attacks").join(file))
+            .unwrap_or_else(|e| panic!("reading tests/integration/attacks/{file}: {e}"));
+        let filled = src
+            .replace("@TOKEN@", &self.token)
+            .replace("@SECRET_PATH@", &self.secret_path().to_string_lossy())
+            .replace("@PORT@", &self.port.to_string())
+            .replace("@TARGET_DIR@", &self.target.path().to_string_lossy())
+            .replace("@REPO_DIR@", &repo().to_string_lossy())
+            .replace("@TESTDATA_DIR@", &testdata().to_string_lossy())
+            .replace("@JUDGE_PATH@", JUDGE)
+            .replace("@CACHE_DIR@", &self.cache().to_string_lossy());
+        for (i, _) in filled.match_indices('@') {
+            let rest = &filled[i + 1..];
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_uppercase() || *c == '_')
+                .collect();
+            assert!(
+                name.is_empty() || !rest[name.len()..].starts_with('@'),
+                "tests/integration/attacks/{file}: unknown placeholder @{name}@"
+            );
+        }
+        let out = self
+            .dir
+            .path()
+            .join("subs")
+            .join(Path::new(file).file_name().unwrap());
+        std::fs::write(&out, filled).unwrap();
+        out
+    }
+
+    /// An innocent accepted submission (the reference C solution).
+    fn innocent(&self, name: &str) -> PathBuf {
+        let out = self.dir.path().join("subs").join(name);
+        std::fs::copy(repo().join("reference/mayan/accepted/solution.c"), &out).unwrap();
+        out
+    }
+
+    /// The judge's command: `grade SUBS --problem problems/mayan --tests
+    /// TESTS --jobs JOBS --json <dir>/<json> --quiet`, with this lab's
+    /// cache and a secret in the judge's environment.
+    fn grade_cmd(&self, subs: &[PathBuf], tests: &str, jobs: u32, json: &str) -> Command {
+        let mut c = Command::cargo_bin("mayan-judge").expect("binary built");
+        c.current_dir(repo())
+            .env("MAYAN_JUDGE_CACHE", self.cache())
+            .env("MJ_SECRET_ENV", format!("{}-env", self.token))
+            .arg("grade")
+            .args(subs)
+            .arg("--problem")
+            .arg(repo().join("problems/mayan"))
+            .arg("--tests")
+            .arg(tests)
+            .arg("--jobs")
+            .arg(jobs.to_string())
+            .arg("--json")
+            .arg(self.path(json))
+            .arg("--quiet")
+            .timeout(HANG);
+        c
+    }
+
+    fn grade(&self, subs: &[PathBuf], tests: &str, jobs: u32, json: &str) -> Graded {
+        let mut cmd = self.grade_cmd(subs, tests, jobs, json);
+        Graded::run(&mut cmd, &self.path(json))
+    }
+}
+
+/// What one `grade` call produced.
+struct Graded {
+    status: std::process::ExitStatus,
+    stdout: String,
+    stderr: String,
+    json_text: String,
+    report: Option<Value>,
+    elapsed: Duration,
+}
+
+impl Graded {
+    fn run(cmd: &mut Command, json: &Path) -> Graded {
+        let start = Instant::now();
+        let out = cmd.output().expect("run mayan-judge");
+        let elapsed = start.elapsed();
+        let json_text = std::fs::read_to_string(json).unwrap_or_default();
+        let report = serde_json::from_str(&json_text).ok();
+        Graded {
+            status: out.status,
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+            json_text,
+            report,
+            elapsed,
+        }
+    }
+
+    /// Everything the judge let out: stdout, stderr and the JSON report.
+    fn everything(&self) -> String {
+        format!("{}\n{}\n{}", self.stdout, self.stderr, self.json_text)
+    }
+
+    fn describe_status(&self) -> String {
+        match (self.status.code(), self.status.signal()) {
+            (Some(c), _) => format!("exit code {c}"),
+            (None, Some(s)) => format!(
+                "killed by signal {s}{}",
+                if s == 6 { " (SIGABRT, shell: 134)" } else { "" }
+            ),
+            _ => "unknown status".to_string(),
+        }
+    }
+
+    /// The judge finished by itself, in time, with a report.
+    fn check_finished(&self, what: &str, failures: &mut Vec<String>) {
+        if self.elapsed >= HANG {
+            failures.push(format!(
+                "{what}: the judge did not finish within {HANG:?} (killed)"
+            ));
+        } else if !matches!(self.status.code(), Some(0..=2)) {
+            failures.push(format!(
+                "{what}: the judge crashed ({}); stderr: {}",
+                self.describe_status(),
+                tail(&self.stderr)
+            ));
+        } else if self.report.is_none() {
+            failures.push(format!(
+                "{what}: the judge wrote no JSON report ({}); stderr: {}",
+                self.describe_status(),
+                tail(&self.stderr)
+            ));
+        }
+        let failed = self.judge_failures();
+        if !failed.is_empty() {
+            failures.push(format!(
+                "{what}: the judge could not run some tests (FAIL), so they prove nothing: {}",
+                failed.join("; ")
+            ));
+        }
+    }
+
+    /// `submission test: reason` of every test with the verdict FAIL (the
+    /// judge's own failure, e.g. a program it could not start).
+    fn judge_failures(&self) -> Vec<String> {
+        let Some(subs) = self.report.as_ref().and_then(|r| r["submissions"].as_array()) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for s in subs {
+            let name = s["submission"].as_str().unwrap_or("?");
+            let name = Path::new(name)
+                .file_name()
+                .map_or(name.into(), |n| n.to_string_lossy());
+            for (test, verdict, reason) in results(s) {
+                if verdict == "FAIL" && out.len() < 3 {
+                    out.push(format!("{name} {test}: {reason}"));
+                }
+            }
+        }
+        out
+    }
+
+    /// The report's entry for a submission file name.
+    fn submission(&self, file: &str) -> Option<&Value> {
+        self.report.as_ref()?["submissions"].as_array()?.iter().find(|s| {
+            s["submission"]
+                .as_str()
+                .is_some_and(|p| Path::new(p).file_name().is_some_and(|n| n == file))
+        })
+    }
+}
+
+fn tail(s: &str) -> String {
+    let lines: Vec<&str> = s.lines().collect();
+    lines[lines.len().saturating_sub(15)..].join("\n")
+}
+
+/// Per-test `(test, verdict, reason)` of a submission's entry.
+fn results(entry: &Value) -> Vec<(String, String, String)> {
+    entry["tests"]
+        .as_array()
+        .map(|tests| {
+            tests
+                .iter()
+                .map(|t| {
+                    let s = |k: &str| t[k].as_str().unwrap_or("").to_string();
+                    (s("test"), s("verdict"), s("reason"))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// How a self-reporting attack is checked.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// Runs; exit code 42 means it succeeded. A compile error is a failure
+    /// of the suite (the attack proved nothing).
+    Runtime,
+    /// A compile-time attack: not compiling means it failed.
+    CompileTime,
+    /// Success is only seen from outside (checked by the test).
+    Outside,
+}
+
+/// A hostile submission, how it is checked, and what its success means.
+struct Attack {
+    file: &'static str,
+    kind: Kind,
+    achieved: &'static str,
+}
+
+const fn rt(file: &'static str, achieved: &'static str) -> Attack {
+    Attack {
+        file,
+        kind: Kind::Runtime,
+        achieved,
+    }
+}
+
+/// Checks every attack of a batch in the report: exit code 42 on any test,
+/// a judge error, a compile error of a runtime attack, a missing entry.
+fn check_batch(g: &Graded, attacks: &[Attack], failures: &mut Vec<String>) {
+    for a in attacks {
+        let Some(entry) = g.submission(a.file) else {
+            failures.push(format!("{}: no entry in the report", a.file));
+            continue;
+        };
+        if let Some(e) = entry["judge_error"].as_str() {
+            failures.push(format!("{}: judge error: {e}", a.file));
+            continue;
+        }
+        if let Some(ce) = entry["compile_error"].as_str() {
+            if a.kind != Kind::CompileTime {
+                failures.push(format!(
+                    "{}: did not compile, so the attack proved nothing (the sandbox's compiler is broken?): {}",
+                    a.file,
+                    tail(ce)
+                ));
+            }
+            continue;
+        }
+        let won: Vec<String> = results(entry)
+            .into_iter()
+            .filter(|(_, _, reason)| reason.contains("code 42"))
+            .map(|(test, _, _)| test)
+            .collect();
+        if !won.is_empty() {
+            failures.push(format!(
+                "{}: ATTACK SUCCEEDED (exit code 42 on {}): {}",
+                a.file,
+                won.join(", "),
+                a.achieved
+            ));
+        }
+    }
+}
+
+fn finish(test: &str, failures: &[String]) {
+    eprintln!("{test}: done, {} problem(s)", failures.len());
+    if !failures.is_empty() {
+        let mut msg = format!("{test}: {} problem(s):\n", failures.len());
+        for f in failures {
+            let _ = writeln!(msg, "  - {f}");
+        }
+        panic!("{msg}");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// /proc helpers: processes by name, killing leftovers.
+
+/// Live (non-zombie) processes whose `comm` starts with `prefix`.
+fn processes_named(prefix: &str) -> Vec<(i32, String)> {
+    let mut out = Vec::new();
+    let Ok(rd) = std::fs::read_dir("/proc") else {
+        return out;
+    };
+    for e in rd.flatten() {
+        let Ok(pid) = e.file_name().to_string_lossy().parse::<i32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(e.path().join("stat")) else {
+            continue;
+        };
+        let (Some(open), Some(close)) = (stat.find('('), stat.rfind(')')) else {
+            continue;
+        };
+        let comm = &stat[open + 1..close];
+        let state = stat[close + 1..].trim_start().chars().next().unwrap_or('?');
+        if comm.starts_with(prefix) && state != 'Z' && state != 'X' {
+            out.push((pid, comm.to_string()));
+        }
+    }
+    out
+}
+
+/// Waits up to `wait` for processes named `prefix*` to disappear; returns those left.
+fn survivors(prefix: &str, wait: Duration) -> Vec<(i32, String)> {
+    let deadline = Instant::now() + wait;
+    loop {
+        let left = processes_named(prefix);
+        if left.is_empty() || Instant::now() >= deadline {
+            return left;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Kills every process named `prefix*` (only those: each name holds a fresh token).
+fn kill_named(prefix: &str) {
+    for _ in 0..50 {
+        let left = processes_named(prefix);
+        if left.is_empty() {
+            return;
+        }
+        for (pid, _) in left {
+            let _ =
+                nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), nix::sys::signal::Signal::SIGKILL);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Kills processes named `prefix*` when dropped (so a failing test leaves no junk).
+struct KillNamed(String);
+
+impl Drop for KillNamed {
+    fn drop(&mut self) {
+        kill_named(&self.0);
+    }
+}
+
+/// The shared scratch folders of the host where attacks leave things.
+const SCRATCH: [&str; 4] = ["/tmp", "/var/tmp", "/dev/shm", "/run/lock"];
+
+/// Entries of the host's scratch folders whose name holds `token`.
+fn left_in_scratch(token: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for dir in SCRATCH {
+        if let Ok(rd) = std::fs::read_dir(dir) {
+            for e in rd.flatten() {
+                if e.file_name().to_string_lossy().contains(token) {
+                    out.push(e.path());
+                }
+            }
+        }
+    }
+    out
+}
+
+fn remove_any(path: &Path) {
+    if path.symlink_metadata().is_ok_and(|m| m.is_dir()) {
+        // GNU rm copes with any depth and any permissions.
+        let _ = std::process::Command::new("rm").arg("-rf").arg(path).status();
+    } else {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+/// Removes whatever the attacks of `token` left in the scratch folders.
+struct CleanScratch(String);
+
+impl Drop for CleanScratch {
+    fn drop(&mut self) {
+        for p in left_in_scratch(&self.0) {
+            remove_any(&p);
+        }
+    }
+}
+
+/// Mode, owner and contents of a folder (one level), to see it untouched.
+fn snapshot(dir: &Path) -> String {
+    let mut s = String::new();
+    match std::fs::symlink_metadata(dir) {
+        Ok(m) => {
+            let _ = writeln!(s, ". mode {:o} owner {}:{}", m.mode(), m.uid(), m.gid());
+        }
+        Err(e) => {
+            let _ = writeln!(s, ". missing: {e}");
+        }
+    }
+    let mut entries: BTreeMap<String, String> = BTreeMap::new();
+    if let Ok(rd) = std::fs::read_dir(dir) {
+        for e in rd.flatten() {
+            let desc = match e.path().symlink_metadata() {
+                Ok(m) => format!(
+                    "mode {:o} owner {}:{} contents {:?}",
+                    m.mode(),
+                    m.uid(),
+                    m.gid(),
+                    std::fs::read_to_string(e.path()).unwrap_or_default()
+                ),
+                Err(e) => format!("unreadable: {e}"),
+            };
+            entries.insert(e.file_name().to_string_lossy().into_owned(), desc);
+        }
+    }
+    for (name, desc) in entries {
+        let _ = writeln!(s, "{name}: {desc}");
+    }
+    s
+}
+
+fn read_trimmed(path: &str) -> String {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .trim()
+        .to_string()
+}
+
+/// Mode and owner of the host's shared folders, to see that grading left
+/// them alone (a cleanup that chmods the parent of what it removes turns
+/// /tmp into a 0700 folder, and every other user of the machine is locked out).
+struct HostModes(Vec<(PathBuf, Option<(u32, u32)>)>);
+
+impl HostModes {
+    fn take() -> HostModes {
+        let mut dirs: Vec<PathBuf> = SCRATCH.iter().map(PathBuf::from).collect();
+        let tmp = std::env::temp_dir();
+        if !dirs.contains(&tmp) {
+            dirs.push(tmp);
+        }
+        dirs.push(PathBuf::from("/"));
+        HostModes(
+            dirs.into_iter()
+                .map(|d| {
+                    let m = std::fs::symlink_metadata(&d)
+                        .ok()
+                        .map(|m| (m.mode() & 0o7777, m.uid()));
+                    (d, m)
+                })
+                .collect(),
+        )
+    }
+
+    /// Reports (and undoes) any change of mode or owner since `take`. A
+    /// scratch folder that was not 1777 before (broken by someone else, or
+    /// by a concurrent test, which reports it) is left alone.
+    fn check(&self, during: &str, failures: &mut Vec<String>) {
+        for (dir, before) in &self.0 {
+            let scratch = SCRATCH.iter().any(|s| Path::new(s) == dir);
+            if scratch && before.is_none_or(|(mode, _)| mode != 0o1777) {
+                continue;
+            }
+            let now = std::fs::symlink_metadata(dir)
+                .ok()
+                .map(|m| (m.mode() & 0o7777, m.uid()));
+            if &now != before {
+                failures.push(format!(
+                    "HOST FOLDER CHANGED: while {during}, the judge (or a program) changed {} from (mode {:o}, owner {}) to (mode {:o}, owner {}); restored",
+                    dir.display(),
+                    before.map_or(0, |b| b.0),
+                    before.map_or(0, |b| b.1),
+                    now.map_or(0, |b| b.0),
+                    now.map_or(0, |b| b.1),
+                ));
+                if let Some((mode, uid)) = before {
+                    let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(*mode));
+                    let _ = nix::unistd::chown(dir, Some(nix::unistd::Uid::from_raw(*uid)), None);
+                }
+            }
+        }
+    }
+}
+
+/// A listener on the host's loopback that counts the connections it accepts.
+struct Listener {
+    port: u16,
+    accepted: Arc<AtomicUsize>,
+    stop: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Listener {
+    fn start() -> Listener {
+        let l = TcpListener::bind("127.0.0.1:0").expect("listen on 127.0.0.1");
+        l.set_nonblocking(true).unwrap();
+        let port = l.local_addr().unwrap().port();
+        let accepted = Arc::new(AtomicUsize::new(0));
+        let stop = Arc::new(AtomicBool::new(false));
+        let (a, s) = (accepted.clone(), stop.clone());
+        let thread = std::thread::spawn(move || {
+            while !s.load(Ordering::Relaxed) {
+                match l.accept() {
+                    Ok(_) => {
+                        a.fetch_add(1, Ordering::Relaxed);
+                    }
+                    Err(_) => std::thread::sleep(Duration::from_millis(5)),
+                }
+            }
+        });
+        Listener {
+            port,
+            accepted,
+            stop,
+            thread: Some(thread),
+        }
+    }
+
+    fn stop(mut self) -> usize {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+        self.accepted.load(Ordering::Relaxed)
+    }
+}
+
+/// Raises this process's open-file limit (inherited by the judge) to what a
+/// systemd service or a container commonly gets, so that a judge that does
+/// not bound it itself is caught by `many_fds.c`.
+fn raise_nofile() {
+    use nix::sys::resource::{Resource, getrlimit, setrlimit};
+    let max = read_trimmed("/proc/sys/fs/nr_open")
+        .parse::<u64>()
+        .unwrap_or(1 << 20)
+        .min(1 << 20);
+    if let Ok((soft, hard)) = getrlimit(Resource::RLIMIT_NOFILE)
+        && (soft < max || hard < max)
+    {
+        let _ = setrlimit(Resource::RLIMIT_NOFILE, max, max);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Batch 1: runs must not see or reach each other, the judge or the host.
+
+const ISOLATION: &[Attack] = &[
+    rt(
+        "find_answer.c",
+        "searched the file system, found a file equal to its stdin (a test input) and printed the `.ans` beside it: AC without solving",
+    ),
+    rt(
+        "state_between_tests.c",
+        "found a marker another run left in /tmp, /var/tmp, /dev/shm or /run/lock: state shared between tests",
+    ),
+    rt(
+        "proc_scan.c",
+        "saw in /proc a process that is neither itself nor its child (the judge, another run, the host)",
+    ),
+    rt(
+        "kill_probe.c",
+        "kill(pid, 0) succeeded on another process: it may signal other runs",
+    ),
+    rt(
+        "proc_fd_cwd.c",
+        "opened /proc/PID/fd/0 or listed /proc/PID/cwd/ of another process (another run's input or work folder)",
+    ),
+    rt(
+        "ptrace_attach.c",
+        "ptrace(PTRACE_ATTACH) on another process succeeded: it may read and write another run's memory",
+    ),
+    rt(
+        "unix_socket.c",
+        "two concurrent runs talked through a UNIX socket (/tmp or abstract)",
+    ),
+    rt(
+        "process_vm_readv.c",
+        "process_vm_readv() on another process passed the permission check: it may read another run's memory",
+    ),
+    rt(
+        "pidfd_getfd.c",
+        "pidfd_getfd() copied a file descriptor of another process",
+    ),
+    rt(
+        "sysv_ipc.c",
+        "found a System V shared memory segment or message queue made by another run",
+    ),
+    rt(
+        "proc_environ.c",
+        "read /proc/1/environ, another process's environment, or the judge's command line",
+    ),
+    rt(
+        "signal_judge.c",
+        "kill(judge, 0) succeeded: it may stop or kill the judge",
+    ),
+    rt(
+        "judge_binary.c",
+        "read the judge's executable (which embeds every test and answer)",
+    ),
+    rt(
+        "host_files.c",
+        "read a host file (/etc/shadow, /etc/passwd, /etc/hostname, ...) or listed /root, /home, /work or /var/lib",
+    ),
+    rt(
+        "testdata_listing.c",
+        "listed the judge's test data or package folder, or read an answer file",
+    ),
+    rt(
+        "write_outside.c",
+        "created a file outside its work folder and scratch space (a host folder writable by it)",
+    ),
+    rt(
+        "tcp_loopback.c",
+        "connected to a TCP port listening on the host's loopback",
+    ),
+    rt(
+        "env_secret.c",
+        "found the judge's environment (a secret variable, HOME, cargo or cache paths) in its own",
+    ),
+    rt(
+        "leaked_fds.c",
+        "found an open file descriptor (>= 3) leaked by the judge",
+    ),
+    rt(
+        "sysfs.c",
+        "listed the host's /sys (network interfaces, cgroups, devices)",
+    ),
+    rt(
+        "cache_access.c",
+        "listed or could write the judge's compile cache folder (every graded program)",
+    ),
+    Attack {
+        file: "symlink_cleanup.c",
+        kind: Kind::Outside,
+        achieved: "",
+    },
+];
+
+#[test]
+fn runs_cannot_see_or_reach_each_other_the_judge_or_the_host() {
+    if !have_gcc() {
+        return;
+    }
+    let _guard = shared();
+    let mut lab = Lab::new();
+    let modes = HostModes::take();
+    let _clean = CleanScratch(lab.token.clone());
+    let listener = Listener::start();
+    lab.port = listener.port;
+    let target_before = snapshot(lab.target.path());
+    let mut subs = vec![lab.innocent("control_solution.c")];
+    subs.extend(ISOLATION.iter().map(|a| lab.attack(a.file)));
+
+    let g = lab.grade(&subs, FOUR_TESTS, 4, "isolation.json");
+    let accepted = listener.stop();
+
+    let mut failures = Vec::new();
+    g.check_finished("grading the isolation attacks", &mut failures);
+    check_batch(&g, ISOLATION, &mut failures);
+    check_control(&g, "control_solution.c", &mut failures);
+    if accepted > 0 {
+        failures.push(format!(
+            "tcp_loopback.c: ATTACK SUCCEEDED: the host's listener on 127.0.0.1:{} accepted {accepted} connection(s) from the sandbox",
+            lab.port
+        ));
+    }
+    let target_after = snapshot(lab.target.path());
+    if target_after != target_before {
+        failures.push(format!(
+            "symlink_cleanup.c: ATTACK SUCCEEDED: the judge's cleanup changed the host folder {} that the work folder linked to\nbefore:\n{target_before}after:\n{target_after}",
+            lab.target.path().display()
+        ));
+    }
+    for p in left_in_scratch(&lab.token) {
+        failures.push(format!(
+            "files left on the host after grading (state_between_tests.c, unix_socket.c): {}",
+            p.display()
+        ));
+    }
+    modes.check("grading the isolation attacks", &mut failures);
+    finish("isolation attacks", &failures);
+}
+
+/// The control submission graded first in a batch must compile and be
+/// accepted on some test: else the batch proves nothing (the sandbox is
+/// simply broken). Not on every test: a loaded machine may push it to TLE.
+fn check_control(g: &Graded, file: &str, failures: &mut Vec<String>) {
+    let Some(entry) = g.submission(file) else {
+        failures.push(format!(
+            "{file} (control, reference/mayan/accepted/solution.c): no entry in the report"
+        ));
+        return;
+    };
+    let all = results(entry);
+    if !all.iter().any(|(_, v, _)| v == "AC") {
+        let verdicts: Vec<String> = all.iter().map(|(t, v, r)| format!("{t} {v} ({r})")).collect();
+        failures.push(format!(
+            "{file} (control, reference/mayan/accepted/solution.c) is accepted on no test, so the batch proves nothing: {} {}",
+            verdicts.join("; "),
+            entry["compile_error"].as_str().or(entry["judge_error"].as_str()).unwrap_or("")
+        ));
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Batch 2: privileges, namespaces, kernel attack surface, compile-time reads.
+
+const PRIVILEGE: &[Attack] = &[
+    rt(
+        "unshare_user.c",
+        "unshare(CLONE_NEWUSER) succeeded: it became root of a new user namespace",
+    ),
+    rt(
+        "unshare_ns.c",
+        "unshare() or clone() with CLONE_NEWNS / CLONE_NEWPID / CLONE_NEWNET / CLONE_NEWUTS / CLONE_NEWIPC (alone or with CLONE_NEWUSER) succeeded",
+    ),
+    rt(
+        "setns.c",
+        "setns() into a namespace of pid 1 or of the judge succeeded",
+    ),
+    rt("mknod.c", "created a device node (mknod)"),
+    rt(
+        "mount.c",
+        "mount() of a tmpfs or proc succeeded (directly or in a new user + mount namespace)",
+    ),
+    rt(
+        "chroot_escape.c",
+        "chroot() succeeded and the classic chroot escape reached the host's repository",
+    ),
+    rt(
+        "setuid_exec.c",
+        "a set-uid binary (su, passwd, mount, ...) ran with effective uid 0",
+    ),
+    rt("rlimit_raise.c", "raised a hard resource limit"),
+    rt("keyctl.c", "add_key() or keyctl() succeeded (kernel keyring)"),
+    rt("bpf.c", "bpf() created a map or loaded a program"),
+    rt("perf_event.c", "perf_event_open() returned a descriptor"),
+    rt("io_uring.c", "io_uring_setup() returned a descriptor"),
+    rt(
+        "userfaultfd.c",
+        "userfaultfd() (or /dev/userfaultfd) returned a descriptor",
+    ),
+    rt(
+        "personality.c",
+        "personality(ADDR_NO_RANDOMIZE or READ_IMPLIES_EXEC) took effect",
+    ),
+    rt(
+        "dev_files.c",
+        "opened a device (/dev/mem, a disk, /dev/kvm, /dev/fuse, /dev/tty, ...) or read the kernel log",
+    ),
+    rt(
+        "hostname.c",
+        "sethostname() or setdomainname() succeeded without a new namespace",
+    ),
+    rt(
+        "many_fds.c",
+        "held 16,384 eventfds open at once: the open-file limit is not bounded by the sandbox",
+    ),
+    rt(
+        "cgroup_escape.c",
+        "wrote to a cgroup file: moved itself out of the run's cgroup or raised its limits",
+    ),
+    rt("set_time.c", "set or adjusted the system clock"),
+    rt(
+        "realtime_priority.c",
+        "got a real-time scheduling policy or a negative nice value",
+    ),
+    Attack {
+        file: "incbin_testdata.c",
+        kind: Kind::CompileTime,
+        achieved: "embedded the judge's test inputs and answers at compile time (.incbin) and answered from them",
+    },
+    Attack {
+        file: "include_secret.c",
+        kind: Kind::CompileTime,
+        achieved: "",
+    },
+    Attack {
+        file: "incbin_secret.c",
+        kind: Kind::CompileTime,
+        achieved: "the root-only file was embedded at compile time and printed",
+    },
+    Attack {
+        file: "fork_bomb.c",
+        kind: Kind::Outside,
+        achieved: "",
+    },
+];
+
+#[test]
+fn privileged_calls_kernel_surface_and_compile_time_reads_fail() {
+    if !have_gcc() {
+        return;
+    }
+    let _guard = shared();
+    raise_nofile();
+    let lab = Lab::new();
+    let modes = HostModes::take();
+    let _clean = CleanScratch(lab.token.clone());
+    let _kill = KillNamed(lab.token.clone());
+    let hostname = read_trimmed("/proc/sys/kernel/hostname");
+    let domainname = read_trimmed("/proc/sys/kernel/domainname");
+    let mut subs = vec![lab.innocent("control_solution.c")];
+    subs.extend(PRIVILEGE.iter().map(|a| lab.attack(a.file)));
+
+    let g = lab.grade(&subs, FOUR_TESTS, 4, "privilege.json");
+
+    let mut failures = Vec::new();
+    g.check_finished("grading the privilege attacks (and a fork bomb)", &mut failures);
+    check_batch(&g, PRIVILEGE, &mut failures);
+    check_control(&g, "control_solution.c", &mut failures);
+    // The checker shortens long tokens: 16 characters (32 random bits) prove the leak.
+    let leak = &lab.secret[..16];
+    if g.everything().contains(leak) {
+        let wheres: Vec<&str> = [
+            ("stdout", &g.stdout),
+            ("stderr", &g.stderr),
+            ("the JSON report", &g.json_text),
+        ]
+        .iter()
+        .filter(|(_, text)| text.contains(leak))
+        .map(|(name, _)| *name)
+        .collect();
+        let by: Vec<&str> = ["include_secret.c", "incbin_secret.c"]
+            .into_iter()
+            .filter(|f| g.submission(f).is_some_and(|e| e.to_string().contains(leak)))
+            .collect();
+        failures.push(format!(
+            "{}: ATTACK SUCCEEDED: the contents of the root-only file {} (0600 in a 0700 folder) appear in the judge's {} (#include quoted by the compiler's error / .incbin printed by the program)",
+            if by.is_empty() { "include_secret.c or incbin_secret.c".to_string() } else { by.join(" and ") },
+            lab.secret_path().display(),
+            wheres.join(", ")
+        ));
+    }
+    let left = survivors(&format!("{}fb", lab.token), Duration::from_secs(10));
+    if !left.is_empty() {
+        failures.push(format!(
+            "fork_bomb.c: ATTACK SUCCEEDED: {} fork bomb process(es) still alive 10 s after grading (pids {:?})",
+            left.len(),
+            left.iter().map(|p| p.0).collect::<Vec<_>>()
+        ));
+    }
+    if read_trimmed("/proc/sys/kernel/hostname") != hostname {
+        failures.push(format!(
+            "hostname.c: ATTACK SUCCEEDED: the host's name changed from {hostname:?} to {:?}",
+            read_trimmed("/proc/sys/kernel/hostname")
+        ));
+        let _ = std::fs::write("/proc/sys/kernel/hostname", &hostname);
+    }
+    if read_trimmed("/proc/sys/kernel/domainname") != domainname {
+        failures.push("hostname.c: ATTACK SUCCEEDED: the host's domain name changed".to_string());
+        let _ = std::fs::write("/proc/sys/kernel/domainname", &domainname);
+    }
+    for p in left_in_scratch(&lab.token) {
+        failures.push(format!("files left on the host after grading: {}", p.display()));
+    }
+    modes.check("grading the privilege attacks", &mut failures);
+    finish("privilege attacks", &failures);
+}
+
+// ---------------------------------------------------------------------------
+// Filling /tmp and /dev/shm.
+
+#[test]
+fn filling_tmp_and_shm_stops_at_a_bound_and_leaves_nothing() {
+    if !have_gcc() {
+        return;
+    }
+    let _guard = shared();
+    let lab = Lab::new();
+    let modes = HostModes::take();
+    let _clean = CleanScratch(lab.token.clone());
+    let attack = [rt(
+        "fill_tmp.c",
+        "wrote 512 MiB into /tmp or /dev/shm without an error: the host's disk or memory, not a bounded tmpfs",
+    )];
+    let g = lab.grade(&[lab.attack("fill_tmp.c")], "secret/11", 1, "fill.json");
+    let mut failures = Vec::new();
+    g.check_finished("grading fill_tmp.c", &mut failures);
+    check_batch(&g, &attack, &mut failures);
+    let left = left_in_scratch(&lab.token);
+    if !left.is_empty() {
+        let bytes: u64 = left
+            .iter()
+            .filter_map(|p| p.metadata().ok())
+            .map(|m| m.len())
+            .sum();
+        failures.push(format!(
+            "fill_tmp.c: ATTACK SUCCEEDED: {} file(s), {} MiB, left on the host after the run ({}{})",
+            left.len(),
+            bytes >> 20,
+            left[0].display(),
+            if left.len() > 1 { ", ..." } else { "" }
+        ));
+    }
+    modes.check("grading fill_tmp.c", &mut failures);
+    finish("filling /tmp and /dev/shm", &failures);
+}
+
+// ---------------------------------------------------------------------------
+// kill(-1) beside an innocent submission graded by another judge process.
+
+#[test]
+fn a_kill_minus_one_does_not_hurt_a_submission_graded_beside_it() {
+    let _guard = alone();
+    if !have_gcc() {
+        return;
+    }
+    let lab = Lab::new();
+    let modes = HostModes::take();
+    let _kill = KillNamed(lab.token.clone());
+    let attacker = lab.attack("kill_all.c");
+    let innocent = lab.innocent("innocent_solution.c");
+    // Compile the innocent program first, so its runs start at once later.
+    let warm = lab.grade(std::slice::from_ref(&innocent), "sample/*", 1, "warm.json");
+    let mut failures = Vec::new();
+    warm.check_finished("compiling the innocent submission", &mut failures);
+    finish("kill(-1) attack (setup)", &failures);
+
+    // The attacker: one run after another, each killing everything it may for 2.5 s.
+    let mut attack_cmd = std::process::Command::new(JUDGE);
+    attack_cmd
+        .current_dir(repo())
+        .env("MAYAN_JUDGE_CACHE", lab.cache())
+        .args(["grade", "--problem"])
+        .arg(repo().join("problems/mayan"))
+        .arg(&attacker)
+        .args(["--tests", "secret/*", "--jobs", "1", "--quiet"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    let mut judge = attack_cmd.spawn().expect("start the attacker's judge");
+    let started = Instant::now();
+    let attacking = loop {
+        if !processes_named(&format!("{}ka", lab.token)).is_empty() {
+            break true;
+        }
+        if started.elapsed() > Duration::from_secs(60) || judge.try_wait().ok().flatten().is_some() {
+            break false;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let g = attacking.then(|| lab.grade(std::slice::from_ref(&innocent), "*", 4, "innocent.json"));
+    let attacker_still_running = judge.try_wait().ok().flatten().is_none();
+    let _ = judge.kill();
+    let _ = judge.wait();
+
+    assert!(
+        attacking,
+        "kill_all.c never started running (no process named {}ka)",
+        lab.token
+    );
+    let g = g.unwrap();
+    g.check_finished("grading the innocent submission beside kill_all.c", &mut failures);
+    if let Some(entry) = g.submission("innocent_solution.c") {
+        let score = entry["score"].as_u64().unwrap_or(0);
+        let max = entry["max_score"].as_u64().unwrap_or(0);
+        let all = results(entry);
+        let killed: Vec<String> = all
+            .iter()
+            .filter(|(_, v, _)| v == "RE")
+            .map(|(t, v, r)| format!("{t} {v} ({r})"))
+            .collect();
+        let other: Vec<String> = all
+            .iter()
+            .filter(|(_, v, _)| v != "AC" && v != "RE")
+            .map(|(t, v, r)| format!("{t} {v} ({r})"))
+            .collect();
+        if !killed.is_empty() || max == 0 {
+            failures.push(format!(
+                "kill_all.c: ATTACK SUCCEEDED: kill(-1, SIGKILL) in one judge's run cost an innocent accepted submission graded beside it {} of {max} points; killed: {}",
+                max - score,
+                killed.join("; ")
+            ));
+        }
+        if !other.is_empty() {
+            failures.push(format!(
+                "kill_all.c: the innocent submission graded beside it was not accepted, though not killed (load? interference?): {}",
+                other.join("; ")
+            ));
+        }
+    } else {
+        failures.push("innocent_solution.c: no entry in the report".to_string());
+    }
+    if !attacker_still_running {
+        failures.push(
+            "kill_all.c: the attacker's judge ended before the innocent one, so the attack window did not cover it (the check is void)"
+                .to_string(),
+        );
+    }
+    modes.check("grading kill_all.c and an innocent submission", &mut failures);
+    finish("kill(-1) attack", &failures);
+}
+
+// ---------------------------------------------------------------------------
+// A 20,000-deep folder chain left in the work folder.
+
+#[test]
+fn deep_folder_chains_do_not_crash_the_judge() {
+    if !have_gcc() {
+        return;
+    }
+    let _guard = shared();
+    let lab = Lab::new();
+    let modes = HostModes::take();
+    let g = lab.grade(&[lab.attack("deep_dirs.c")], "secret/11", 1, "deep.json");
+    let mut failures = Vec::new();
+    if !matches!(g.status.code(), Some(0..=2)) || g.report.is_none() || !g.stdout.contains("secret/11") {
+        failures.push(format!(
+            "deep_dirs.c: ATTACK SUCCEEDED: a deep folder chain (up to 20,000 levels, 4 s of mkdir) left in the work folder crashed the judge ({}; verdicts printed: {}; JSON report written: {}); stderr: {}",
+            g.describe_status(),
+            g.stdout.contains("secret/11"),
+            g.report.is_some(),
+            tail(&g.stderr)
+        ));
+    }
+    if g.report.is_some() {
+        let failed = g.judge_failures();
+        if !failed.is_empty() {
+            failures.push(format!(
+                "deep_dirs.c: the judge could not run it (FAIL), so the check proves nothing: {}",
+                failed.join("; ")
+            ));
+        }
+    }
+    // The chain must be gone too (wherever the work folders live, usually /tmp).
+    let mut left = Vec::new();
+    for base in [
+        std::env::temp_dir(),
+        PathBuf::from("/tmp"),
+        PathBuf::from("/var/tmp"),
+    ] {
+        for e in std::fs::read_dir(&base).into_iter().flatten().flatten() {
+            for run in std::fs::read_dir(e.path()).into_iter().flatten().flatten() {
+                let chain = run.path().join(format!("mj-deep-{}", lab.token));
+                if chain.symlink_metadata().is_ok() {
+                    left.push(e.path());
+                }
+            }
+        }
+    }
+    left.sort();
+    left.dedup();
+    for base in &left {
+        failures.push(format!(
+            "deep_dirs.c: ATTACK SUCCEEDED: the folder chain was left on the host in {}",
+            base.display()
+        ));
+        // Deleting thousands of levels takes seconds on a slow disk: in the background.
+        let _ = std::process::Command::new("rm").arg("-rf").arg(base).spawn();
+    }
+    modes.check("grading deep_dirs.c", &mut failures);
+    finish("deep folder chain", &failures);
+}
+
+// ---------------------------------------------------------------------------
+// The judge killed with SIGKILL while a detached grandchild runs.
+
+#[test]
+fn nothing_survives_a_judge_killed_mid_run() {
+    if !have_gcc() {
+        return;
+    }
+    let _guard = shared();
+    let lab = Lab::new();
+    let modes = HostModes::take();
+    let name = format!("{}dd", lab.token);
+    let _kill = KillNamed(name.clone());
+    let mut cmd = std::process::Command::new(JUDGE);
+    cmd.current_dir(repo())
+        .env("MAYAN_JUDGE_CACHE", lab.cache())
+        .args(["grade", "--problem"])
+        .arg(repo().join("problems/mayan"))
+        .arg(lab.attack("detached_daemon.c"))
+        .args(["--tests", "secret/11", "--quiet"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    let mut judge = cmd.spawn().expect("start the judge");
+    // Wait for the main process and the detached grandchild (compilation included).
+    let started = Instant::now();
+    while processes_named(&name).len() < 2
+        && started.elapsed() < Duration::from_secs(60)
+        && judge.try_wait().ok().flatten().is_none()
+    {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let seen = processes_named(&name);
+    std::thread::sleep(Duration::from_millis(200));
+    let _ = judge.kill(); // SIGKILL
+    let _ = judge.wait();
+    assert!(
+        !seen.is_empty(),
+        "detached_daemon.c never started (no process named {name}); the check is void"
+    );
+    let left = survivors(&name, Duration::from_secs(10));
+    let mut failures = Vec::new();
+    if !left.is_empty() {
+        failures.push(format!(
+            "detached_daemon.c: ATTACK SUCCEEDED: 10 s after the judge was killed with SIGKILL, {} process(es) of the run (setsid + double fork) still live: pids {:?}",
+            left.len(),
+            left.iter().map(|p| p.0).collect::<Vec<_>>()
+        ));
+    }
+    modes.check("grading detached_daemon.c", &mut failures);
+    finish("judge killed mid-run", &failures);
+}
+
+// ---------------------------------------------------------------------------
+// The compile cache.
+
+/// A copy of the reference C solution that carries `tag` in its binary.
+fn tagged_innocent(lab: &Lab, name: &str, tag: &str) -> PathBuf {
+    let mut src = std::fs::read_to_string(repo().join("reference/mayan/accepted/solution.c")).unwrap();
+    let _ = write!(
+        src,
+        "\n__attribute__((used)) static const char mj_cache_tag[] = \"{tag}\";\n"
+    );
+    let out = lab.dir.path().join("subs").join(name);
+    std::fs::write(&out, src).unwrap();
+    out
+}
+
+/// Today's cache key of a C source (language, command, source), in case the
+/// judge under test cannot be asked (see `find_cached_name`).
+fn todays_cache_key(code: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    h.update(b"c");
+    for part in ["gcc", "-O2", "-std=c11", "-o", "{exe}", "{src}", "-lm"] {
+        h.update([0]);
+        h.update(part.as_bytes());
+    }
+    h.update([0]);
+    h.update(code);
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Regular files under `root` (at most `depth` levels, not following links)
+/// changed since `since` whose contents hold `tag`.
+fn files_holding(root: &Path, tag: &str, since: SystemTime, depth: usize) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let Ok(rd) = std::fs::read_dir(root) else {
+        return out;
+    };
+    for e in rd.flatten() {
+        let Ok(m) = e.path().symlink_metadata() else {
+            continue;
+        };
+        if m.is_dir() && depth > 0 {
+            out.extend(files_holding(&e.path(), tag, since, depth - 1));
+        } else if m.is_file()
+            && m.len() < (64 << 20)
+            && m.modified().is_ok_and(|t| t >= since)
+            && let Ok(mut f) = std::fs::File::open(e.path())
+        {
+            let mut bytes = Vec::new();
+            if f.read_to_end(&mut bytes).is_ok()
+                && bytes.windows(tag.len()).any(|w| w == tag.as_bytes())
+                && bytes.starts_with(b"\x7fELF")
+            {
+                out.push(e.path());
+            }
+        }
+    }
+    out
+}
+
+/// Where a cached program holding `tag` could be: the usual places.
+fn cached_programs(tag: &str, since: SystemTime, extra: &[&Path]) -> Vec<PathBuf> {
+    let mut roots: Vec<PathBuf> = extra.iter().map(|p| p.to_path_buf()).collect();
+    roots.extend(
+        [
+            "/tmp",
+            "/var/tmp",
+            "/dev/shm",
+            "/var/cache",
+            "/root/.cache",
+            "/run",
+        ]
+        .iter()
+        .map(PathBuf::from),
+    );
+    let mut out: Vec<PathBuf> = roots
+        .iter()
+        .flat_map(|r| files_holding(r, tag, since, 3))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// A problem with the folder holding a cached program: not 0700-like
+/// (group or others may read or write it) or not owned by the judge.
+fn unsafe_folder(file: &Path) -> Option<String> {
+    let dir = file.parent()?;
+    let m = dir.metadata().ok()?;
+    let euid = nix::unistd::geteuid().as_raw();
+    (m.mode() & 0o077 != 0 || m.uid() != euid).then(|| {
+        format!(
+            "{} went to {}, a folder of mode {:o} owned by uid {} (not a private 0700 folder of the judge, uid {euid})",
+            file.file_name().unwrap_or_default().to_string_lossy(),
+            dir.display(),
+            m.mode() & 0o7777,
+            m.uid()
+        )
+    })
+}
+
+/// A judge refusing a cache folder must say so clearly, and not grade.
+fn refused_clearly(g: &Graded, folder: &Path) -> bool {
+    g.status.code() == Some(2)
+        && (g.stderr.contains("cache") || g.stderr.contains(&*folder.to_string_lossy()))
+}
+
+#[test]
+fn the_cache_without_home_or_cache_variable_is_private() {
+    if !have_gcc() {
+        return;
+    }
+    let _guard = shared();
+    let lab = Lab::new();
+    let modes = HostModes::take();
+    let tmp = lab.path("tmp"); // the judge's TMPDIR, mode 1777 like /tmp
+    std::fs::create_dir(&tmp).unwrap();
+    std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o1777)).unwrap();
+    let tag = format!("{}-nohome", lab.token);
+    let sub = tagged_innocent(&lab, "nohome.c", &tag);
+    let since = SystemTime::now() - Duration::from_secs(2);
+    let mut cmd = lab.grade_cmd(std::slice::from_ref(&sub), "sample/*", 1, "nohome.json");
+    cmd.env_remove("HOME")
+        .env_remove("XDG_CACHE_HOME")
+        .env_remove("MAYAN_JUDGE_CACHE")
+        .env("TMPDIR", &tmp);
+    let g = Graded::run(&mut cmd, &lab.path("nohome.json"));
+    let mut failures = Vec::new();
+    if !refused_clearly(&g, &tmp) {
+        g.check_finished("grading with HOME and MAYAN_JUDGE_CACHE unset", &mut failures);
+        for file in cached_programs(&tag, since, &[&tmp]) {
+            if let Some(problem) = unsafe_folder(&file) {
+                failures.push(format!(
+                    "cache without HOME: UNSAFE CACHE: with HOME and MAYAN_JUDGE_CACHE unset the compiled program {problem}"
+                ));
+            }
+            let _ = std::fs::remove_file(&file);
+        }
+    }
+    modes.check("grading without HOME", &mut failures);
+    finish("cache without HOME", &failures);
+}
+
+#[test]
+fn world_writable_cache_folders_are_refused_or_avoided() {
+    if !have_gcc() {
+        return;
+    }
+    let _guard = shared();
+    let lab = Lab::new();
+    let modes = HostModes::take();
+    let shared_cache = lab.path("shared-cache");
+    std::fs::create_dir(&shared_cache).unwrap();
+    std::fs::set_permissions(&shared_cache, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let tag = format!("{}-ww", lab.token);
+    let sub = tagged_innocent(&lab, "worldwritable.c", &tag);
+    let since = SystemTime::now() - Duration::from_secs(2);
+    let mut cmd = lab.grade_cmd(std::slice::from_ref(&sub), "sample/*", 1, "ww.json");
+    cmd.env("MAYAN_JUDGE_CACHE", &shared_cache);
+    let g = Graded::run(&mut cmd, &lab.path("ww.json"));
+    let mut failures = Vec::new();
+    if !refused_clearly(&g, &shared_cache) {
+        g.check_finished("grading with a world-writable MAYAN_JUDGE_CACHE", &mut failures);
+        let inside = files_holding(&shared_cache, &tag, since, 4);
+        for file in &inside {
+            failures.push(format!(
+                "world-writable cache: UNSAFE CACHE: the judge stored the compiled program in the world-writable (0777) cache folder, where any user may replace it: {}",
+                file.display()
+            ));
+        }
+        for file in cached_programs(&tag, since, &[]) {
+            if !inside.contains(&file)
+                && let Some(problem) = unsafe_folder(&file)
+            {
+                failures.push(format!(
+                    "world-writable cache: UNSAFE CACHE: the compiled program {problem}"
+                ));
+            }
+        }
+    }
+    modes.check("grading with a world-writable cache", &mut failures);
+    finish("world-writable cache folder", &failures);
+}
+
+#[test]
+fn planted_cache_binaries_are_never_run() {
+    if !have_gcc() {
+        return;
+    }
+    let _guard = shared();
+    let lab = Lab::new();
+    let modes = HostModes::take();
+    let tag = format!("{}-plant", lab.token);
+    let sub = tagged_innocent(&lab, "planted.c", &tag);
+    let code = std::fs::read(&sub).unwrap();
+
+    // The name the judge caches this source under: asked from the judge
+    // itself (a private cache), else today's formula.
+    let private = lab.cache();
+    let _ = lab.grade(std::slice::from_ref(&sub), "sample/*", 1, "discover.json");
+    let since_epoch = SystemTime::UNIX_EPOCH;
+    let rel: PathBuf = files_holding(&private, &tag, since_epoch, 4)
+        .first()
+        .and_then(|f| f.strip_prefix(&private).ok().map(Path::to_path_buf))
+        .unwrap_or_else(|| PathBuf::from(todays_cache_key(&code)));
+
+    // The planted program: exits 42 and leaves a marker (from a run, if it can).
+    let payload_src = lab.path("payload.c");
+    let marker_dir = lab.path("markers");
+    std::fs::create_dir(&marker_dir).unwrap();
+    std::fs::set_permissions(&marker_dir, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let marker = marker_dir.join(format!("planted-ran-{}", lab.token));
+    let payload = std::fs::read_to_string(repo().join("tests/integration/attacks/payload/planted_cache.c"))
+        .unwrap()
+        .replace("@MARKER@", &marker.to_string_lossy());
+    std::fs::write(&payload_src, payload).unwrap();
+    let payload_exe = lab.path("payload");
+    let out = std::process::Command::new("gcc")
+        .args(["-O2", "-o"])
+        .arg(&payload_exe)
+        .arg(&payload_src)
+        .output()
+        .expect("run gcc");
+    assert!(
+        out.status.success(),
+        "gcc payload: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let nobody = nix::unistd::Uid::from_raw(65534);
+    let nogroup = nix::unistd::Gid::from_raw(65534);
+    // An attacker-made cache folder: owned by nobody, mode 0777, planted file inside.
+    let plant = |cache: &Path| {
+        let dest = cache.join(&rel);
+        std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
+        std::fs::copy(&payload_exe, &dest).unwrap();
+        std::fs::set_permissions(&dest, std::fs::Permissions::from_mode(0o777)).unwrap();
+        let mut p = dest.as_path();
+        loop {
+            let _ = nix::unistd::chown(p, Some(nobody), Some(nogroup));
+            if p == cache {
+                break;
+            }
+            let _ = std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o777));
+            p = p.parent().unwrap();
+        }
+        std::fs::set_permissions(cache, std::fs::Permissions::from_mode(0o777)).unwrap();
+    };
+    let mut failures = Vec::new();
+    let check = |g: &Graded, how: &str, failures: &mut Vec<String>| {
+        let ran42 = g
+            .submission("planted.c")
+            .map(|e| {
+                results(e)
+                    .into_iter()
+                    .filter(|(_, _, r)| r.contains("code 42"))
+                    .count()
+            })
+            .unwrap_or(0);
+        if ran42 > 0 || marker.exists() {
+            failures.push(format!(
+                "planted cache binary: ATTACK SUCCEEDED ({how}): the judge ran a program planted under the cache name {} instead of compiling the submission ({} test(s) exited with code 42{})",
+                rel.display(),
+                ran42,
+                if marker.exists() { ", and it left its marker on the host" } else { "" }
+            ));
+            let _ = std::fs::remove_file(&marker);
+        }
+    };
+
+    // 1. MAYAN_JUDGE_CACHE names a world-writable folder an attacker made.
+    let planted_cache = lab.path("planted-cache");
+    std::fs::create_dir(&planted_cache).unwrap();
+    plant(&planted_cache);
+    let mut cmd = lab.grade_cmd(std::slice::from_ref(&sub), "sample/*", 1, "planted1.json");
+    cmd.env("MAYAN_JUDGE_CACHE", &planted_cache);
+    let g = Graded::run(&mut cmd, &lab.path("planted1.json"));
+    if !refused_clearly(&g, &planted_cache) {
+        g.check_finished("grading with an attacker's cache folder", &mut failures);
+    }
+    check(
+        &g,
+        "MAYAN_JUDGE_CACHE set to an attacker's 0777 folder",
+        &mut failures,
+    );
+
+    // 2. No HOME, no MAYAN_JUDGE_CACHE: the attacker pre-created the
+    //    fallback folder in the shared temporary folder.
+    let tmp = lab.path("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o1777)).unwrap();
+    for fallback in ["mayan-judge", "mayan-judge-cache", ".cache/mayan-judge"] {
+        let dir = tmp.join(fallback);
+        std::fs::create_dir_all(&dir).unwrap();
+        plant(&dir);
+    }
+    let mut cmd = lab.grade_cmd(std::slice::from_ref(&sub), "sample/*", 1, "planted2.json");
+    cmd.env_remove("HOME")
+        .env_remove("XDG_CACHE_HOME")
+        .env_remove("MAYAN_JUDGE_CACHE")
+        .env("TMPDIR", &tmp);
+    let g = Graded::run(&mut cmd, &lab.path("planted2.json"));
+    if !refused_clearly(&g, &tmp) {
+        g.check_finished("grading with a pre-created fallback cache folder", &mut failures);
+    }
+    check(
+        &g,
+        "HOME and MAYAN_JUDGE_CACHE unset, fallback folder pre-created in TMPDIR",
+        &mut failures,
+    );
+    modes.check("grading with planted cache binaries", &mut failures);
+    finish("planted cache binary", &failures);
+}
