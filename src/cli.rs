@@ -1,9 +1,9 @@
 //! Command-line structure (clap derive). Only argument definitions live here;
 //! each subcommand's logic is in `commands/<name>.rs`.
 
-use crate::export::kattis::License;
-use crate::generate::{BlockCounts, MoveCounts};
-use crate::solver::Reading;
+use crate::puzzle::generate::{BlockCounts, MoveCounts};
+use crate::puzzle::solver::Reading;
+use crate::workflows::export::kattis::License;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -41,7 +41,7 @@ pub enum Command {
     Check(CheckArgs),
     /// Grade submissions on a problem's tests, in a sandbox.
     #[command(
-        after_help = "Exit codes: 0 every test AC, 1 some verdict is not AC, 2 judge or configuration error."
+        after_help = "Exit codes: 0 every test AC, 1 some verdict is not AC, 2 judge or configuration error (including a machine that cannot isolate programs, without --trusted)."
     )]
     Grade(GradeArgs),
     /// Check test data: inputs obey the rules, answers are the solver's.
@@ -53,7 +53,7 @@ pub enum Command {
     Show(ShowArgs),
     /// Package CI: validate every package and grade its reference programs.
     #[command(
-        after_help = "Exit codes: 0 every check as expected, 1 some mismatch or broken package, 2 the root cannot be read."
+        after_help = "Exit codes: 0 every check as expected, 1 some mismatch or broken package, 2 the root cannot be read, or the machine cannot isolate programs (without --trusted)."
     )]
     Ci(CiArgs),
     /// Measure the solver (against a C++ baseline) and the grader's overhead.
@@ -258,7 +258,7 @@ pub struct CiArgs {
     pub root: PathBuf,
     /// Run only shard K of N (e.g. 1/2), for a CI matrix.
     #[arg(long, default_value = "1/1")]
-    pub shard: crate::ci::Shard,
+    pub shard: crate::workflows::ci::Shard,
     /// Tests run in parallel for each reference program.
     #[arg(long, default_value_t = 2)]
     pub jobs: usize,

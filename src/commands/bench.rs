@@ -2,17 +2,17 @@
 //! C++ backtracking solution measured in the same run on the same boards, so
 //! the figures mean something on a shared, noisy machine.
 
-use crate::boards::{BoardGen, Shape};
-use crate::checker;
 use crate::cli::{BenchArgs, BenchPart};
-use crate::grading::{Judge, run_limits};
+use crate::judge::grading::{Judge, run_limits};
+use crate::judge::runner::{Bare, Runner, Sandboxed};
+use crate::judge::sandbox::Sandbox;
+use crate::judge::submission::Program;
 use crate::package::ProblemLimits;
-use crate::runner::{Bare, Runner, Sandboxed};
-use crate::sandbox::Sandbox;
-use crate::sim::Puzzle;
-use crate::solver::{Reading, solve};
-use crate::submission::Program;
-use crate::verdict::Verdict;
+use crate::puzzle::boards::{BoardGen, Shape};
+use crate::puzzle::checker;
+use crate::puzzle::sim::Puzzle;
+use crate::puzzle::solver::{Reading, solve};
+use crate::puzzle::verdict::Verdict;
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -162,8 +162,8 @@ fn grader_overhead(args: &BenchArgs) -> Result<()> {
 /// What each layer of the sandbox costs: the same run with all layers, and
 /// with one turned off, in alternating rounds; the cost of a layer is the
 /// difference of the medians.
-fn sandbox_layers(runs: usize, spec: &crate::sandbox::RunSpec) -> Result<()> {
-    use crate::sandbox::SandboxOptions;
+fn sandbox_layers(runs: usize, spec: &crate::judge::sandbox::RunSpec) -> Result<()> {
+    use crate::judge::sandbox::SandboxOptions;
     let all = SandboxOptions::default();
     let variants = [
         ("all layers", all.clone()),
@@ -229,7 +229,7 @@ fn sandbox_layers(runs: usize, spec: &crate::sandbox::RunSpec) -> Result<()> {
 /// alone, in alternating rounds: the loop's own cost is generation, solving
 /// and checking on top of the sandboxed run.
 fn stress_rate(args: &BenchArgs) -> Result<()> {
-    use crate::stress::{BoardSpec, Budget, Tester, board, search};
+    use crate::judge::stress::{BoardSpec, Budget, Tester, board, search};
     println!();
     let Some(exe) = compile_baseline(&args.baseline)? else {
         return Ok(());
@@ -248,7 +248,7 @@ fn stress_rate(args: &BenchArgs) -> Result<()> {
     let limits = run_limits(tester.judge.limits);
     let spec = BoardSpec {
         seed: args.seed,
-        moves: crate::generate::Span { lo: 1, hi: 5 },
+        moves: crate::puzzle::generate::Span { lo: 1, hi: 5 },
         max_blocks: 8,
     };
     let per_round = args.runs.max(4) / 4;

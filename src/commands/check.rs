@@ -4,10 +4,10 @@
 //! an accepted verdict.
 
 use super::read_input;
-use crate::checker::{Judgement, Options, check};
 use crate::cli::{CheckArgs, ColorChoice, Protocol};
-use crate::sim::{Puzzle, Style, render_replay};
-use crate::verdict::Verdict;
+use crate::puzzle::checker::{Judgement, Options, check};
+use crate::puzzle::sim::{Puzzle, Style, render_replay};
+use crate::puzzle::verdict::Verdict;
 use anyhow::{Context, Result, bail};
 use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};

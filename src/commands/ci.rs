@@ -1,10 +1,10 @@
 //! `mayan-judge ci`: validate every package and grade its reference programs.
 
 use super::progress::Progress;
-use crate::ci::{CiReport, SCHEMA_VERSION, find_packages, run_unit, shard_units, units};
 use crate::cli::CiArgs;
+use crate::judge::submission::default_cache_dir;
 use crate::report::{ReportFormat, Text};
-use crate::submission::default_cache_dir;
+use crate::workflows::ci::{CiReport, SCHEMA_VERSION, find_packages, run_unit, shard_units, units};
 use anyhow::Result;
 
 /// Runs `ci`; returns the exit code (0 as expected, 1 otherwise).

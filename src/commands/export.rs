@@ -3,8 +3,8 @@
 //! carry.
 
 use crate::cli::{ExportArgs, ExportFormat};
-use crate::export::{Kattis, PackageFormat, export};
 use crate::package::Problem;
+use crate::workflows::export::{Kattis, PackageFormat, export};
 use anyhow::{Result, anyhow};
 
 /// Runs `export`; returns the exit code (0; errors exit with 2).

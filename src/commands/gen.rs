@@ -2,8 +2,8 @@
 //! `PREFIXk.ans` (the solver's answer under the literal rules).
 
 use crate::cli::GenArgs;
-use crate::generate::{Generated, Generator, Spec};
 use crate::package::InputLimits;
+use crate::puzzle::generate::{Generated, Generator, Spec};
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{IsTerminal, Write};

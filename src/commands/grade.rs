@@ -2,13 +2,13 @@
 
 use super::progress::Progress;
 use crate::cli::GradeArgs;
-use crate::grading::{GradeReport, Grader, SCHEMA_VERSION, SubmissionReport};
+use crate::judge::grading::{GradeReport, Grader, SCHEMA_VERSION, SubmissionReport};
+use crate::judge::runner::Sandboxed;
+use crate::judge::submission::{default_cache_dir, prepare};
 use crate::package::embedded::Embedded;
 use crate::package::languages::LanguageTable;
 use crate::package::{Problem, TestCase};
 use crate::report::{ReportFormat, Text};
-use crate::runner::Sandboxed;
-use crate::submission::{default_cache_dir, prepare};
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
 

@@ -22,8 +22,8 @@ use std::path::Path;
 /// The sandbox for untrusted programs. Where the machine cannot give every
 /// protection, an error that names what is missing, unless `--trusted`
 /// (then a one-line note on stderr).
-pub fn untrusted_sandbox(args: &crate::cli::SandboxArgs) -> Result<crate::sandbox::Sandbox> {
-    let sandbox = crate::sandbox::Sandbox::detect();
+pub fn untrusted_sandbox(args: &crate::cli::SandboxArgs) -> Result<crate::judge::sandbox::Sandbox> {
+    let sandbox = crate::judge::sandbox::Sandbox::detect();
     let missing = sandbox.protection_details().missing();
     if !missing.is_empty() {
         let list = missing.join("; ");

@@ -4,10 +4,10 @@
 //! smallest solution.
 
 use super::read_input;
-use crate::checker::{Parsed, Reason, Replay, parse_answer, replay};
 use crate::cli::{ColorChoice, ShowArgs};
-use crate::sim::{Move, Puzzle, Style, render, render_replay};
-use crate::solver::solve;
+use crate::puzzle::checker::{Parsed, Reason, Replay, parse_answer, replay};
+use crate::puzzle::sim::{Move, Puzzle, Style, render, render_replay};
+use crate::puzzle::solver::solve;
 use anyhow::{Result, anyhow};
 use std::io::IsTerminal;
 

@@ -2,8 +2,8 @@
 
 use super::read_input;
 use crate::cli::SolveArgs;
-use crate::sim::Puzzle;
-use crate::solver::solve;
+use crate::puzzle::sim::Puzzle;
+use crate::puzzle::solver::solve;
 use anyhow::{Context, Result};
 use std::io::Write;
 

@@ -2,20 +2,20 @@
 //! until one fails, shrink that board, and print it as a ready test with both
 //! answers, the checker's reason and the replays.
 
-use crate::checker::{self, Judgement};
 use crate::cli::StressArgs;
-use crate::grading::{GradeReport, Judge, SCHEMA_VERSION, SubmissionReport, TestResult};
-use crate::package::ProblemLimits;
-use crate::package::languages::{Language, LanguageTable};
-use crate::report::{Html, ReportFormat, write_atomic};
-use crate::runner::Sandboxed;
-use crate::sandbox::Sandbox;
-use crate::sim::{Move, Puzzle, Style, render, render_replay};
-use crate::solver::format_moves;
-use crate::stress::{
+use crate::judge::grading::{GradeReport, Judge, SCHEMA_VERSION, SubmissionReport, TestResult};
+use crate::judge::runner::Sandboxed;
+use crate::judge::sandbox::Sandbox;
+use crate::judge::stress::{
     BoardSpec, Budget, Failure, Search, ShrinkLimits, Shrunk, StressError, Tester, search, shrink,
 };
-use crate::submission::{Program, default_cache_dir, prepare};
+use crate::judge::submission::{Program, default_cache_dir, prepare};
+use crate::package::ProblemLimits;
+use crate::package::languages::{Language, LanguageTable};
+use crate::puzzle::checker::{self, Judgement};
+use crate::puzzle::sim::{Move, Puzzle, Style, render, render_replay};
+use crate::puzzle::solver::format_moves;
+use crate::report::{Html, ReportFormat, write_atomic};
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fmt::Write as _;

@@ -5,7 +5,9 @@ use super::progress::Progress;
 use crate::cli::ValidateArgs;
 use crate::package::{PROBLEM_FILE, Problem};
 use crate::report::{ReportFormat, Text};
-use crate::validate::{Rules, SCHEMA_VERSION, Validation, ValidationReport, validate, validate_package};
+use crate::workflows::validate::{
+    Rules, SCHEMA_VERSION, Validation, ValidationReport, validate, validate_package,
+};
 use anyhow::{Context, Result, bail};
 use std::path::PathBuf;
 

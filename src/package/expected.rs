@@ -2,7 +2,7 @@
 //! (`reference/<problem>/<expected verdict>/`), and the rule that decides
 //! whether a grading of it meets that.
 
-use crate::verdict::Verdict;
+use crate::puzzle::verdict::Verdict;
 use serde::Serialize;
 use std::fmt;
 use std::str::FromStr;

@@ -10,8 +10,8 @@ pub mod embedded;
 pub mod expected;
 pub mod languages;
 
-use crate::checker;
-use crate::solver::Reading;
+use crate::puzzle::checker;
+use crate::puzzle::solver::Reading;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 

@@ -5,11 +5,11 @@
 //! marked, after the move), and the verdict's reason in words.
 
 use super::ReportFormat;
-use crate::ci::CiReport;
-use crate::grading::{GradeReport, TestResult};
-use crate::sim::{Board, HEIGHT, Marks, Move, Puzzle, WIDTH, is_marked};
-use crate::validate::ValidationReport;
-use crate::verdict::Verdict;
+use crate::judge::grading::{GradeReport, TestResult};
+use crate::puzzle::sim::{Board, HEIGHT, Marks, Move, Puzzle, WIDTH, is_marked};
+use crate::puzzle::verdict::Verdict;
+use crate::workflows::ci::CiReport;
+use crate::workflows::validate::ValidationReport;
 use html_escape::encode_text as esc;
 use std::fmt::Write;
 
@@ -159,7 +159,7 @@ fn test_section(t: &TestResult) -> String {
     s.push_str("<div class=\"sides\"><div class=\"side\"><h4>the contestant's moves</h4>");
     match j {
         Some(j) if !theirs.is_empty() => s.push_str(&replay(&puzzle, theirs, j.first_wrong_move)),
-        Some(j) if matches!(j.reason, crate::checker::Reason::MissedSolution { .. }) => {
+        Some(j) if matches!(j.reason, crate::puzzle::checker::Reason::MissedSolution { .. }) => {
             s.push_str("<p>answered -1 (no solution)</p>")
         }
         Some(_) => s.push_str("<p>no legal move was played</p>"),

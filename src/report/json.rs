@@ -1,9 +1,9 @@
 //! JSON: the report structures as they are, each with its `schema_version`.
 
 use super::ReportFormat;
-use crate::ci::CiReport;
-use crate::grading::GradeReport;
-use crate::validate::ValidationReport;
+use crate::judge::grading::GradeReport;
+use crate::workflows::ci::CiReport;
+use crate::workflows::validate::ValidationReport;
 use serde::Serialize;
 
 fn pretty<T: Serialize>(value: &T) -> String {

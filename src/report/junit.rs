@@ -3,10 +3,10 @@
 //! per check). Written with quick-junit.
 
 use super::ReportFormat;
-use crate::ci::CiReport;
-use crate::grading::GradeReport;
-use crate::validate::ValidationReport;
-use crate::verdict::Verdict;
+use crate::judge::grading::GradeReport;
+use crate::puzzle::verdict::Verdict;
+use crate::workflows::ci::CiReport;
+use crate::workflows::validate::ValidationReport;
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 use std::collections::BTreeMap;
 use std::time::Duration;

@@ -1,9 +1,9 @@
 //! Markdown: tables to paste in an issue or a class forum.
 
 use super::ReportFormat;
-use crate::ci::CiReport;
-use crate::grading::GradeReport;
-use crate::validate::ValidationReport;
+use crate::judge::grading::GradeReport;
+use crate::workflows::ci::CiReport;
+use crate::workflows::validate::ValidationReport;
 use std::fmt::Write;
 
 /// GitHub-flavoured Markdown.

@@ -16,9 +16,9 @@ pub use junit::Junit;
 pub use markdown::Markdown;
 pub use text::Text;
 
-use crate::ci::CiReport;
-use crate::grading::GradeReport;
-use crate::validate::ValidationReport;
+use crate::judge::grading::GradeReport;
+use crate::workflows::ci::CiReport;
+use crate::workflows::validate::ValidationReport;
 use std::io::Write;
 use std::path::Path;
 
@@ -74,11 +74,11 @@ mod tests {
 #[cfg(test)]
 mod snapshots {
     use super::*;
-    use crate::checker::{Options, check};
-    use crate::ci::Check;
-    use crate::grading::{SubmissionReport, TestResult};
-    use crate::validate::{Coverage, Finding};
-    use crate::verdict::Verdict;
+    use crate::judge::grading::{SubmissionReport, TestResult};
+    use crate::puzzle::checker::{Options, check};
+    use crate::puzzle::verdict::Verdict;
+    use crate::workflows::ci::Check;
+    use crate::workflows::validate::{Coverage, Finding};
 
     const CASE4: &str = "3\n1 2 2 3 2 0\n1 4 1 3 4 0\n5 1 4 1 3 3 0\n1 5 3 5 3 5 0\n4 4 3 4 4 0\n";
     const EARLY: &str = "2\n1 0\n0\n1 0\n1 0\n0\n";
@@ -86,8 +86,8 @@ mod snapshots {
     fn test(name: &str, input: &str, output: &str, time_ms: u64) -> TestResult {
         let j = check(input.as_bytes(), output.as_bytes(), None, Options::default());
         let diff = (j.verdict == Verdict::WrongAnswer).then(|| {
-            let reference = crate::solver::format_moves(j.reference.solution());
-            crate::grading::short_diff(output.as_bytes(), &reference)
+            let reference = crate::puzzle::solver::format_moves(j.reference.solution());
+            crate::judge::grading::short_diff(output.as_bytes(), &reference)
         });
         TestResult {
             test: name.into(),
@@ -129,7 +129,7 @@ mod snapshots {
             crashed("secret/4", Verdict::RuntimeError, "killed by SIGSEGV"),
         ];
         GradeReport {
-            schema_version: crate::grading::SCHEMA_VERSION,
+            schema_version: crate::judge::grading::SCHEMA_VERSION,
             problem: "mayan".into(),
             protections: "rlimits (cpu, fsize, core, stack)".into(),
             submissions: vec![
@@ -169,7 +169,7 @@ mod snapshots {
             validation: None,
         };
         CiReport {
-            schema_version: crate::ci::SCHEMA_VERSION,
+            schema_version: crate::workflows::ci::SCHEMA_VERSION,
             shard: "1/1".into(),
             protections: "rlimits (cpu, fsize, core, stack)".into(),
             checks: vec![
@@ -200,7 +200,7 @@ mod snapshots {
         coverage.per_n.insert(1, 1);
         coverage.per_n.insert(5, 2);
         ValidationReport {
-            schema_version: crate::validate::SCHEMA_VERSION,
+            schema_version: crate::workflows::validate::SCHEMA_VERSION,
             target: "problems/mayan".into(),
             problems: vec![
                 Finding {

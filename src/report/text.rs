@@ -3,9 +3,9 @@
 //! submissions were graded.
 
 use super::ReportFormat;
-use crate::ci::CiReport;
-use crate::grading::{GradeReport, SubmissionReport};
-use crate::validate::ValidationReport;
+use crate::judge::grading::{GradeReport, SubmissionReport};
+use crate::workflows::ci::CiReport;
+use crate::workflows::validate::ValidationReport;
 use std::fmt::Write;
 
 /// Plain text tables.
@@ -52,7 +52,7 @@ fn submission(out: &mut String, s: &SubmissionReport) {
 }
 
 /// Everything a program wrote (outputs in diffs, compiler messages) is
-/// passed through [`crate::sim::terminal_safe`]: no escape sequence reaches
+/// passed through [`crate::puzzle::sim::terminal_safe`]: no escape sequence reaches
 /// the terminal.
 impl ReportFormat for Text {
     fn grade(&self, report: &GradeReport) -> String {
@@ -84,7 +84,7 @@ impl ReportFormat for Text {
                 );
             }
         }
-        crate::sim::terminal_safe(&out)
+        crate::puzzle::sim::terminal_safe(&out)
     }
 
     fn ci(&self, report: &CiReport) -> String {
@@ -135,7 +135,7 @@ impl ReportFormat for Text {
             report.checks.len(),
             report.failures()
         );
-        crate::sim::terminal_safe(&out)
+        crate::puzzle::sim::terminal_safe(&out)
     }
 
     fn validation(&self, report: &ValidationReport) -> String {
@@ -151,6 +151,6 @@ impl ReportFormat for Text {
             report.coverage.tests,
             if n == 1 { "" } else { "s" }
         );
-        crate::sim::terminal_safe(&out)
+        crate::puzzle::sim::terminal_safe(&out)
     }
 }

@@ -2,7 +2,7 @@
 //! with `solve`, reproducible output, and refusals with exit code 2.
 
 use crate::util::judge;
-use mayan_judge::sim::Puzzle;
+use mayan_judge::puzzle::sim::Puzzle;
 use predicates::prelude::*;
 use std::collections::BTreeMap;
 use std::path::Path;

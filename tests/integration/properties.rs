@@ -3,9 +3,9 @@
 //! RULES.md alone, with no pruning and nothing shared with `src/`, so a bug in
 //! the packed board or in the solver's pruning shows up as a disagreement.
 
-use mayan_judge::boards::{BoardGen, Shape};
-use mayan_judge::sim::{Board, Move, Puzzle};
-use mayan_judge::solver::{Reading, solve};
+use mayan_judge::puzzle::boards::{BoardGen, Shape};
+use mayan_judge::puzzle::sim::{Board, Move, Puzzle};
+use mayan_judge::puzzle::solver::{Reading, solve};
 use proptest::prelude::*;
 
 // ---- An independent, naive simulator --------------------------------------

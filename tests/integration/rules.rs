@@ -1,7 +1,7 @@
 //! RULES.md, clause by clause, on hand-made boards.
 
-use mayan_judge::sim::{Board, Dir, IllegalMove, Move, Puzzle, PuzzleRule};
-use mayan_judge::solver::{Reading, solve};
+use mayan_judge::puzzle::sim::{Board, Dir, IllegalMove, Move, Puzzle, PuzzleRule};
+use mayan_judge::puzzle::solver::{Reading, solve};
 
 fn board(cols: &[&[u8]]) -> Board {
     Board::from_columns(cols).expect("valid columns")

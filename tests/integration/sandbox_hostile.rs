@@ -7,7 +7,7 @@
 //! leftovers can be found in `/proc` by their `comm`.
 
 use crate::util::{PhaseGuard, have, missing, phase, skip};
-use mayan_judge::sandbox::{Limits, RunResult, RunSpec, Sandbox, SandboxOptions, Status};
+use mayan_judge::judge::sandbox::{Limits, RunResult, RunSpec, Sandbox, SandboxOptions, Status};
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -435,7 +435,7 @@ fn stderr_flood_is_output_limit() {
     };
     let (r, t) = run_in(sandbox(), &p, b"", small());
     assert_eq!(r.status, Status::OutputLimit, "{r:?}");
-    assert_eq!(r.stderr.len(), mayan_judge::sandbox::STDERR_KEEP_BYTES);
+    assert_eq!(r.stderr.len(), mayan_judge::judge::sandbox::STDERR_KEEP_BYTES);
     assert!(t < Duration::from_secs(10));
     assert_clean(&p);
 }
@@ -484,7 +484,7 @@ fn exit_code_is_reported() {
         return;
     };
     let (r, _) = run_in(sandbox(), &p, b"ignored input", small());
-    assert_eq!(r.status, Status::Exited(3));
+    assert_eq!(r.status, Status::Exited(3), "{r:?}");
 }
 
 #[test]
@@ -598,7 +598,8 @@ fn runs_unprivileged_with_minimal_env() {
             .take(2)
             .map(|t| t.parse().unwrap())
             .collect();
-        let pool = mayan_judge::sandbox::boxes::FIRST_UID..mayan_judge::sandbox::boxes::FIRST_UID + 1000;
+        let pool = mayan_judge::judge::sandbox::boxes::FIRST_UID
+            ..mayan_judge::judge::sandbox::boxes::FIRST_UID + 1000;
         assert!(pool.contains(&ids[0]) && ids[0] == ids[1], "{out}");
         assert!(out.ends_with(" nohome\n"), "{out}");
     } else if let Some(d) = &protections.drop_to {

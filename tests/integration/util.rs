@@ -191,9 +191,11 @@ static PHASE_CHANGED: Condvar = Condvar::new();
 pub struct PhaseGuard;
 
 /// Waits until no test of another phase runs, then holds `name`. Tests of
-/// one phase run side by side; the `sandbox` tests (hostile programs as the
-/// sandbox's shared user) and the `stress` tests (thousands of sandboxed
-/// runs with tight verdicts) never overlap, as when they were two binaries.
+/// one phase run side by side; the `sandbox` tests (fork bombs, memory
+/// eaters: load) and the `stress` tests (thousands of sandboxed runs, each
+/// judged under a time limit) never overlap, as when they were two
+/// binaries. Runs cannot reach each other (a uid and a pid namespace per
+/// run, see the attack suite): this only keeps the machine's load down.
 pub fn phase(name: &'static str) -> PhaseGuard {
     let mut state = PHASE.lock().unwrap_or_else(|e| e.into_inner());
     while state.0.is_some_and(|held| held != name) {

@@ -6,7 +6,7 @@
 //! several boards fail, the one with the smallest index is reported, and every
 //! board before it has been tested. Boards grow with the index: a few blocks
 //! and colours first, up to `max_blocks` and ten colours. Half are built
-//! backwards ([`crate::generate::construct`]) so that large boards have
+//! backwards ([`crate::puzzle::generate::construct`]) so that large boards have
 //! solutions; the other half are random valid boards, most of them `-1`.
 //!
 //! Shrinking ([`shrink`]) is greedy and deterministic: it tries candidates in a
@@ -15,13 +15,13 @@
 //! still fails with the same verdict, and starts again until no candidate
 //! helps or a cap on runs or time is hit. No command-line knowledge here.
 
-use crate::boards::{BoardGen, Shape};
-use crate::generate::{Span, construct};
-use crate::grading::{Judge, TestResult};
-use crate::sim::{Board, HEIGHT, MAX_COLOUR, Puzzle, WIDTH};
-use crate::solver::solve;
-use crate::submission::Program;
-use crate::verdict::Verdict;
+use crate::judge::grading::{Judge, TestResult};
+use crate::judge::submission::Program;
+use crate::puzzle::boards::{BoardGen, Shape};
+use crate::puzzle::generate::{Span, construct};
+use crate::puzzle::sim::{Board, HEIGHT, MAX_COLOUR, Puzzle, WIDTH};
+use crate::puzzle::solver::solve;
+use crate::puzzle::verdict::Verdict;
 use rustc_hash::FxHashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -36,7 +36,7 @@ pub enum StressError {
         /// The board.
         index: usize,
         /// The error.
-        source: crate::runner::RunError,
+        source: crate::judge::runner::RunError,
     },
     /// The checker gave FAIL (the judge's fault).
     #[error("board #{index}: judge failure: {message}\n{input}")]
@@ -446,7 +446,7 @@ pub fn shrink(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::Reading;
+    use crate::puzzle::solver::Reading;
 
     fn spec(seed: u64) -> BoardSpec {
         BoardSpec {

@@ -3,8 +3,8 @@
 //! hash of the source, the language and the compile command), and say how to
 //! start it in a fresh work folder.
 
+use crate::judge::sandbox::{Limits, RunSpec, Sandbox, SandboxError, Status};
 use crate::package::languages::Language;
-use crate::sandbox::{Limits, RunSpec, Sandbox, SandboxError, Status};
 use sha2::{Digest, Sha256};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};

@@ -2,7 +2,7 @@
 """Output validator for the Mayan puzzle (NOIP 2011), Kattis protocol.
 
 Written by `mayan-judge export --format kattis`: a self-contained copy of the
-judge's checker (src/checker.rs in mayan-judge) under the literal rules of its
+judge's checker (src/puzzle/checker.rs in mayan-judge) under the literal rules of its
 RULES.md, in Python 3 with the standard library only.
 
     validate.py INPUT ANSWER FEEDBACK_DIR [any] < team_output

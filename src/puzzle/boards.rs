@@ -2,7 +2,7 @@
 //! colours 1..=10, and no run of three. Used by benchmarks, property tests
 //! and (later) the `gen` and `stress` commands. Deterministic for a seed.
 
-use crate::sim::{Board, HEIGHT, MAX_COLOUR, WIDTH};
+use crate::puzzle::sim::{Board, HEIGHT, MAX_COLOUR, WIDTH};
 
 /// What boards to make.
 #[derive(Clone, Copy, Debug)]

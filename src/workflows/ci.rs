@@ -7,15 +7,15 @@
 //! the machines of a CI matrix: shard K takes the units whose index is K-1
 //! modulo N.
 
-use crate::grading::{Grader, SubmissionReport, TestResult};
+use crate::judge::grading::{Grader, SubmissionReport, TestResult};
+use crate::judge::runner::Sandboxed;
+use crate::judge::sandbox::Sandbox;
+use crate::judge::submission::prepare;
 use crate::package::expected::Expected;
 use crate::package::languages::LanguageTable;
 use crate::package::{PROBLEM_FILE, PackageError, Problem};
-use crate::runner::Sandboxed;
-use crate::sandbox::Sandbox;
-use crate::submission::prepare;
-use crate::validate::{self, reference_programs};
-use crate::verdict::Verdict;
+use crate::puzzle::verdict::Verdict;
+use crate::workflows::validate::{self, reference_programs};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 

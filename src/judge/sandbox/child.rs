@@ -71,6 +71,15 @@ fn setup_child(s: &ChildSetup) -> io::Result<()> {
         // "0" means "the writing process" for both cgroup v1 and v2.
         f.write_all(b"0")?;
     }
+    // Default dispositions for everything: handlers of the judge (a
+    // SIGCHLD self-pipe, say) must not run in the run's init, and ignored
+    // signals survive exec (SIGXCPU/SIGXFSZ must be able to kill the program).
+    for sig in Signal::iterator() {
+        if sig != Signal::SIGKILL && sig != Signal::SIGSTOP {
+            // SAFETY: SIG_DFL installs no handler; failure is harmless.
+            let _ = unsafe { signal(sig, SigHandler::SigDfl) };
+        }
+    }
     if let Some(iso) = &s.isolated {
         // This process is the init of the run's pid namespace. It dies with
         // the judge's thread, and the kernel then kills the whole run.
@@ -97,14 +106,6 @@ fn setup_child(s: &ChildSetup) -> io::Result<()> {
             rustix::thread::unshare_unsafe(
                 rustix::thread::UnshareFlags::NEWNET | rustix::thread::UnshareFlags::NEWIPC,
             )?;
-        }
-    }
-    // Ignored signal dispositions survive exec; give the program defaults
-    // (SIGXCPU/SIGXFSZ must be able to kill it).
-    for sig in Signal::iterator() {
-        if sig != Signal::SIGKILL && sig != Signal::SIGSTOP {
-            // SAFETY: SIG_DFL installs no handler; failure is harmless.
-            let _ = unsafe { signal(sig, SigHandler::SigDfl) };
         }
     }
     for &(resource, soft, hard) in &s.rlimits {

@@ -21,9 +21,9 @@
 //! and, unless asked otherwise, the puzzle must give the same answer under
 //! every reading of `RULES.md`.
 
-use crate::boards::{BoardGen, Shape as BoardShape};
-use crate::sim::{Board, Dir, HEIGHT, MAX_COLOUR, Marks, Move, Puzzle, WIDTH, is_marked};
-use crate::solver::{Answer, Reading, solve};
+use crate::puzzle::boards::{BoardGen, Shape as BoardShape};
+use crate::puzzle::sim::{Board, Dir, HEIGHT, MAX_COLOUR, Marks, Move, Puzzle, WIDTH, is_marked};
+use crate::puzzle::solver::{Answer, Reading, solve};
 use rustc_hash::FxHashSet;
 use std::fmt;
 use std::str::FromStr;
@@ -385,7 +385,7 @@ impl Generator {
             if let (Some(moves), None) = (&construction, &answer.moves) {
                 return Err(GenError::SolverMissed {
                     puzzle: puzzle.to_text(),
-                    moves: crate::solver::format_moves(Some(moves)).replace('\n', "; "),
+                    moves: crate::puzzle::solver::format_moves(Some(moves)).replace('\n', "; "),
                 });
             }
             if self.spec.impossible && answer.moves.is_some() {

@@ -10,14 +10,14 @@
 //! (and checked against the stored `.ans`), however many submissions are
 //! graded; a test whose stored answer is wrong gives `FAIL` to everyone.
 
-use crate::checker::{self, Judgement, Reference};
+use crate::judge::runner::{RunError, Runner};
+use crate::judge::sandbox::{Limits, RunResult, Status};
+use crate::judge::submission::Program;
 use crate::package::{Problem, ProblemLimits, TestCase};
-use crate::runner::{RunError, Runner};
-use crate::sandbox::{Limits, RunResult, Status};
-use crate::sim::{Move, Puzzle};
-use crate::solver::format_moves;
-use crate::submission::Program;
-use crate::verdict::Verdict;
+use crate::puzzle::checker::{self, Judgement, Reference};
+use crate::puzzle::sim::{Move, Puzzle};
+use crate::puzzle::solver::format_moves;
+use crate::puzzle::verdict::Verdict;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::Mutex;

@@ -7,9 +7,9 @@
 //! emptied too early, or blocks left); and only then the comparison with the
 //! smallest solution. Every verdict carries a precise reason.
 
-use crate::sim::{Board, IllegalMove, Move, Puzzle, parse_int, show_token, tokens};
-use crate::solver::{Reading, format_moves, solve};
-use crate::verdict::Verdict;
+use crate::puzzle::sim::{Board, IllegalMove, Move, Puzzle, parse_int, show_token, tokens};
+use crate::puzzle::solver::{Reading, format_moves, solve};
+use crate::puzzle::verdict::Verdict;
 use serde::Serialize;
 use std::fmt;
 

@@ -16,7 +16,7 @@
 //! - under the literal reading, every same-colour swap of a board gives the
 //!   same child (the board itself), so only the first is searched.
 
-use crate::sim::{Board, Dir, MAX_COLOUR, Move, Puzzle, WIDTH};
+use crate::puzzle::sim::{Board, Dir, MAX_COLOUR, Move, Puzzle, WIDTH};
 use rustc_hash::FxHashSet;
 use std::fmt;
 use std::str::FromStr;

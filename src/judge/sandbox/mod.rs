@@ -1136,7 +1136,10 @@ mod tests {
             subreaper: false,
             process_limit_enforced: true,
         };
-        assert_eq!(p.to_string(), "rlimits only (cpu, as, fsize, core, nproc, stack)");
+        assert_eq!(
+            p.to_string(),
+            "rlimits only (cpu, as, fsize, core, nofile, nproc, stack)"
+        );
         // `grade` refuses such a machine without --trusted, naming each gap.
         let missing = p.missing().join("; ");
         for gap in ["private file system", "uid per run", "seccomp", "cgroup"] {
@@ -1153,7 +1156,7 @@ mod tests {
         });
         assert_eq!(
             p.to_string(),
-            "cgroup v1 (memory, pids) + uid drop to nobody:nogroup (65534:65534) + rlimits (cpu, fsize, core, stack)"
+            "cgroup v1 (memory, pids) + uid drop to nobody:nogroup (65534:65534) + rlimits (cpu, fsize, core, nofile, stack)"
         );
         p.isolation = true;
         p.uid_per_run = true;

@@ -3,11 +3,11 @@
 //! no test depends on how the rules are read unless the package says why.
 //! Also a coverage summary, so a problem setter sees what the tests exercise.
 
-use crate::checker::{Parsed, parse_answer};
 use crate::package::expected::Expected;
 use crate::package::languages::LanguageTable;
-use crate::sim::{Board, Dir, Move, Puzzle};
-use crate::solver::{Reading, format_moves, solve};
+use crate::puzzle::checker::{Parsed, parse_answer};
+use crate::puzzle::sim::{Board, Dir, Move, Puzzle};
+use crate::puzzle::solver::{Reading, format_moves, solve};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;

@@ -26,13 +26,13 @@
 //! input validator can then be strict about the format, as Kattis expects.
 
 use super::{ExportError, PackageFormat, Summary, latex, safe_file_name, write, write_executable};
-use crate::checker;
 use crate::package::Problem;
 use crate::package::expected::FOLDERS;
 use crate::package::languages::LanguageTable;
-use crate::sim::Puzzle;
-use crate::solver::{Reading, format_moves};
-use crate::validate::reference_programs;
+use crate::puzzle::checker;
+use crate::puzzle::sim::Puzzle;
+use crate::puzzle::solver::{Reading, format_moves};
+use crate::workflows::validate::reference_programs;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;

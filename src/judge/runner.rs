@@ -4,7 +4,7 @@
 //! limits and no work folder, which is what the sandbox's cost is measured
 //! against (`bench`).
 
-use crate::sandbox::{RunResult, RunSpec, Sandbox, SandboxError, Status};
+use crate::judge::sandbox::{RunResult, RunSpec, Sandbox, SandboxError, Status};
 use std::io::Write;
 use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;
