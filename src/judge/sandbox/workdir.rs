@@ -1,7 +1,8 @@
 //! Work folders and file permissions for sandboxed runs, and their removal.
 //!
 //! Layout, per run ([`Workspace`]): a base folder
-//! `mayan-judge-<judge pid>-XXXXXX` in the system temp dir (mode 0700)
+//! `mayan-judge-<judge pid>-XXXXXX` in the system temp dir (mode 0700, or
+//! 0711 when the program runs on the host's file system)
 //! holding the unlinked stdin file, the work folder `box` (owned by the
 //! program's user; a tmpfs of its own when the judge is root) and `root`,
 //! the mount point of the run's private root. Removal never follows a link
@@ -62,7 +63,11 @@ impl Workspace {
     }
 
     fn fill(mut self, owner: Option<(Uid, Gid)>, tmpfs_bytes: Option<u64>) -> io::Result<Workspace> {
-        fs::set_permissions(&self.base, fs::Permissions::from_mode(0o700))?;
+        // Isolated, the program never sees host paths: the base is the
+        // judge's alone. Otherwise it must traverse (not list) it to reach
+        // its work folder.
+        let base_mode = if tmpfs_bytes.is_some() { 0o700 } else { 0o711 };
+        fs::set_permissions(&self.base, fs::Permissions::from_mode(base_mode))?;
         fs::create_dir(&self.box_dir)?;
         fs::create_dir(&self.root_dir)?;
         if let Some(bytes) = tmpfs_bytes {
