@@ -256,6 +256,23 @@ int main(void){
     printf("%d %d %s\n", (int)getuid(), (int)getgid(), getenv("HOME") ? "home" : "nohome");
     return 0;
 }"#;
+/// Lists `/` and writes in `/box`, `/tmp` and `/dev/shm`: under Landlock
+/// only the writes work (no rule grants listing the root itself).
+const FENCED: &str = r#"
+#include <stdio.h>
+#include <dirent.h>
+#include <errno.h>
+int main(void){
+    DIR *d = opendir("/");
+    printf("root:%s", d ? "listed" : (errno == EACCES ? "EACCES" : "other"));
+    const char *files[] = {"/box/f", "/tmp/f", "/dev/shm/f"};
+    for (int i = 0; i < 3; i++) {
+        FILE *f = fopen(files[i], "w");
+        printf(" %s", f && fputs("x", f) >= 0 && fclose(f) == 0 ? "w" : "-");
+    }
+    printf("\n");
+    return 0;
+}"#;
 const CONNECT: &str = r#"
 #include <stdio.h>
 #include <stdlib.h>
@@ -630,6 +647,24 @@ fn network_is_isolated_when_namespaces_are_on() {
     let r = sandbox().run(&spec).unwrap();
     assert_eq!(r.status, Status::Exited(0));
     assert_eq!(r.stdout, b"refused\n");
+}
+
+#[test]
+fn landlock_fences_the_root_but_not_the_run_own_folders() {
+    let Some(abi) = sandbox().protection_details().landlock else {
+        skip("no Landlock here (no private root, or a kernel without it)");
+        return;
+    };
+    let Some(p) = compile("fence", FENCED) else {
+        return;
+    };
+    let (r, _) = run_in(sandbox(), &p, b"", small());
+    assert_eq!(r.status, Status::Exited(0), "{r:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&r.stdout),
+        "root:EACCES w w w\n",
+        "Landlock ABI {abi}"
+    );
 }
 
 /// The `python3` the sandboxed user can run, or `None` after

@@ -80,6 +80,8 @@ fn setup_child(s: &ChildSetup) -> io::Result<()> {
             let _ = unsafe { signal(sig, SigHandler::SigDfl) };
         }
     }
+    // The Landlock ruleset the init makes for the program.
+    let mut fence: Option<i32> = None;
     if let Some(iso) = &s.isolated {
         // This process is the init of the run's pid namespace. It dies with
         // the judge's thread, and the kernel then kills the whole run.
@@ -94,6 +96,7 @@ fn setup_child(s: &ChildSetup) -> io::Result<()> {
             )?;
         }
         iso.plan.enter()?;
+        fence = iso.plan.fence.as_ref().map(|f| f.create()).transpose()?;
         let program = super::isolation::raw_fork()?;
         if program != 0 {
             super::isolation::init_loop(program, iso.status_fd);
@@ -131,6 +134,9 @@ fn setup_child(s: &ChildSetup) -> io::Result<()> {
     }
     if s.no_new_privs {
         rustix::thread::set_no_new_privs(true)?;
+    }
+    if let Some(fd) = fence {
+        super::landlock::restrict(fd)?;
     }
     if let Some(filters) = &s.seccomp {
         super::seccomp::install(filters)?;

@@ -82,6 +82,8 @@ pub(crate) struct RootPlan {
     root_options: CString,
     steps: Vec<Step>,
     workdir_inside: CString,
+    /// Landlock rules for the program, when the kernel has Landlock.
+    pub(crate) fence: Option<super::landlock::Fence>,
 }
 
 fn c(path: &Path) -> CString {
@@ -104,8 +106,16 @@ pub(crate) struct ScratchSizes {
 impl RootPlan {
     /// Plans a root at `root` (an empty folder) holding the system folders,
     /// `extra_ro` (read-only, at their own paths) and `workdir` at `/box`.
-    pub(crate) fn new(root: &Path, workdir: &Path, extra_ro: &[PathBuf], scratch: ScratchSizes) -> RootPlan {
+    pub(crate) fn new(
+        root: &Path,
+        workdir: &Path,
+        extra_ro: &[PathBuf],
+        scratch: ScratchSizes,
+        landlock: bool,
+    ) -> RootPlan {
         let mut steps = Vec::new();
+        // Folders bound read-only, as the run sees them (for Landlock).
+        let mut read_only: Vec<String> = Vec::new();
         let under = |p: &Path| root.join(p.strip_prefix("/").unwrap_or(p));
         for dir in SYSTEM_DIRS.iter().map(Path::new) {
             match std::fs::symlink_metadata(dir) {
@@ -119,7 +129,8 @@ impl RootPlan {
                 }
                 Ok(m) if m.is_dir() => {
                     mkdir_parents(&mut steps, root, dir);
-                    bind_dir(&mut steps, dir, &under(dir), true)
+                    bind_dir(&mut steps, dir, &under(dir), true);
+                    read_only.push(dir.to_string_lossy().into_owned());
                 }
                 _ => {}
             }
@@ -128,6 +139,7 @@ impl RootPlan {
             if dir.is_absolute() && dir.is_dir() && !SYSTEM_DIRS.iter().any(|s| dir.starts_with(s)) {
                 mkdir_parents(&mut steps, root, dir);
                 bind_dir(&mut steps, dir, &under(dir), true);
+                read_only.push(dir.to_string_lossy().into_owned());
             }
         }
         bind_dir(&mut steps, workdir, &under(Path::new(BOX_DIR)), false);
@@ -181,6 +193,12 @@ impl RootPlan {
             root_options: c_str("size=1m,nr_inodes=1024,mode=0755"),
             steps,
             workdir_inside: c_str(BOX_DIR),
+            fence: if landlock {
+                let dirs: Vec<&str> = read_only.iter().map(String::as_str).collect();
+                super::landlock::Fence::new(&dirs)
+            } else {
+                None
+            },
         }
     }
 

@@ -59,6 +59,7 @@ pub mod boxes;
 mod cgroup;
 mod child;
 mod isolation;
+mod landlock;
 mod monitor;
 mod procscan;
 mod reaper;
@@ -276,6 +277,9 @@ pub struct Protections {
     pub uid_per_run: bool,
     /// The system-call deny list (seccomp).
     pub seccomp: bool,
+    /// Landlock's file-system rules behind the private root (its ABI
+    /// version; `None`: not used, or the kernel has no Landlock).
+    pub landlock: Option<i64>,
     /// cgroup interface in use, if any.
     pub cgroup: Option<CgroupVersion>,
     /// Memory limited and measured by a cgroup (else `RLIMIT_AS`).
@@ -327,6 +331,9 @@ impl fmt::Display for Protections {
         }
         if self.seccomp {
             parts.push("seccomp deny list".to_string());
+        }
+        if let Some(abi) = self.landlock {
+            parts.push(format!("landlock (ABI {abi})"));
         }
         if let Some(v) = self.cgroup {
             let mut c = Vec::new();
@@ -391,6 +398,8 @@ pub struct SandboxOptions {
     pub isolation: bool,
     /// Filter the system calls of runs (seccomp).
     pub seccomp: bool,
+    /// With a private root, fence the file system with Landlock too.
+    pub landlock: bool,
     /// Make the judge a child subreaper, so that it can reap leftover
     /// processes of runs (a process-wide setting; useful where PID 1 does
     /// not reap orphans, e.g. a container without an init).
@@ -407,6 +416,7 @@ impl Default for SandboxOptions {
             namespaces: true,
             isolation: true,
             seccomp: true,
+            landlock: true,
             reap_orphans: true,
             work_root: None,
         }
@@ -553,6 +563,11 @@ impl Sandbox {
             isolation,
             uid_per_run: isolation,
             seccomp: filters.is_some(),
+            landlock: if isolation && opts.landlock {
+                landlock::abi()
+            } else {
+                None
+            },
             cgroup: cgroups.as_ref().map(|c| c.version),
             cgroup_memory: cgroups.as_ref().is_some_and(|c| c.memory()),
             cgroup_pids,
@@ -682,6 +697,7 @@ impl Sandbox {
                 &ws.box_dir,
                 &read_only_dirs(spec, &program),
                 scratch_sizes(&spec.limits),
+                self.protections.landlock.is_some(),
             ),
             status_fd: w.as_raw_fd(),
         });
@@ -1127,6 +1143,7 @@ mod tests {
             isolation: false,
             uid_per_run: false,
             seccomp: false,
+            landlock: None,
             cgroup: None,
             cgroup_memory: false,
             cgroup_pids: false,
