@@ -175,6 +175,13 @@ fn sandbox_layers(runs: usize, spec: &crate::judge::sandbox::RunSpec) -> Result<
             },
         ),
         (
+            "Landlock rules",
+            SandboxOptions {
+                landlock: false,
+                ..all.clone()
+            },
+        ),
+        (
             "seccomp filter",
             SandboxOptions {
                 seccomp: false,

@@ -99,183 +99,315 @@ fn inode(fd: &impl AsFd) -> Option<u64> {
 
 /// Waits for the child while enforcing limits; see the module docs.
 pub(crate) fn supervise(w: Watch<'_>, start: Instant) -> io::Result<Observed> {
-    let pid = Pid::from_raw(w.pid);
-    let pidfd = rustix::process::Pid::from_raw(w.pid)
-        .and_then(|p| rustix::process::pidfd_open(p, rustix::process::PidfdFlags::empty()).ok());
-    let pipe_inodes: Vec<u64> = [inode(&w.stdout), inode(&w.stderr)]
-        .into_iter()
-        .flatten()
-        .collect();
-    let mut out = Pipe {
-        r: Some(w.stdout),
-        total: 0,
-    };
-    let mut err = Pipe {
-        r: Some(w.stderr),
-        total: 0,
-    };
-    let mut stdout = Vec::new();
-    let mut stderr = Vec::new();
-    let mut chunk = vec![0u8; 64 * 1024];
-
-    // None: a wall limit too large to represent, i.e. no wall limit.
-    let deadline = start.checked_add(w.wall_limit);
-    let mut exited_at: Option<Instant> = None;
-    let mut killed = false;
-    let (mut output_exceeded, mut killed_for_cpu, mut killed_for_wall) = (false, false, false);
-    let mut cpu_seen_ms = 0u64;
-    let mut hwm_seen_kib = 0u64;
-    let pid_str = w.pid.to_string();
-    let mut last_cpu_check = start;
-    let mut last_hunt: Option<Instant> = None;
-    let mut orphans: Vec<i32> = Vec::new();
-
-    let kill_all = |cg: Option<&RunCgroup>| {
-        // The group leader is either alive or an unreaped zombie here, so
-        // the group id still belongs to this run.
-        let _ = killpg(pid, Signal::SIGKILL);
-        if let Some(cg) = cg {
-            cg.kill_all();
-        }
-    };
-
+    let mut s = Supervisor::new(w, start);
     loop {
         let now = Instant::now();
-        if exited_at.is_none() {
-            if !killed && deadline.is_some_and(|d| now >= d) {
-                killed_for_wall = true;
-                killed = true;
-                kill_all(w.cgroup);
-            }
-            if !killed && now.duration_since(last_cpu_check) >= CPU_CHECK {
-                last_cpu_check = now;
-                let used = match w.cgroup {
-                    Some(cg) => cg.cpu_ns().map(|ns| ns / 1_000_000),
-                    None => None,
-                }
-                .or_else(|| procscan::cpu_ms(w.pid, w.clk_tck));
-                // Post-exec peak RSS (rusage's maxrss can include the judge's
-                // RSS inherited through fork; see `Sandbox::execute_in`).
-                if let Some(k) = procscan::status_kib(&pid_str, "VmHWM").filter(|_| w.sample_hwm) {
-                    hwm_seen_kib = hwm_seen_kib.max(k);
-                }
-                if let Some(ms) = used {
-                    cpu_seen_ms = cpu_seen_ms.max(ms);
-                    if ms > w.cpu_limit_ms {
-                        killed_for_cpu = true;
-                        killed = true;
-                        kill_all(w.cgroup);
-                    }
-                }
-            }
+        if s.exited_at.is_none() {
+            s.enforce_time_limits(now);
+        } else if s.done_draining(now) {
+            break;
         }
-        if let Some(t) = exited_at {
-            if out.r.is_none() && err.r.is_none() {
-                break;
-            }
-            let since = now.duration_since(t);
-            if since >= DRAIN_LIMIT {
-                break; // something we cannot kill holds the pipes; stop reading
-            }
-            if w.cgroup.is_none()
-                && since >= ESCAPEE_GRACE
-                && last_hunt.is_none_or(|h| now.duration_since(h) >= Duration::from_millis(200))
-                && let Some(uid) = w.escapee_uid
-            {
-                last_hunt = Some(now);
-                orphans.extend(procscan::kill_escapees(uid, &pipe_inodes, w.workdir));
-            }
+        let events = s.wait_for_events(now)?;
+        s.read_output(&events);
+        s.enforce_output_limit();
+        if s.exited_at.is_none() && s.has_exited(&events) {
+            s.exited_at = Some(Instant::now());
+            // Whatever the program left behind dies with it.
+            s.kill_all();
         }
+    }
+    s.finish()
+}
 
-        // Sleep until something happens or the next check is due.
-        let mut timeout = if exited_at.is_some() || killed {
+/// What one wait for events saw.
+struct Events {
+    stdout: bool,
+    stderr: bool,
+    exited: bool,
+}
+
+/// The state of one supervised run, with one method per step of the loop.
+struct Supervisor<'a> {
+    pid: Pid,
+    pid_str: String,
+    pidfd: Option<std::os::fd::OwnedFd>,
+    pipe_inodes: Vec<u64>,
+    out: Pipe<ChildStdout>,
+    err: Pipe<ChildStderr>,
+    stdout: Vec<u8>,
+    stderr: Vec<u8>,
+    chunk: Vec<u8>,
+    /// None: a wall limit too large to represent, i.e. no wall limit.
+    deadline: Option<Instant>,
+    start: Instant,
+    exited_at: Option<Instant>,
+    killed: bool,
+    output_exceeded: bool,
+    killed_for_cpu: bool,
+    killed_for_wall: bool,
+    cpu_seen_ms: u64,
+    hwm_seen_kib: u64,
+    last_cpu_check: Instant,
+    last_hunt: Option<Instant>,
+    orphans: Vec<i32>,
+    w: WatchLimits<'a>,
+}
+
+/// The parts of [`Watch`] the loop keeps reading.
+struct WatchLimits<'a> {
+    cgroup: Option<&'a RunCgroup>,
+    cpu_limit_ms: u64,
+    stdout_cap: u64,
+    stderr_keep: usize,
+    output_limit: u64,
+    clk_tck: u64,
+    escapee_uid: Option<u32>,
+    workdir: &'a Path,
+    reap_orphans: bool,
+    sample_hwm: bool,
+}
+
+impl<'a> Supervisor<'a> {
+    fn new(w: Watch<'a>, start: Instant) -> Supervisor<'a> {
+        let pidfd = rustix::process::Pid::from_raw(w.pid)
+            .and_then(|p| rustix::process::pidfd_open(p, rustix::process::PidfdFlags::empty()).ok());
+        let pipe_inodes = [inode(&w.stdout), inode(&w.stderr)]
+            .into_iter()
+            .flatten()
+            .collect();
+        Supervisor {
+            pid: Pid::from_raw(w.pid),
+            pid_str: w.pid.to_string(),
+            pidfd,
+            pipe_inodes,
+            out: Pipe {
+                r: Some(w.stdout),
+                total: 0,
+            },
+            err: Pipe {
+                r: Some(w.stderr),
+                total: 0,
+            },
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            chunk: vec![0u8; 64 * 1024],
+            deadline: start.checked_add(w.wall_limit),
+            start,
+            exited_at: None,
+            killed: false,
+            output_exceeded: false,
+            killed_for_cpu: false,
+            killed_for_wall: false,
+            cpu_seen_ms: 0,
+            hwm_seen_kib: 0,
+            last_cpu_check: start,
+            last_hunt: None,
+            orphans: Vec::new(),
+            w: WatchLimits {
+                cgroup: w.cgroup,
+                cpu_limit_ms: w.cpu_limit_ms,
+                stdout_cap: w.stdout_cap,
+                stderr_keep: w.stderr_keep,
+                output_limit: w.output_limit,
+                clk_tck: w.clk_tck,
+                escapee_uid: w.escapee_uid,
+                workdir: w.workdir,
+                reap_orphans: w.reap_orphans,
+                sample_hwm: w.sample_hwm,
+            },
+        }
+    }
+
+    /// Kills the run's process group and cgroup. The group leader is either
+    /// alive or an unreaped zombie here, so the group id still belongs to
+    /// this run.
+    fn kill_all(&self) {
+        let _ = killpg(self.pid, Signal::SIGKILL);
+        if let Some(cg) = self.w.cgroup {
+            cg.kill_all();
+        }
+    }
+
+    /// Kills at the wall deadline, and (every [`CPU_CHECK`]) at the CPU
+    /// limit; samples CPU time and peak memory on the way.
+    fn enforce_time_limits(&mut self, now: Instant) {
+        if !self.killed && self.deadline.is_some_and(|d| now >= d) {
+            self.killed_for_wall = true;
+            self.killed = true;
+            self.kill_all();
+        }
+        if self.killed || now.duration_since(self.last_cpu_check) < CPU_CHECK {
+            return;
+        }
+        self.last_cpu_check = now;
+        let used = self
+            .w
+            .cgroup
+            .and_then(|cg| cg.cpu_ns().map(|ns| ns / 1_000_000))
+            .or_else(|| procscan::cpu_ms(self.pid.as_raw(), self.w.clk_tck));
+        // Post-exec peak RSS (rusage's maxrss can include the judge's RSS
+        // inherited through fork; see `Sandbox::measure`).
+        if let Some(k) = procscan::status_kib(&self.pid_str, "VmHWM").filter(|_| self.w.sample_hwm) {
+            self.hwm_seen_kib = self.hwm_seen_kib.max(k);
+        }
+        if let Some(ms) = used {
+            self.cpu_seen_ms = self.cpu_seen_ms.max(ms);
+            if ms > self.w.cpu_limit_ms {
+                self.killed_for_cpu = true;
+                self.killed = true;
+                self.kill_all();
+            }
+        }
+    }
+
+    /// After the exit: whether reading can stop (both pipes closed, or
+    /// something we cannot kill holds them); without a cgroup, hunts for
+    /// escaped holders of the pipes now and then.
+    fn done_draining(&mut self, now: Instant) -> bool {
+        let Some(t) = self.exited_at else { return false };
+        if self.out.r.is_none() && self.err.r.is_none() {
+            return true;
+        }
+        let since = now.duration_since(t);
+        if since >= DRAIN_LIMIT {
+            return true;
+        }
+        if self.w.cgroup.is_none()
+            && since >= ESCAPEE_GRACE
+            && self
+                .last_hunt
+                .is_none_or(|h| now.duration_since(h) >= Duration::from_millis(200))
+            && let Some(uid) = self.w.escapee_uid
+        {
+            self.last_hunt = Some(now);
+            self.orphans
+                .extend(procscan::kill_escapees(uid, &self.pipe_inodes, self.w.workdir));
+        }
+        false
+    }
+
+    /// Sleeps until output, the child's exit, or the next check is due.
+    fn wait_for_events(&self, now: Instant) -> io::Result<Events> {
+        let mut timeout = if self.exited_at.is_some() || self.killed {
             Duration::from_millis(20)
         } else {
-            deadline.map_or(CPU_CHECK, |d| CPU_CHECK.min(d.saturating_duration_since(now)))
+            self.deadline
+                .map_or(CPU_CHECK, |d| CPU_CHECK.min(d.saturating_duration_since(now)))
         };
-        if pidfd.is_none() && exited_at.is_none() {
+        if self.pidfd.is_none() && self.exited_at.is_none() {
             timeout = timeout.min(Duration::from_millis(2));
         }
         let ts = Timespec {
             tv_sec: timeout.as_secs() as _,
             tv_nsec: timeout.subsec_nanos() as _,
         };
-        let (out_ready, err_ready, exited_now) = {
-            let mut fds: Vec<PollFd<'_>> = Vec::with_capacity(3);
-            let mut idx = [usize::MAX; 3];
-            if let Some(r) = out.r.as_ref() {
-                idx[0] = fds.len();
-                fds.push(PollFd::new(r, PollFlags::IN));
-            }
-            if let Some(r) = err.r.as_ref() {
-                idx[1] = fds.len();
-                fds.push(PollFd::new(r, PollFlags::IN));
-            }
-            if let (Some(p), None) = (pidfd.as_ref(), exited_at) {
-                idx[2] = fds.len();
-                fds.push(PollFd::new(p, PollFlags::IN));
-            }
-            match poll(&mut fds, Some(&ts)) {
-                Ok(_) | Err(rustix::io::Errno::INTR) => {}
-                Err(e) => return Err(e.into()),
-            }
-            let ready = |i: usize| i != usize::MAX && !fds[i].revents().is_empty();
-            (ready(idx[0]), ready(idx[1]), ready(idx[2]))
-        };
-        if out_ready {
-            out.read_into(&mut chunk, &mut stdout, w.stdout_cap);
+        let mut fds: Vec<PollFd<'_>> = Vec::with_capacity(3);
+        let mut idx = [usize::MAX; 3];
+        if let Some(r) = self.out.r.as_ref() {
+            idx[0] = fds.len();
+            fds.push(PollFd::new(r, PollFlags::IN));
         }
-        if err_ready {
-            err.read_into(&mut chunk, &mut stderr, w.stderr_keep as u64);
+        if let Some(r) = self.err.r.as_ref() {
+            idx[1] = fds.len();
+            fds.push(PollFd::new(r, PollFlags::IN));
         }
-        if !output_exceeded && (out.total > w.stdout_cap || err.total > w.output_limit) {
-            output_exceeded = true;
-            if !killed {
-                killed = true;
-                kill_all(w.cgroup);
-            }
+        if let (Some(p), None) = (self.pidfd.as_ref(), self.exited_at) {
+            idx[2] = fds.len();
+            fds.push(PollFd::new(p, PollFlags::IN));
         }
-        if exited_at.is_none() {
-            let exited = if pidfd.is_some() {
-                exited_now
-            } else {
-                // No pidfd (kernel < 5.3): peek without reaping.
-                use rustix::process::{WaitId, WaitIdOptions, waitid};
-                rustix::process::Pid::from_raw(w.pid).is_none_or(|p| {
-                    !matches!(
-                        waitid(
-                            WaitId::Pid(p),
-                            WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT
-                        ),
-                        Ok(None)
-                    )
-                })
-            };
-            if exited {
-                exited_at = Some(Instant::now());
-                // Whatever the program left behind dies with it.
-                kill_all(w.cgroup);
+        match poll(&mut fds, Some(&ts)) {
+            Ok(_) | Err(rustix::io::Errno::INTR) => {}
+            Err(e) => return Err(e.into()),
+        }
+        let ready = |i: usize| i != usize::MAX && !fds[i].revents().is_empty();
+        Ok(Events {
+            stdout: ready(idx[0]),
+            stderr: ready(idx[1]),
+            exited: ready(idx[2]),
+        })
+    }
+
+    fn read_output(&mut self, events: &Events) {
+        if events.stdout {
+            self.out
+                .read_into(&mut self.chunk, &mut self.stdout, self.w.stdout_cap);
+        }
+        if events.stderr {
+            self.err
+                .read_into(&mut self.chunk, &mut self.stderr, self.w.stderr_keep as u64);
+        }
+    }
+
+    /// Stops the run once stdout or stderr passes its cap.
+    fn enforce_output_limit(&mut self) {
+        if !self.output_exceeded
+            && (self.out.total > self.w.stdout_cap || self.err.total > self.w.output_limit)
+        {
+            self.output_exceeded = true;
+            if !self.killed {
+                self.killed = true;
+                self.kill_all();
             }
         }
     }
-    let exited_at = exited_at.unwrap_or_else(Instant::now);
-    if let Some(ns) = w.cgroup.and_then(RunCgroup::cpu_ns) {
-        cpu_seen_ms = cpu_seen_ms.max(ns / 1_000_000);
+
+    /// Whether the child has exited, without reaping it.
+    fn has_exited(&self, events: &Events) -> bool {
+        if self.pidfd.is_some() {
+            return events.exited;
+        }
+        // No pidfd (kernel < 5.3): peek without reaping.
+        use rustix::process::{WaitId, WaitIdOptions, waitid};
+        rustix::process::Pid::from_raw(self.pid.as_raw()).is_none_or(|p| {
+            !matches!(
+                waitid(
+                    WaitId::Pid(p),
+                    WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT
+                ),
+                Ok(None)
+            )
+        })
     }
-    let waited = wait4(pid);
-    super::reaper::unregister(w.pid);
-    let (status, rusage) = waited?;
-    // Kill whatever is left, then reap what was re-parented to the judge.
-    if let Some(cg) = w.cgroup {
-        cg.kill_all_and_wait(Duration::from_secs(2));
-        if w.reap_orphans {
-            super::reaper::sweep_until(|| cg.all_released(), Duration::from_millis(500));
+
+    /// Reaps the child, kills and reaps whatever is left, and returns what
+    /// was observed.
+    fn finish(mut self) -> io::Result<Observed> {
+        let exited_at = self.exited_at.unwrap_or_else(Instant::now);
+        if let Some(ns) = self.w.cgroup.and_then(RunCgroup::cpu_ns) {
+            self.cpu_seen_ms = self.cpu_seen_ms.max(ns / 1_000_000);
         }
-    } else {
-        if let Some(uid) = w.escapee_uid {
-            orphans.extend(procscan::kill_escapees(uid, &pipe_inodes, w.workdir));
+        let waited = wait4(self.pid);
+        super::reaper::unregister(self.pid.as_raw());
+        let (status, rusage) = waited?;
+        self.reap_leftovers();
+        Ok(Observed {
+            status,
+            rusage,
+            wall: exited_at.duration_since(self.start),
+            stdout: self.stdout,
+            stderr: self.stderr,
+            output_exceeded: self.output_exceeded,
+            killed_for_cpu: self.killed_for_cpu,
+            killed_for_wall: self.killed_for_wall,
+            cpu_seen_ms: self.cpu_seen_ms,
+            hwm_seen_kib: self.hwm_seen_kib,
+        })
+    }
+
+    /// Kills whatever is left, then reaps what was re-parented to the judge.
+    fn reap_leftovers(&mut self) {
+        if let Some(cg) = self.w.cgroup {
+            cg.kill_all_and_wait(Duration::from_secs(2));
+            if self.w.reap_orphans {
+                super::reaper::sweep_until(|| cg.all_released(), Duration::from_millis(500));
+            }
+            return;
         }
-        if w.reap_orphans {
+        if let Some(uid) = self.w.escapee_uid {
+            self.orphans
+                .extend(procscan::kill_escapees(uid, &self.pipe_inodes, self.w.workdir));
+        }
+        if self.w.reap_orphans {
             // Gone = the group and every escapee killed no longer exist
             // (zombies still do, until a sweep reaps them).
             let gone = |p: Pid, group: bool| {
@@ -286,24 +418,13 @@ pub(crate) fn supervise(w: Watch<'_>, start: Instant) -> io::Result<Observed> {
                 };
                 r == Err(nix::errno::Errno::ESRCH)
             };
+            let (pid, orphans) = (self.pid, &self.orphans);
             super::reaper::sweep_until(
                 || gone(pid, true) && orphans.iter().all(|&o| gone(Pid::from_raw(o), false)),
                 Duration::from_millis(500),
             );
         }
     }
-    Ok(Observed {
-        status,
-        rusage,
-        wall: exited_at.duration_since(start),
-        stdout,
-        stderr,
-        output_exceeded,
-        killed_for_cpu,
-        killed_for_wall,
-        cpu_seen_ms,
-        hwm_seen_kib,
-    })
 }
 
 /// How the main process ended, decoded from a raw wait status.
