@@ -1214,6 +1214,122 @@ fn nothing_survives_a_judge_killed_mid_run() {
     finish("judge killed mid-run", &failures);
 }
 
+/// Folders `mayan-judge-<pid>-*` below `dir`, and mount points below it.
+fn run_leftovers(dir: &Path, pid: u32) -> (Vec<PathBuf>, Vec<String>) {
+    let prefix = format!("mayan-judge-{pid}-");
+    let folders = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.flatten()
+                .map(|e| e.path())
+                .filter(|p| {
+                    p.file_name()
+                        .is_some_and(|n| n.to_string_lossy().starts_with(&prefix))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let under = dir.to_string_lossy().into_owned();
+    let mounts = std::fs::read_to_string("/proc/self/mountinfo")
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.split(' ').nth(4).map(str::to_string))
+        .filter(|m| m.starts_with(&under))
+        .collect();
+    (folders, mounts)
+}
+
+/// Run cgroups `mayan-judge-<pid>-*` in any hierarchy (two levels deep).
+fn run_cgroups(pid: u32) -> Vec<PathBuf> {
+    let prefix = format!("mayan-judge-{pid}-");
+    let mut found = Vec::new();
+    for entry in walkdir::WalkDir::new("/sys/fs/cgroup")
+        .max_depth(4)
+        .into_iter()
+        .flatten()
+    {
+        if entry.file_type().is_dir() && entry.file_name().to_string_lossy().starts_with(&prefix) {
+            found.push(entry.into_path());
+        }
+    }
+    found
+}
+
+#[test]
+fn a_killed_judges_folders_mounts_and_cgroups_are_removed_by_the_next_judge() {
+    if !have_gcc() {
+        return;
+    }
+    let _guard = shared();
+    let lab = Lab::new();
+    let tmp = tempfile::tempdir().unwrap();
+    let judge_in = |args: &[&str], file: &Path| {
+        let mut cmd = std::process::Command::new(JUDGE);
+        cmd.current_dir(repo())
+            .env("MAYAN_JUDGE_CACHE", lab.cache())
+            .env("TMPDIR", tmp.path())
+            .args(["grade", "--problem"])
+            .arg(repo().join("problems/mayan"))
+            .arg(file)
+            .args(args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        cmd
+    };
+    // A program that sleeps: the judge is killed while its run is live.
+    let sleeper = lab.path("sleeper.c");
+    std::fs::write(
+        &sleeper,
+        "#include <unistd.h>\nint main(void){ sleep(60); return 0; }\n",
+    )
+    .unwrap();
+    let mut judge = judge_in(&["--tests", "secret/11", "--quiet"], &sleeper)
+        .spawn()
+        .unwrap();
+    let pid = judge.id();
+    let started = Instant::now();
+    while run_leftovers(tmp.path(), pid).1.is_empty() && started.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let _ = judge.kill();
+    let _ = judge.wait();
+    let (folders, mounts) = run_leftovers(tmp.path(), pid);
+    assert!(
+        !folders.is_empty() && !mounts.is_empty(),
+        "the killed judge left no work folder or mount to clean up; the check is void"
+    );
+    let cgroups_before = run_cgroups(pid);
+    // The next judge, on the same temporary folder, cleans up as it starts.
+    let status = judge_in(
+        &["--tests", "sample/1", "--quiet"],
+        &repo().join("reference/mayan/accepted/solution.c"),
+    )
+    .status()
+    .unwrap();
+    assert_eq!(status.code(), Some(0), "the next judge failed");
+    let (folders, mounts) = run_leftovers(tmp.path(), pid);
+    assert!(
+        folders.is_empty(),
+        "left by a killed judge, still there: {folders:?}"
+    );
+    assert!(
+        mounts.is_empty(),
+        "mounts of a killed judge, still there: {mounts:?}"
+    );
+    let cgroups = run_cgroups(pid);
+    assert!(
+        cgroups.is_empty(),
+        "run cgroups of a killed judge, still there: {cgroups:?}"
+    );
+    // Where the machine gives cgroups, the killed run had one to remove.
+    if std::path::Path::new("/sys/fs/cgroup/pids").is_dir() {
+        assert!(
+            !cgroups_before.is_empty(),
+            "the killed judge left no cgroup; the check is void"
+        );
+    }
+}
+
 // ---------------------------------------------------------------------------
 // The compile cache.
 
