@@ -655,7 +655,7 @@ impl Sandbox {
         };
         let tmpfs = lease.is_some().then(|| work_tmpfs_bytes(spec));
         let ws = workdir::Workspace::create(self.work_root.as_deref(), owner, tmpfs).map_err(wd_err)?;
-        let result = self.run_in(spec, &ws, owner).and_then(|r| {
+        let result = self.run_in_retrying(spec, &ws, owner).and_then(|r| {
             for (name, dest) in &spec.collect {
                 ws.collect(name, dest, spec.limits.file_size_bytes)
                     .map_err(|source| SandboxError::Collect {
@@ -668,6 +668,33 @@ impl Sandbox {
         ws.remove();
         drop(lease);
         result
+    }
+
+    /// [`Sandbox::run_in`], again (up to 10 times, backing off) when the
+    /// run could not start for want of kernel memory or processes
+    /// (`ENOMEM`, `EAGAIN`): a machine busy creating and tearing down many
+    /// namespaces at once refuses one now and then. Each attempt has its own
+    /// cgroup, stdin and status pipe, and the program never ran before it
+    /// failed, so a retry cannot change a verdict.
+    fn run_in_retrying(
+        &self,
+        spec: &RunSpec,
+        ws: &workdir::Workspace,
+        owner: Option<(Uid, Gid)>,
+    ) -> Result<RunResult, SandboxError> {
+        let mut attempt = 0u64;
+        loop {
+            match self.run_in(spec, ws, owner) {
+                Err(SandboxError::Spawn { source, .. })
+                    if attempt < 10
+                        && matches!(source.raw_os_error(), Some(nix::libc::ENOMEM | nix::libc::EAGAIN)) =>
+                {
+                    attempt += 1;
+                    std::thread::sleep(Duration::from_millis(20 * attempt));
+                }
+                r => return r,
+            }
+        }
     }
 
     /// The steps of one run in a prepared workspace.
