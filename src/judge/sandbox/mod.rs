@@ -11,15 +11,26 @@
 //! # Protections
 //!
 //! [`Sandbox::detect`] probes the machine once; [`Sandbox::protections`]
-//! says what it found, e.g. `"cgroup v1 (memory, pids, cpuacct) + uid drop
-//! to nobody:nogroup (65534:65534) + network/IPC namespaces + rlimits (cpu,
-//! fsize, core, stack)"` or `"rlimits only (...)"`.
+//! names every active layer, e.g. `"private root (pivot_root: ...) +
+//! mount/pid/net/ipc/uts namespaces + uid per run (60000+box) + seccomp
+//! deny list + landlock (ABI 7) + cgroup v1 (memory, pids, cpuacct) +
+//! rlimits (...)"`, and [`Protections::missing`] what an untrusted contest
+//! needs and the machine lacks.
 //!
+//! * **Isolation** (root with mount and pid namespaces): each run, compilers
+//!   included, gets a private read-only root with its work folder at
+//!   `/box`, its own namespaces and init, and a uid of its own
+//!   (`isolation.rs`, `boxes.rs`); nothing of it outlives the run or the
+//!   judge. Without it (`--trusted` machines), the older fence: a drop to
+//!   `nobody` as root, fresh network/IPC namespaces, a `/proc` hunt for
+//!   escapees.
+//! * **System calls and files**: a seccomp deny list (`seccomp.rs`) and,
+//!   behind the private root, Landlock rules (`landlock.rs`).
 //! * **CPU time**: a watchdog polls the run's CPU usage (cgroup, else
 //!   `/proc/<pid>/stat`) every 10 ms and kills at the limit; `RLIMIT_CPU`
 //!   (limit rounded up + 1 s) is the backstop. The figure reported is the
-//!   child's own rusage from `wait4` on its pid (or the cgroup's total if
-//!   larger, e.g. when it forked), never `RUSAGE_CHILDREN` of the judge.
+//!   run's rusage from `wait4` (or the cgroup's total if larger), never
+//!   `RUSAGE_CHILDREN` of the judge.
 //! * **Wall time**: the same loop kills the whole process group, and the
 //!   whole cgroup if there is one, at the deadline.
 //! * **Memory**: with a memory cgroup its limit (no swap), else
@@ -27,22 +38,13 @@
 //!   recognised.
 //! * **Output**: stdout over `output_bytes` (or stderr over the same
 //!   amount) stops the run with [`Status::OutputLimit`]; files are bounded
-//!   by `RLIMIT_FSIZE`.
-//! * **Processes**: a pids cgroup, else `RLIMIT_NPROC` (which only binds a
-//!   non-root user, hence the drop to `nobody` when the judge is root).
-//! * No core dumps (`RLIMIT_CORE` 0), a fresh work directory per run,
-//!   `PATH=/usr/bin:/bin` and nothing else inherited, `no_new_privs`, and
-//!   (as root) fresh network and IPC namespaces.
+//!   by `RLIMIT_FSIZE`, open files by `RLIMIT_NOFILE`.
+//! * **Processes**: a pids cgroup, else `RLIMIT_NPROC` (per run uid).
+//! * No core dumps, `PATH=/usr/bin:/bin` and nothing else inherited,
+//!   `no_new_privs`, default signal dispositions.
 //!
-//! Everything a run left behind is killed when its main process ends.
-//!
-//! All of this is a resource and accident fence, not a security boundary.
-//! It does not stop a program from reading world-readable files (or, when
-//! the judge is not root, anything the judge can read), writing to `/tmp`
-//! or `/dev/shm`, using the network when the judge is not root, or
-//! interfering with parallel runs (they share the `nobody` uid); without
-//! cgroups, a fully detached daemon can outlive its run. Untrusted
-//! contests need a container or VM around the judge.
+//! The README's sandbox section says what each layer protects against,
+//! side by side with isolate, and what each costs.
 //!
 //! # Layout
 //!
@@ -53,7 +55,10 @@
 //! * `verdict.rs`: observations to [`Status`];
 //! * `reaper.rs`: reaping leftover processes (the judge as subreaper);
 //! * `procscan.rs`: `/proc` helpers for the no-cgroup fallback;
-//! * `workdir.rs`: work directories and file permissions.
+//! * `workdir.rs`: work folders, copying in and out, link-safe removal;
+//! * `isolation.rs`: the private root, namespaces and the run's init;
+//! * `boxes.rs`: the pool of run uids;
+//! * `seccomp.rs`, `landlock.rs`: the system-call and file-system filters.
 
 pub mod boxes;
 mod cgroup;
@@ -130,11 +135,12 @@ impl Default for Limits {
 /// What to run, with what, under which limits.
 #[derive(Clone, Default)]
 pub struct RunSpec {
-    /// The executable (or interpreter). An absolute path, or a path
-    /// relative to the work directory (for a binary passed in `files`);
-    /// for [`Sandbox::run_compiler`] also a bare name found in `PATH`.
-    /// When the sandbox drops privileges it must be executable by that
-    /// user; see [`Sandbox::find_program`].
+    /// The executable (or interpreter, or compiler). An absolute path, or
+    /// a path relative to the work folder (for a file passed in `files`).
+    /// Isolated, an absolute program outside the system folders has its
+    /// tree bound into the root; otherwise, when the sandbox drops
+    /// privileges, it must be executable by that user (see
+    /// [`Sandbox::find_program`]).
     pub program: PathBuf,
     /// Arguments (not including the program name).
     pub args: Vec<OsString>,
@@ -670,12 +676,14 @@ impl Sandbox {
         result
     }
 
-    /// [`Sandbox::run_in`], again (up to 10 times, backing off) when the
+    /// [`Sandbox::run_in`], again (up to 20 times, backing off) when the
     /// run could not start for want of kernel memory or processes
     /// (`ENOMEM`, `EAGAIN`): a machine busy creating and tearing down many
-    /// namespaces at once refuses one now and then. Each attempt has its own
-    /// cgroup, stdin and status pipe, and the program never ran before it
-    /// failed, so a retry cannot change a verdict.
+    /// namespaces at once refuses one now and then, and without a uid per
+    /// run a neighbour's fork bomb can hold the shared user at its process
+    /// limit for a moment. Each attempt has its own cgroup, stdin and
+    /// status pipe, and the program never ran before it failed, so a retry
+    /// cannot change a verdict. The one retry of a start, at this depth.
     fn run_in_retrying(
         &self,
         spec: &RunSpec,
@@ -686,11 +694,11 @@ impl Sandbox {
         loop {
             match self.run_in(spec, ws, owner) {
                 Err(SandboxError::Spawn { source, .. })
-                    if attempt < 10
+                    if attempt < 20
                         && matches!(source.raw_os_error(), Some(nix::libc::ENOMEM | nix::libc::EAGAIN)) =>
                 {
                     attempt += 1;
-                    std::thread::sleep(Duration::from_millis(20 * attempt));
+                    std::thread::sleep(Duration::from_millis(10 * attempt));
                 }
                 r => return r,
             }
@@ -795,12 +803,7 @@ impl Sandbox {
         let Some(c) = &self.cgroups else { return Ok(None) };
         c.create_run(limits.memory_kib.saturating_mul(1024), limits.processes)
             .map(Some)
-            .map_err(|(path, action, source)| SandboxError::Cgroup {
-                program: program.to_path_buf(),
-                action,
-                path,
-                source,
-            })
+            .map_err(cgroup_error(program))
     }
 
     /// The command, with the child's setup installed.
@@ -816,14 +819,7 @@ impl Sandbox {
         isolated: Option<child::Isolated>,
     ) -> Result<Command, SandboxError> {
         let cgroup_procs = match cg {
-            Some(c) => c
-                .procs_files()
-                .map_err(|(path, action, source)| SandboxError::Cgroup {
-                    program: program.to_path_buf(),
-                    action,
-                    path,
-                    source,
-                })?,
+            Some(c) => c.procs_files().map_err(cgroup_error(program))?,
             None => Vec::new(),
         };
         let cg_memory = self.cgroups.as_ref().is_some_and(|c| c.memory());
@@ -872,7 +868,7 @@ impl Sandbox {
         // rusage's maxrss remembers it across exec: note it to tell.
         let rss_before = procscan::status_kib("self", "VmRSS");
         let start = Instant::now();
-        let mut child = spawn_retrying(cmd).map_err(|source| SandboxError::Spawn {
+        let mut child = reaper::spawn_registered(cmd).map_err(|source| SandboxError::Spawn {
             program: program.to_path_buf(),
             source,
         })?;
@@ -960,6 +956,16 @@ impl Sandbox {
             stdout: obs.stdout,
             stderr: obs.stderr,
         }
+    }
+}
+
+/// The judge-side error of a cgroup step for `program`.
+fn cgroup_error(program: &Path) -> impl Fn((PathBuf, &'static str, io::Error)) -> SandboxError + '_ {
+    move |(path, action, source)| SandboxError::Cgroup {
+        program: program.to_path_buf(),
+        action,
+        path,
+        source,
     }
 }
 
@@ -1093,21 +1099,6 @@ fn rlimits_for(limits: &Limits, cg_memory: bool, cg_pids: bool, child_uid: Uid) 
         }
     }
     rl
-}
-
-/// Spawns, retrying briefly on `EAGAIN` (a concurrent run's fork bomb can
-/// push the shared `nobody` user over `RLIMIT_NPROC` for a moment).
-fn spawn_retrying(cmd: &mut Command) -> io::Result<std::process::Child> {
-    let mut attempt = 0;
-    loop {
-        match reaper::spawn_registered(cmd) {
-            Err(e) if e.raw_os_error() == Some(nix::libc::EAGAIN) && attempt < 20 => {
-                attempt += 1;
-                std::thread::sleep(Duration::from_millis(10 * attempt));
-            }
-            r => return r,
-        }
-    }
 }
 
 /// `nobody` and `nogroup` (or `nobody`, or the user's primary group).

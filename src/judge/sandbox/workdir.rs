@@ -101,7 +101,7 @@ impl Workspace {
     /// `max_bytes`; `Ok(false)` when there is no such file.
     pub(crate) fn collect(&self, name: &str, dest: &Path, max_bytes: u64) -> io::Result<bool> {
         use std::io::Read;
-        let Ok(mut src) = fs::OpenOptions::new()
+        let Ok(src) = fs::OpenOptions::new()
             .read(true)
             .custom_flags(nix::libc::O_NOFOLLOW | nix::libc::O_NONBLOCK)
             .open(self.box_dir.join(name))
@@ -112,9 +112,7 @@ impl Workspace {
         if !meta.is_file() || meta.len() > max_bytes {
             return Ok(false);
         }
-        let mut bytes = Vec::with_capacity(meta.len() as usize);
-        (&mut src).take(max_bytes).read_to_end(&mut bytes)?;
-        fs::write(dest, &bytes)?;
+        io::copy(&mut src.take(max_bytes), &mut fs::File::create(dest)?)?;
         fs::set_permissions(dest, fs::Permissions::from_mode(meta.mode() & 0o755 | 0o600))?;
         Ok(true)
     }
