@@ -242,6 +242,36 @@ pub struct ProblemToml {
     /// Where the reference programs are.
     #[serde(default)]
     pub reference: ReferenceConfig,
+    /// File I/O (NOIP style); absent: stdin and stdout.
+    #[serde(default)]
+    pub io: Option<FileIo>,
+}
+
+/// The `[io]` table: the program reads `input` from, and writes `output` to,
+/// its current folder instead of stdin and stdout (NOIP's `mayan.in` and
+/// `mayan.out`).
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct FileIo {
+    /// The input file's name, e.g. `mayan.in`.
+    pub input: String,
+    /// The output file's name, e.g. `mayan.out`; only this file is judged.
+    pub output: String,
+}
+
+impl FileIo {
+    /// `STEM.in` and `STEM.out` (`grade --file-io STEM`).
+    pub fn from_stem(stem: &str) -> FileIo {
+        FileIo {
+            input: format!("{stem}.in"),
+            output: format!("{stem}.out"),
+        }
+    }
+
+    /// A plain file name: not empty, no `/`, not `.` or `..`, no NUL.
+    fn valid_name(name: &str) -> bool {
+        !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\', '\0'])
+    }
 }
 
 /// The `[tests]` table.
@@ -327,6 +357,17 @@ impl Problem {
             Some(p) => dir.join(p),
             None => root.join("reference").join(&config.name),
         };
+        if let Some(io) = &config.io {
+            if !FileIo::valid_name(&io.input) || !FileIo::valid_name(&io.output) || io.input == io.output {
+                return Err(PackageError::Invalid {
+                    path,
+                    message: format!(
+                        "[io] input = `{}`, output = `{}`: two different plain file names are needed (no `/`)",
+                        io.input, io.output
+                    ),
+                });
+            }
+        }
         for g in &config.scoring.groups {
             if let Err(e) = glob::Pattern::new(&g.tests) {
                 return Err(PackageError::Invalid {
@@ -446,6 +487,16 @@ mod tests {
         let (_root, p) = package("name = \"p\"\ntitle = \"P\"\n[limits]\ntime_ms = 1\nmemory = 3\n");
         let msg = p.unwrap_err().to_string();
         assert!(msg.contains("line 5") && msg.contains("memory"), "{msg}");
+    }
+
+    #[test]
+    fn file_io_is_read_and_checked() {
+        let (_root, p) =
+            package("name = \"p\"\ntitle = \"P\"\n[io]\ninput = \"mayan.in\"\noutput = \"mayan.out\"\n");
+        assert_eq!(p.unwrap().config.io, Some(FileIo::from_stem("mayan")));
+        let (_root, p) =
+            package("name = \"p\"\ntitle = \"P\"\n[io]\ninput = \"../x\"\noutput = \"mayan.out\"\n");
+        assert!(p.unwrap_err().to_string().contains("[io]"));
     }
 
     #[test]
