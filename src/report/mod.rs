@@ -165,6 +165,7 @@ mod snapshots {
             result: result.into(),
             failure: failure.map(str::to_string),
             wall_ms: 1200,
+            limit_ms: None,
             grading: None,
             validation: None,
         };

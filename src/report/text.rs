@@ -128,6 +128,17 @@ impl ReportFormat for Text {
                 }
             }
         }
+        let limits = report.time_limits();
+        if !limits.is_empty() {
+            let _ = writeln!(
+                out,
+                "time limits (problemtools' rules: at least 2x the slowest accepted time; TLE programs still TLE under 2x the limit):"
+            );
+            for support in &limits {
+                let mark = if support.holds() { "ok" } else { "BROKEN" };
+                let _ = writeln!(out, "  {mark:<6}  {}", support.line());
+            }
+        }
         let _ = writeln!(
             out,
             "ci (shard {}): {} checks, {} mismatches",

@@ -22,6 +22,15 @@ use std::path::{Path, PathBuf};
 /// The current [`CiReport::schema_version`].
 pub const SCHEMA_VERSION: u32 = 1;
 
+/// problemtools' `time_multiplier`: the time limit must be at least this many
+/// times the slowest time of any accepted reference program on any test.
+pub const TIME_MULTIPLIER: u64 = 2;
+
+/// problemtools' `time_safety_margin`: a time_limit_exceeded reference
+/// program must still run out of time under this many times the limit, so
+/// that it is slow by design, not by a hair.
+pub const TIME_SAFETY_MARGIN: u64 = 2;
+
 /// One unit of CI work and how it went.
 #[derive(Clone, Debug, Serialize)]
 pub struct Check {
@@ -38,6 +47,9 @@ pub struct Check {
     pub failure: Option<String>,
     /// Wall time of the check, ms.
     pub wall_ms: u64,
+    /// For a reference program: the package's time limit, ms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit_ms: Option<u64>,
     /// For a reference program: the full grading.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub grading: Option<SubmissionReport>,
@@ -209,6 +221,7 @@ fn validate_unit(found: &Found) -> Check {
         result: String::new(),
         failure: None,
         wall_ms: 0,
+        limit_ms: None,
         grading: None,
         validation: None,
     };
@@ -251,6 +264,7 @@ fn program_unit(
         result: String::new(),
         failure: None,
         wall_ms: 0,
+        limit_ms: None,
         grading: None,
         validation: None,
     };
@@ -270,8 +284,10 @@ fn program_unit(
         Ok(t) => t,
         Err(e) => return fail(check, e.to_string()),
     };
+    check.limit_ms = Some(problem.config.limits.time_ms);
     let runner = Sandboxed(sandbox);
-    let grader = match Grader::new(problem, &runner, tests) {
+    let graded_as = graded_problem(problem, expected);
+    let grader = match Grader::new(&graded_as, &runner, tests) {
         Ok(g) => g,
         Err(e) => return fail(check, format!("reading the tests: {e}")),
     };
@@ -300,6 +316,12 @@ fn program_unit(
                     .result
                     .push_str(&format!(" (stopped at {})", report.tests.len()));
             }
+            if expected == Expected::TimeLimitExceeded {
+                check.result.push_str(&format!(
+                    " under {TIME_SAFETY_MARGIN}x the limit ({} ms)",
+                    graded_as.config.limits.time_ms
+                ));
+            }
             check.failure = expected
                 .check(&verdicts)
                 .err()
@@ -309,6 +331,120 @@ fn program_unit(
     }
     check.grading = Some(report);
     check
+}
+
+/// The package as a reference program is graded on it: a time_limit_exceeded
+/// program runs under [`TIME_SAFETY_MARGIN`] times the limit (it must run out
+/// of time even then); every other program under the package's own limits.
+fn graded_problem(problem: &Problem, expected: Expected) -> Problem {
+    let mut graded = problem.clone();
+    if expected == Expected::TimeLimitExceeded {
+        graded.config.limits.time_ms = graded.config.limits.time_ms.saturating_mul(TIME_SAFETY_MARGIN);
+    }
+    graded
+}
+
+/// The time limits a package's reference programs support, from one CI run:
+/// problemtools' rules, so the limit is derived, not guessed.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct TimeLimitSupport {
+    /// The package.
+    pub package: String,
+    /// Its time limit, ms.
+    pub limit_ms: u64,
+    /// The slowest accepted run: program, test, CPU ms.
+    pub slowest_accepted: Option<(String, String, u64)>,
+    /// The smallest limit the accepted programs support:
+    /// [`TIME_MULTIPLIER`] x their slowest time, rounded up to 100 ms.
+    pub lowest_supported_ms: Option<u64>,
+    /// The time_limit_exceeded programs graded, and whether each still ran
+    /// out of time under [`TIME_SAFETY_MARGIN`] x the limit.
+    pub too_slow: Vec<(String, bool)>,
+}
+
+impl TimeLimitSupport {
+    /// Whether the limit keeps both margins.
+    pub fn holds(&self) -> bool {
+        self.lowest_supported_ms.is_none_or(|low| self.limit_ms >= low)
+            && self.too_slow.iter().all(|(_, tle)| *tle)
+    }
+
+    /// One line for the report, e.g. `mayan: limit 3000 ms; slowest accepted
+    /// 812 ms (accepted/plain_dfs.c on secret/none-2), so the limit can be
+    /// 1700 ms or more; under 6000 ms still TLE: time_limit_exceeded/brute.py`.
+    pub fn line(&self) -> String {
+        let mut out = format!("{}: limit {} ms", self.package, self.limit_ms);
+        match (&self.slowest_accepted, self.lowest_supported_ms) {
+            (Some((program, test, ms)), Some(low)) => out.push_str(&format!(
+                "; slowest accepted {ms} ms ({program} on {test}), so the limit can be {low} ms or more"
+            )),
+            _ => out.push_str("; no accepted program graded"),
+        }
+        if !self.too_slow.is_empty() {
+            let list = |tle: bool| {
+                self.too_slow
+                    .iter()
+                    .filter(|(_, t)| *t == tle)
+                    .map(|(p, _)| p.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let bound = self.limit_ms.saturating_mul(TIME_SAFETY_MARGIN);
+            let (still, not) = (list(true), list(false));
+            if !still.is_empty() {
+                out.push_str(&format!("; under {bound} ms still TLE: {still}"));
+            }
+            if !not.is_empty() {
+                out.push_str(&format!("; under {bound} ms NOT TLE: {not}"));
+            }
+        }
+        out
+    }
+}
+
+impl CiReport {
+    /// What each graded package's reference programs say about its time
+    /// limit, in the order the packages were checked.
+    pub fn time_limits(&self) -> Vec<TimeLimitSupport> {
+        let mut out: Vec<TimeLimitSupport> = Vec::new();
+        for check in &self.checks {
+            let Some(grading) = &check.grading else { continue };
+            let Some(limit_ms) = check.limit_ms else { continue };
+            if out.last().is_none_or(|t| t.package != check.package) {
+                out.push(TimeLimitSupport {
+                    package: check.package.clone(),
+                    limit_ms,
+                    slowest_accepted: None,
+                    lowest_supported_ms: None,
+                    too_slow: Vec::new(),
+                });
+            }
+            let support = out.last_mut().expect("pushed above");
+            match check.expected.parse::<Expected>() {
+                Ok(Expected::Accepted) => {
+                    for t in &grading.tests {
+                        if support
+                            .slowest_accepted
+                            .as_ref()
+                            .is_none_or(|(_, _, ms)| t.time_ms > *ms)
+                        {
+                            support.slowest_accepted = Some((check.name.clone(), t.test.clone(), t.time_ms));
+                        }
+                    }
+                    support.lowest_supported_ms = support
+                        .slowest_accepted
+                        .as_ref()
+                        .map(|(_, _, ms)| (ms * TIME_MULTIPLIER).div_ceil(100).max(1) * 100);
+                }
+                Ok(Expected::TimeLimitExceeded) => {
+                    let tle = grading.tests.iter().any(|t| t.verdict == Verdict::TimeLimit);
+                    support.too_slow.push((check.name.clone(), tle));
+                }
+                _ => {}
+            }
+        }
+        out
+    }
 }
 
 /// The time margin a reference program must keep, so that its verdict does
@@ -369,6 +505,84 @@ mod tests {
             None
         );
         assert_eq!(time_margin_failure(Expected::RunTimeError, &tests, 1000), None);
+    }
+
+    fn graded(name: &str, expected: Expected, tests: Vec<TestResult>) -> Check {
+        let mut report = SubmissionReport::new(name.into(), "c", 0);
+        report.tests = tests;
+        Check {
+            package: "p".into(),
+            name: name.into(),
+            expected: expected.to_string(),
+            result: String::new(),
+            failure: None,
+            wall_ms: 0,
+            limit_ms: Some(1000),
+            grading: Some(report),
+            validation: None,
+        }
+    }
+
+    #[test]
+    fn the_supported_limit_is_twice_the_slowest_accepted_time_rounded_up() {
+        let mut slow = timed("secret/9", 1000);
+        slow.verdict = Verdict::TimeLimit;
+        let report = CiReport {
+            schema_version: SCHEMA_VERSION,
+            shard: "1/1".into(),
+            protections: String::new(),
+            checks: vec![
+                graded(
+                    "accepted/a.c",
+                    Expected::Accepted,
+                    vec![timed("secret/1", 120), timed("secret/2", 401)],
+                ),
+                graded("accepted/b.c", Expected::Accepted, vec![timed("secret/1", 300)]),
+                graded("time_limit_exceeded/t.c", Expected::TimeLimitExceeded, vec![slow]),
+                graded(
+                    "time_limit_exceeded/u.c",
+                    Expected::TimeLimitExceeded,
+                    vec![timed("secret/9", 900)],
+                ),
+            ],
+        };
+        let [support] = &report.time_limits()[..] else {
+            panic!("one package")
+        };
+        assert_eq!(
+            support.slowest_accepted,
+            Some(("accepted/a.c".into(), "secret/2".into(), 401))
+        );
+        assert_eq!(support.lowest_supported_ms, Some(900));
+        // u.c did not run out of time under 2x the limit: the limit is broken.
+        assert!(!support.holds());
+        let line = support.line();
+        assert!(line.contains("so the limit can be 900 ms or more"), "{line}");
+        assert!(
+            line.contains("under 2000 ms still TLE: time_limit_exceeded/t.c"),
+            "{line}"
+        );
+        assert!(
+            line.contains("under 2000 ms NOT TLE: time_limit_exceeded/u.c"),
+            "{line}"
+        );
+    }
+
+    #[test]
+    fn a_time_limit_exceeded_program_is_graded_under_twice_the_limit() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("problems/mayan");
+        let problem = Problem::load(&dir).unwrap();
+        let limit = problem.config.limits.time_ms;
+        assert_eq!(
+            graded_problem(&problem, Expected::TimeLimitExceeded)
+                .config
+                .limits
+                .time_ms,
+            limit * TIME_SAFETY_MARGIN
+        );
+        for other in [Expected::Accepted, Expected::WrongAnswer, Expected::RunTimeError] {
+            assert_eq!(graded_problem(&problem, other).config.limits.time_ms, limit);
+        }
     }
 
     #[test]

@@ -1,1 +1,0 @@
-../../mayan/accepted/backtrack.cpp

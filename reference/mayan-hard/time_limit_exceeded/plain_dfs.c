@@ -1,0 +1,1 @@
+../../mayan/accepted/plain_dfs.c
