@@ -1,5 +1,6 @@
 //! Progress for long work, on stderr: an indicatif bar on a terminal, plain
-//! lines elsewhere (logs, CI), nothing with `--quiet`.
+//! lines elsewhere (logs, CI, a pipe), nothing with `--quiet`. Plain lines
+//! are never empty: a step with nothing to say prints nothing.
 
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
@@ -33,16 +34,16 @@ impl Progress {
     pub fn phase(&self, what: &str) {
         match self {
             Progress::Bar(bar) => bar.set_message(what.to_string()),
-            Progress::Lines => eprintln!("{what}"),
+            Progress::Lines => print_line("", what),
             Progress::Quiet => {}
         }
     }
 
-    /// One step done; `line` is printed in line mode.
+    /// One step done; `line` is printed in line mode, unless it is empty.
     pub fn step(&self, line: impl FnOnce() -> String) {
         match self {
             Progress::Bar(bar) => bar.inc(1),
-            Progress::Lines => eprintln!("  {}", line()),
+            Progress::Lines => print_line("  ", &line()),
             Progress::Quiet => {}
         }
     }
@@ -59,5 +60,13 @@ impl Progress {
         if let Progress::Bar(bar) = self {
             bar.finish_and_clear();
         }
+    }
+}
+
+/// Prints `text` on stderr after `indent`, one line per line of it, leaving
+/// out blank ones (a pipe or a log gets no empty lines).
+fn print_line(indent: &str, text: &str) {
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        eprintln!("{indent}{line}");
     }
 }

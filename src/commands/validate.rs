@@ -3,10 +3,11 @@
 use super::grade::find_problem;
 use super::progress::Progress;
 use crate::cli::ValidateArgs;
-use crate::package::{PROBLEM_FILE, Problem};
+use crate::package::{PROBLEM_FILE, Problem, TestsIssue, answer_of};
+use crate::puzzle::sim::MAX_MOVES;
 use crate::report::{ReportFormat, Text};
 use crate::workflows::validate::{
-    Rules, SCHEMA_VERSION, Validation, ValidationReport, validate, validate_package,
+    Finding, Rules, SCHEMA_VERSION, Validation, ValidationReport, validate, validate_package,
 };
 use anyhow::{Context, Result, bail};
 use std::path::PathBuf;
@@ -43,8 +44,14 @@ fn package(problem: &Problem, quiet: bool) -> Validation {
 }
 
 /// Loose files: each `.in` (a folder means every `.in` under it), with the
-/// `.ans` beside it checked when there is one.
+/// answer beside it (`.ans` or `.out`) checked when there is one.
 fn files(args: &ValidateArgs) -> Result<Validation> {
+    if !(1..=MAX_MOVES).contains(&args.max_n) {
+        bail!(
+            "--max-n {}: the judge supports n from 1 to {MAX_MOVES} (the parser's and the solver's limit)",
+            args.max_n
+        );
+    }
     let mut inputs: Vec<PathBuf> = Vec::new();
     for p in &args.paths {
         if p.is_dir() {
@@ -62,21 +69,26 @@ fn files(args: &ValidateArgs) -> Result<Validation> {
             bail!("{}: no such file or folder", p.display());
         }
     }
-    let pairs: Vec<(PathBuf, Option<PathBuf>)> = inputs
-        .into_iter()
-        .map(|i| {
-            let ans = i.with_extension("ans");
-            let ans = ans.is_file().then_some(ans);
-            (i, ans)
-        })
-        .collect();
+    let mut two_answers = Vec::new();
+    let mut pairs: Vec<(PathBuf, Option<PathBuf>)> = Vec::new();
+    for input in inputs {
+        match answer_of(&input) {
+            Ok(answer) => pairs.push((input, Some(answer))),
+            Err(issue @ TestsIssue::TwoAnswers(..)) => {
+                two_answers.push(Finding::file(&input, issue.to_string()));
+            }
+            Err(_) => pairs.push((input, None)),
+        }
+    }
     let rules = Rules {
         max_n: args.max_n,
         reading: args.reading,
         allow_sensitive: args.allow_sensitive,
     };
     let progress = Progress::new(args.quiet, pairs.len(), "files");
-    let v = validate(&pairs, &rules, || progress.step(String::new));
+    let mut v = validate(&pairs, &rules, || progress.step(String::new));
     progress.finish();
+    two_answers.append(&mut v.problems);
+    v.problems = two_answers;
     Ok(v)
 }

@@ -5,18 +5,28 @@
 //! module reads it strictly (unknown keys are errors that name the key and
 //! line) and finds tests and reference programs with `walkdir`, in natural
 //! order so `2` comes before `10`.
+//!
+//! A test is `NAME.in` with its stored answer `NAME.ans` or `NAME.out` (many
+//! archives use `.out`); both at once is an error. A package folder is used
+//! by its canonical path, so its default tests and reference folders are the
+//! same however the folder was spelled (`pkg`, `./pkg/`, `/abs/pkg`).
 
 pub mod embedded;
 pub mod expected;
 pub mod languages;
 
 use crate::puzzle::checker;
+use crate::puzzle::sim::MAX_MOVES;
 use crate::puzzle::solver::Reading;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// The file that makes a folder a package.
 pub const PROBLEM_FILE: &str = "problem.toml";
+
+/// The extensions a test's stored answer may have, in order of preference
+/// (a test has exactly one of them).
+pub const ANSWER_EXTENSIONS: [&str; 2] = ["ans", "out"];
 
 /// What can be wrong with a package.
 #[derive(Debug, thiserror::Error)]
@@ -61,7 +71,7 @@ pub enum PackageError {
         path: PathBuf,
     },
     /// No tests at all.
-    #[error("{path}: the package has no tests (expected NAME.in with NAME.ans)")]
+    #[error("{path}: the package has no tests (expected NAME.in with NAME.ans or NAME.out)")]
     NoTests {
         /// The tests folder.
         path: PathBuf,
@@ -75,14 +85,18 @@ pub enum TestsIssue {
     #[error("no tests: the tests folder does not exist")]
     NoFolder,
     /// The folder holds no test.
-    #[error("no tests in this folder (expected NAME.in with NAME.ans)")]
+    #[error("no tests in this folder (expected NAME.in with NAME.ans or NAME.out)")]
     NoTests,
     /// A file or folder cannot be read.
     #[error("cannot read: {0}")]
     Unreadable(String),
-    /// An input without its answer (the expected answer file).
-    #[error("input without an answer (expected {})", .0.display())]
+    /// An input without its answer (the `.ans` file expected; `.out` would do).
+    #[error("input without an answer (expected {} or {})", .0.display(), .0.with_extension("out").display())]
     NoAnswer(PathBuf),
+    /// An input with two answers, `NAME.ans` and `NAME.out`: which one counts
+    /// is not for the judge to guess.
+    #[error("two answers for one input: {} and {} (keep one)", .0.display(), .1.display())]
+    TwoAnswers(PathBuf, PathBuf),
     /// An answer without its input.
     #[error("answer without an input")]
     NoInput,
@@ -205,7 +219,8 @@ impl Default for CheckerConfig {
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields, default)]
 pub struct InputLimits {
-    /// Largest n (the contest's is 5).
+    /// Largest n (the contest's is 5); at most [`MAX_MOVES`], the largest
+    /// the judge supports.
     pub max_n: u32,
 }
 
@@ -298,7 +313,7 @@ pub struct ReferenceConfig {
 /// A loaded package.
 #[derive(Clone, Debug)]
 pub struct Problem {
-    /// The package folder.
+    /// The package folder, canonical (absolute, links resolved).
     pub dir: PathBuf,
     /// What `problem.toml` says.
     pub config: ProblemToml,
@@ -317,18 +332,26 @@ pub struct TestCase {
     pub name: String,
     /// The input file.
     pub input: PathBuf,
-    /// The answer file.
+    /// The stored answer file (`NAME.ans` or `NAME.out`).
     pub answer: PathBuf,
 }
 
 impl Problem {
-    /// Loads the package in `dir`.
+    /// Loads the package in `dir` (any spelling of the folder's path).
     pub fn load(dir: &Path) -> Result<Problem, PackageError> {
         let path = dir.join(PROBLEM_FILE);
         let text = std::fs::read_to_string(&path).map_err(|cause| PackageError::Io {
             path: path.clone(),
             cause,
         })?;
+        // `pkg`, `./pkg/` and `pkg/..//pkg` have no useful parents as
+        // written; the canonical path does, and `..` in it means what the
+        // system means by it.
+        let dir = &dir.canonicalize().map_err(|cause| PackageError::Io {
+            path: dir.to_path_buf(),
+            cause,
+        })?;
+        let path = dir.join(PROBLEM_FILE);
         let config: ProblemToml = toml::from_str(&text).map_err(|e| PackageError::Toml {
             path: path.clone(),
             message: e.to_string().trim_end().to_string(),
@@ -347,14 +370,23 @@ impl Problem {
                 message: "[limits] time_ms and memory_mib must be positive".into(),
             });
         }
+        let max_n = config.input.max_n;
+        if !(1..=MAX_MOVES).contains(&max_n) {
+            return Err(PackageError::Invalid {
+                path,
+                message: format!(
+                    "[input] max_n = {max_n}: the judge supports n from 1 to {MAX_MOVES} (the parser's and the solver's limit)"
+                ),
+            });
+        }
         // problems/<name>/ sits beside testdata/ and reference/.
-        let root = dir.parent().and_then(Path::parent).unwrap_or(Path::new("."));
+        let root = dir.ancestors().nth(2).unwrap_or(Path::new("/"));
         let tests_dir = match &config.tests.dir {
-            Some(p) => dir.join(p),
+            Some(p) => relative_to(dir, p),
             None => root.join("testdata").join(&config.name),
         };
         let reference_dir = match &config.reference.dir {
-            Some(p) => dir.join(p),
+            Some(p) => relative_to(dir, p),
             None => root.join("reference").join(&config.name),
         };
         if let Some(io) = &config.io
@@ -388,15 +420,23 @@ impl Problem {
         })
     }
 
-    /// Every test (`NAME.in` with `NAME.ans`) under the tests folder, in
-    /// natural order. An input without an answer or an answer without an
-    /// input is an error, and so is a folder with no tests.
+    /// Every test (`NAME.in` with `NAME.ans` or `NAME.out`) under the tests
+    /// folder, in natural order. An input without an answer, or with two, or
+    /// an answer without an input is an error, and so is a folder with no
+    /// tests.
     pub fn tests(&self) -> Result<Vec<TestCase>, PackageError> {
         find_tests(&self.tests_dir)
     }
 }
 
-/// Finds `NAME.in` + `NAME.ans` pairs under `dir` (see [`Problem::tests`]).
+/// `path` taken relative to `dir`, canonical when it exists (so
+/// `../../testdata/x` is shown as the folder it names).
+fn relative_to(dir: &Path, path: &Path) -> PathBuf {
+    let joined = dir.join(path);
+    joined.canonicalize().unwrap_or(joined)
+}
+
+/// Finds the tests (`NAME.in` with its answer) under `dir` (see [`Problem::tests`]).
 pub fn find_tests(dir: &Path) -> Result<Vec<TestCase>, PackageError> {
     let (tests, mut problems) = scan_tests(dir);
     if !problems.is_empty() {
@@ -409,9 +449,10 @@ pub fn find_tests(dir: &Path) -> Result<Vec<TestCase>, PackageError> {
     Ok(tests)
 }
 
-/// Every `NAME.in` + `NAME.ans` pair under `dir`, in natural order, with
-/// every problem found on the way (a lone `.in` or `.ans`, an unreadable
-/// folder, no tests at all), so a validator can report them all.
+/// Every test (`NAME.in` with `NAME.ans` or `NAME.out`) under `dir`, in
+/// natural order, with every problem found on the way (a lone `.in`, `.ans`
+/// or `.out`, an input with both answers, an unreadable folder, no tests at
+/// all), so a validator can report them all.
 pub fn scan_tests(dir: &Path) -> (Vec<TestCase>, Vec<(PathBuf, TestsIssue)>) {
     let mut tests = Vec::new();
     let mut problems = Vec::new();
@@ -435,11 +476,13 @@ pub fn scan_tests(dir: &Path) -> (Vec<TestCase>, Vec<(PathBuf, TestsIssue)>) {
         let path = entry.path();
         match path.extension().and_then(|e| e.to_str()) {
             Some("in") => {
-                let answer = path.with_extension("ans");
-                if !answer.is_file() {
-                    problems.push((path.to_path_buf(), TestsIssue::NoAnswer(answer)));
-                    continue;
-                }
+                let answer = match answer_of(path) {
+                    Ok(answer) => answer,
+                    Err(issue) => {
+                        problems.push((path.to_path_buf(), issue));
+                        continue;
+                    }
+                };
                 let rel = path.strip_prefix(dir).unwrap_or(path).with_extension("");
                 tests.push(TestCase {
                     name: rel.to_string_lossy().replace('\\', "/"),
@@ -447,7 +490,7 @@ pub fn scan_tests(dir: &Path) -> (Vec<TestCase>, Vec<(PathBuf, TestsIssue)>) {
                     answer,
                 });
             }
-            Some("ans") if !path.with_extension("in").is_file() => {
+            Some(ext) if ANSWER_EXTENSIONS.contains(&ext) && !path.with_extension("in").is_file() => {
                 problems.push((path.to_path_buf(), TestsIssue::NoInput));
             }
             _ => {}
@@ -457,6 +500,19 @@ pub fn scan_tests(dir: &Path) -> (Vec<TestCase>, Vec<(PathBuf, TestsIssue)>) {
         problems.push((dir.to_path_buf(), TestsIssue::NoTests));
     }
     (tests, problems)
+}
+
+/// The stored answer of the input file `input`: `NAME.ans` or `NAME.out`,
+/// whichever exists. Neither is [`TestsIssue::NoAnswer`], both
+/// [`TestsIssue::TwoAnswers`].
+pub fn answer_of(input: &Path) -> Result<PathBuf, TestsIssue> {
+    let [ans, out] = ANSWER_EXTENSIONS.map(|ext| input.with_extension(ext));
+    match (ans.is_file(), out.is_file()) {
+        (true, true) => Err(TestsIssue::TwoAnswers(ans, out)),
+        (true, false) => Ok(ans),
+        (false, true) => Ok(out),
+        (false, false) => Err(TestsIssue::NoAnswer(ans)),
+    }
 }
 
 #[cfg(test)]
@@ -479,7 +535,26 @@ mod tests {
         assert_eq!(p.config.limits, ProblemLimits::default());
         assert_eq!(p.config.scoring.points_per_test, 10);
         assert_eq!(p.checker, checker::Options::default());
-        assert_eq!(p.tests_dir, root.path().join("testdata/p"));
+        assert_eq!(
+            p.tests_dir,
+            root.path().canonicalize().unwrap().join("testdata/p")
+        );
+    }
+
+    #[test]
+    fn max_n_is_refused_above_what_the_judge_supports() {
+        let (_root, p) = package(&format!(
+            "name = \"p\"\ntitle = \"P\"\n[input]\nmax_n = {MAX_MOVES}\n"
+        ));
+        assert_eq!(p.unwrap().config.input.max_n, MAX_MOVES);
+        for bad in [0, MAX_MOVES + 1, 100] {
+            let (_root, p) = package(&format!("name = \"p\"\ntitle = \"P\"\n[input]\nmax_n = {bad}\n"));
+            let msg = p.unwrap_err().to_string();
+            assert!(
+                msg.contains(&format!("[input] max_n = {bad}")) && msg.contains(&format!("1 to {MAX_MOVES}")),
+                "{msg}"
+            );
+        }
     }
 
     #[test]
@@ -521,15 +596,39 @@ mod tests {
         std::fs::write(dir.path().join("3.in"), "").unwrap();
         let err = find_tests(dir.path()).unwrap_err().to_string();
         assert!(err.contains("3.in") && err.contains("without an answer"), "{err}");
+        assert!(err.contains("3.ans or") && err.contains("3.out"), "{err}");
         std::fs::remove_file(dir.path().join("3.in")).unwrap();
-        std::fs::write(dir.path().join("4.ans"), "").unwrap();
-        assert!(matches!(
-            find_tests(dir.path()),
-            Err(PackageError::Unpaired {
-                issue: TestsIssue::NoInput,
-                ..
-            })
-        ));
+        for orphan in ["4.ans", "4.out"] {
+            std::fs::write(dir.path().join(orphan), "").unwrap();
+            assert!(matches!(
+                find_tests(dir.path()),
+                Err(PackageError::Unpaired {
+                    issue: TestsIssue::NoInput,
+                    ..
+                })
+            ));
+            std::fs::remove_file(dir.path().join(orphan)).unwrap();
+        }
+    }
+
+    #[test]
+    fn an_answer_may_be_named_out_but_not_twice() {
+        let dir = tempfile::tempdir().unwrap();
+        for file in ["1.in", "1.ans", "2.in", "2.out"] {
+            std::fs::write(dir.path().join(file), "").unwrap();
+        }
+        let answers: Vec<_> = find_tests(dir.path())
+            .unwrap()
+            .into_iter()
+            .map(|t| t.answer.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(answers, ["1.ans", "2.out"]);
+        std::fs::write(dir.path().join("2.ans"), "").unwrap();
+        let err = find_tests(dir.path()).unwrap_err().to_string();
+        assert!(
+            err.contains("2.ans") && err.contains("2.out") && err.contains("two answers"),
+            "{err}"
+        );
     }
 
     #[test]

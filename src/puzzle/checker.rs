@@ -5,9 +5,13 @@
 //! the contestant wrote); then the output's format (`PE`); then the replay of
 //! the contestant's moves in the simulator (`WA` for an illegal move, a board
 //! emptied too early, or blocks left); and only then the comparison with the
-//! smallest solution. Every verdict carries a precise reason.
+//! smallest solution. Every verdict carries a precise reason; a reason about
+//! the text names its line and column.
+//!
+//! Outputs and stored answers are read as the inputs are: blanks, blank lines,
+//! CRLF line ends and a leading UTF-8 byte order mark carry no meaning.
 
-use crate::puzzle::sim::{Board, IllegalMove, Move, Puzzle, parse_int, show_token, tokens};
+use crate::puzzle::sim::{Board, IllegalMove, Move, Puzzle, Token, parse_int, show_token, strip_bom, tokens};
 use crate::puzzle::solver::{Reading, format_moves, solve};
 use crate::puzzle::verdict::Verdict;
 use serde::Serialize;
@@ -35,6 +39,8 @@ pub enum Reason {
     NotInteger {
         /// 1-based line.
         line: usize,
+        /// 1-based column where the token starts.
+        column: usize,
         /// The token.
         token: String,
     },
@@ -42,6 +48,9 @@ pub enum Reason {
     BadTokenCount {
         /// 1-based line.
         line: usize,
+        /// 1-based column of the fourth token, or just after the last one
+        /// when there are fewer than three.
+        column: usize,
         /// How many tokens the line has.
         found: usize,
     },
@@ -49,11 +58,15 @@ pub enum Reason {
     MinusOneNotAlone {
         /// 1-based line.
         line: usize,
+        /// 1-based column of the line's first token.
+        column: usize,
     },
     /// More move lines than `n`.
     TooManyLines {
         /// The line after the n-th move.
         line: usize,
+        /// 1-based column of the line's first token.
+        column: usize,
         /// n.
         n: u32,
     },
@@ -130,15 +143,22 @@ impl fmt::Display for Reason {
         match self {
             Reason::Correct => write!(f, "correct"),
             Reason::EmptyOutput => write!(f, "empty output: expected n moves or -1"),
-            Reason::NotInteger { line, token } => write!(f, "line {line}: token `{token}` is not an integer"),
-            Reason::BadTokenCount { line, found } => {
+            Reason::NotInteger { line, column, token } => {
                 write!(
                     f,
-                    "line {line}: expected 3 integers `x y g`, found {found} tokens"
+                    "line {line}, column {column}: token `{token}` is not an integer"
                 )
             }
-            Reason::MinusOneNotAlone { line } => write!(f, "line {line}: `-1` must be the only line"),
-            Reason::TooManyLines { line, n } => write!(f, "line {line}: more than n = {n} moves"),
+            Reason::BadTokenCount { line, column, found } => write!(
+                f,
+                "line {line}, column {column}: expected 3 integers `x y g`, found {found} tokens"
+            ),
+            Reason::MinusOneNotAlone { line, column } => {
+                write!(f, "line {line}, column {column}: `-1` must be the only line")
+            }
+            Reason::TooManyLines { line, column, n } => {
+                write!(f, "line {line}, column {column}: more than n = {n} moves")
+            }
             Reason::TooFewLines { found, n } => write!(f, "{found} moves given, n = {n} required"),
             Reason::IllegalMove { index, text, why } => write!(f, "move {index} `{text}` is illegal: {why}"),
             Reason::EmptiedEarly { index, n } => {
@@ -176,6 +196,29 @@ impl fmt::Display for Reason {
             ),
         }
     }
+}
+
+impl Reason {
+    /// Where in the text the reason points: `(line, column)`, both 1-based.
+    pub fn position(&self) -> Option<(usize, usize)> {
+        match *self {
+            Reason::NotInteger { line, column, .. }
+            | Reason::BadTokenCount { line, column, .. }
+            | Reason::MinusOneNotAlone { line, column }
+            | Reason::TooManyLines { line, column, .. } => Some((line, column)),
+            _ => None,
+        }
+    }
+}
+
+/// Where the `k`-th (1-based) non-blank line of an answer starts: `(line,
+/// column)` of its first token, as [`parse_answer`] counts them.
+pub fn line_of_move(text: &[u8], k: usize) -> Option<(usize, usize)> {
+    strip_bom(text)
+        .split(|&b| b == b'\n')
+        .enumerate()
+        .filter_map(|(idx, raw)| tokens(raw).next().map(|t| (idx + 1, t.column)))
+        .nth(k.checked_sub(1)?)
 }
 
 /// The judgement of one output.
@@ -278,42 +321,49 @@ pub enum Parsed {
 }
 
 /// Parses answer text: `-1` alone, or at most `n` lines of three integers.
-/// Blank lines and extra blanks are ignored; reading stops at the first line
-/// past `n`, so a huge output costs nothing.
+/// Blank lines, extra blanks, CRLF line ends and a leading byte order mark
+/// are ignored; reading stops at the first line past `n`, so a huge output
+/// costs nothing.
 pub fn parse_answer(text: &[u8], n: u32) -> Result<Parsed, Reason> {
     let mut moves = Vec::new();
     let mut minus_one_line = None;
-    for (idx, raw) in text.split(|&b| b == b'\n').enumerate() {
+    for (idx, raw) in strip_bom(text).split(|&b| b == b'\n').enumerate() {
         let line = idx + 1;
-        let toks: Vec<&[u8]> = tokens(raw).map(|(_, t)| t).take(4).collect();
-        if toks.is_empty() {
+        let toks: Vec<Token> = tokens(raw).take(4).collect();
+        let Some(first) = toks.first() else {
             continue;
-        }
+        };
+        let column = first.column;
         if minus_one_line.is_some() {
-            return Err(Reason::MinusOneNotAlone { line });
+            return Err(Reason::MinusOneNotAlone { line, column });
         }
-        if toks.len() == 1 && toks[0] == b"-1" {
+        if toks.len() == 1 && first.text == b"-1" {
             if !moves.is_empty() {
-                return Err(Reason::MinusOneNotAlone { line });
+                return Err(Reason::MinusOneNotAlone { line, column });
             }
             minus_one_line = Some(line);
             continue;
         }
         let mut v = [0i64; 3];
         for (i, t) in toks.iter().enumerate().take(3) {
-            v[i] = parse_int(t).ok_or_else(|| Reason::NotInteger {
+            v[i] = parse_int(t.text).ok_or_else(|| Reason::NotInteger {
                 line,
-                token: show_token(t),
+                column: t.column,
+                token: show_token(t.text),
             })?;
         }
         if toks.len() != 3 {
+            let column = toks
+                .get(3)
+                .map_or_else(|| toks[toks.len() - 1].end_column(), |t| t.column);
             return Err(Reason::BadTokenCount {
                 line,
+                column,
                 found: tokens(raw).count(),
             });
         }
         if moves.len() == n as usize {
-            return Err(Reason::TooManyLines { line, n });
+            return Err(Reason::TooManyLines { line, column, n });
         }
         moves.push(v);
     }
@@ -662,7 +712,23 @@ mod tests {
     }
 
     #[test]
-    fn format_errors_are_presentation_errors_naming_line_and_token() {
+    fn a_byte_order_mark_is_whitespace() {
+        let out = [crate::puzzle::sim::BOM, b"2 0 1\r\n1 1 1\r\n3 4 -1\r\n"].concat();
+        assert_eq!(run(CASE4, &out).verdict, Verdict::Accepted);
+        let input = [crate::puzzle::sim::BOM, CASE4.replace('\n', "\r\n").as_bytes()].concat();
+        let answer = [crate::puzzle::sim::BOM, b"2 0 1\r\n1 1 1\r\n3 4 -1"].concat();
+        let j = check(&input, &out, Some(&answer), Options::default());
+        assert_eq!(j.verdict, Verdict::Accepted, "{}", j.message);
+        // Columns count from after the mark.
+        let out = [crate::puzzle::sim::BOM, b"2 0 x\n"].concat();
+        assert_eq!(
+            run(CASE4, &out).message,
+            "line 1, column 5: token `x` is not an integer"
+        );
+    }
+
+    #[test]
+    fn format_errors_are_presentation_errors_naming_line_column_and_token() {
         use Reason::*;
         assert_eq!(reason(CASE4, b""), (Verdict::PresentationError, EmptyOutput));
         assert_eq!(reason(CASE4, b"\n \n"), (Verdict::PresentationError, EmptyOutput));
@@ -672,22 +738,66 @@ mod tests {
                 Verdict::PresentationError,
                 NotInteger {
                     line: 2,
+                    column: 3,
                     token: "one".into()
                 }
             )
         );
         assert_eq!(
-            reason(CASE4, b"2 0 1\n1 1\n").1,
-            BadTokenCount { line: 2, found: 2 }
+            reason(CASE4, b"2 0 1\n\t1  1\n").1,
+            BadTokenCount {
+                line: 2,
+                column: 6,
+                found: 2
+            }
         );
-        assert_eq!(reason(CASE4, b"2 0 1 1\n").1, BadTokenCount { line: 1, found: 4 });
-        assert_eq!(reason(CASE4, b"-1\n-1\n").1, MinusOneNotAlone { line: 2 });
-        assert_eq!(reason(CASE4, b"2 0 1\n-1\n").1, MinusOneNotAlone { line: 2 });
+        assert_eq!(
+            reason(CASE4, b"2 0 1 1\n").1,
+            BadTokenCount {
+                line: 1,
+                column: 7,
+                found: 4
+            }
+        );
+        assert_eq!(
+            reason(CASE4, b"-1\n -1\n").1,
+            MinusOneNotAlone { line: 2, column: 2 }
+        );
+        assert_eq!(
+            reason(CASE4, b"2 0 1\n-1\n").1,
+            MinusOneNotAlone { line: 2, column: 1 }
+        );
         assert_eq!(
             reason(CASE4, format!("{CASE4_ANSWER}0 0 1\n").as_bytes()).1,
-            TooManyLines { line: 4, n: 3 }
+            TooManyLines {
+                line: 4,
+                column: 1,
+                n: 3
+            }
         );
         assert_eq!(reason(CASE4, b"2 0 1\n").1, TooFewLines { found: 1, n: 3 });
+        // Every reason about the text says where, in the same words.
+        for out in [
+            &b"2 0 1\n1 one 1\n"[..],
+            b"2 0 1 1\n",
+            b"-1\n-1\n",
+            b"1 1 1\n2 2 1\n3 3 1\n4 4 1\n",
+        ] {
+            let message = run(CASE4, out).message;
+            assert!(
+                message.starts_with("line ") && message.contains(", column "),
+                "{message}"
+            );
+        }
+        // Columns count characters, not bytes.
+        assert_eq!(
+            run(CASE4, "2 0 1\n1 é 1\n".as_bytes()).message,
+            "line 2, column 3: token `é` is not an integer"
+        );
+        assert_eq!(
+            run(CASE4, "é 0 x\n".as_bytes()).message,
+            "line 1, column 1: token `é` is not an integer"
+        );
     }
 
     #[test]
@@ -696,7 +806,22 @@ mod tests {
         assert_eq!(run(CASE4, &binary).verdict, Verdict::PresentationError);
         let million = "0 0 1\n".repeat(1_000_000);
         let j = run(CASE4, million.as_bytes());
-        assert_eq!(j.reason, Reason::TooManyLines { line: 4, n: 3 });
+        assert_eq!(
+            j.reason,
+            Reason::TooManyLines {
+                line: 4,
+                column: 1,
+                n: 3
+            }
+        );
+        // One huge line of tokens is counted in one pass.
+        let wide = "1 ".repeat(500_000);
+        let j = run(CASE4, wide.as_bytes());
+        assert!(
+            j.message.starts_with("line 1, column 7: expected 3 integers"),
+            "{}",
+            j.message
+        );
         let huge = format!("{} 0 1\n", "9".repeat(100_000));
         assert_eq!(run(CASE4, huge.as_bytes()).verdict, Verdict::WrongAnswer);
         assert_eq!(run(CASE4, b"\xff\xfe\x00").verdict, Verdict::PresentationError);

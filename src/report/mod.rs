@@ -207,12 +207,14 @@ mod snapshots {
                 Finding {
                     file: "testdata/mayan/secret/4.in".into(),
                     line: Some(3),
-                    message: "token 9 `11`: colour must be 1..10 (or 0 to close the column), got 11".into(),
+                    message: "line 3, column 5, token `11`: colour must be 1..10 (or 0 to close the column), got 11"
+                        .into(),
                 },
                 Finding {
                     file: "testdata/mayan/secret/5.ans".into(),
                     line: Some(1),
-                    message: "stored answer is wrong: the solver's answer is `2 0 1, 1 1 1, 3 4 -1`".into(),
+                    message: "line 1, column 1: stored answer is wrong: the solver's answer is `2 0 1, 1 1 1, 3 4 -1`"
+                        .into(),
                 },
             ],
             coverage,

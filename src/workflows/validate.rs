@@ -1,12 +1,18 @@
 //! Test-data validation: every input obeys RULES.md and the package's own
 //! limits, every stored answer is the solver's, no board appears twice, and
 //! no test depends on how the rules are read unless the package says why.
-//! Also a coverage summary, so a problem setter sees what the tests exercise.
+//! A package's scoring groups must each match a test, and every test must be
+//! in a group (else it could never score). Also a coverage summary, so a
+//! problem setter sees what the tests exercise.
+//!
+//! A finding tied to a place in a file says where as `line L, column C` at
+//! the start of its message.
 
 use crate::package::expected::Expected;
 use crate::package::languages::LanguageTable;
-use crate::puzzle::checker::{Parsed, parse_answer};
-use crate::puzzle::sim::{Board, Dir, Move, Puzzle};
+use crate::package::{Group, TestCase};
+use crate::puzzle::checker::{Parsed, line_of_move, parse_answer};
+use crate::puzzle::sim::{Board, Dir, Move, Puzzle, strip_bom, tokens};
 use crate::puzzle::solver::{Reading, format_moves, solve};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
@@ -20,16 +26,37 @@ pub struct Finding {
     pub file: PathBuf,
     /// 1-based line, when known.
     pub line: Option<usize>,
-    /// What is wrong, naming the rule.
+    /// What is wrong, naming the rule; starts with `line L, column C: ` when
+    /// tied to a place in the file.
     pub message: String,
+}
+
+impl Finding {
+    /// A finding about the whole file.
+    pub fn file(file: &Path, message: String) -> Finding {
+        Finding {
+            file: file.to_path_buf(),
+            line: None,
+            message,
+        }
+    }
+
+    /// A finding at `(line, column)` of the file, when known.
+    pub fn at(file: &Path, position: Option<(usize, usize)>, message: impl fmt::Display) -> Finding {
+        match position {
+            Some((line, column)) => Finding {
+                file: file.to_path_buf(),
+                line: Some(line),
+                message: format!("line {line}, column {column}: {message}"),
+            },
+            None => Finding::file(file, message.to_string()),
+        }
+    }
 }
 
 impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.line {
-            Some(l) => write!(f, "{}:{l}: {}", self.file.display(), self.message),
-            None => write!(f, "{}: {}", self.file.display(), self.message),
-        }
+        write!(f, "{}: {}", self.file.display(), self.message)
     }
 }
 
@@ -147,20 +174,18 @@ pub fn check_input(file: &Path, text: &[u8], rules: &Rules) -> Result<Puzzle, Fi
     let puzzle = Puzzle::parse(text).map_err(|e| Finding {
         file: file.to_path_buf(),
         line: e.at.as_ref().map(|a| a.line),
-        message: match &e.at {
-            Some(at) => format!("token {} `{}`: {}", at.token_index, at.token, e.rule),
-            None => e.rule.to_string(),
-        },
+        message: e.to_string(),
     })?;
     if puzzle.n > rules.max_n {
-        return Err(Finding {
-            file: file.to_path_buf(),
-            line: Some(1),
-            message: format!(
+        let n_at = tokens(strip_bom(text)).next().map(|t| (t.line, t.column));
+        return Err(Finding::at(
+            file,
+            n_at,
+            format_args!(
                 "n = {} is over the package's limit max_n = {}",
                 puzzle.n, rules.max_n
             ),
-        });
+        ));
     }
     Ok(puzzle)
 }
@@ -193,15 +218,11 @@ pub fn validate(
     let mut seen: HashMap<Puzzle, PathBuf> = HashMap::new();
     for (input, answer) in tests {
         progress();
-        let problem = |line, message: String| Finding {
-            file: input.clone(),
-            line,
-            message,
-        };
+        let problem = |message: String| Finding::file(input, message);
         let text = match std::fs::read(input) {
             Ok(t) => t,
             Err(e) => {
-                v.problems.push(problem(None, format!("cannot read: {e}")));
+                v.problems.push(problem(format!("cannot read: {e}")));
                 continue;
             }
         };
@@ -214,7 +235,7 @@ pub fn validate(
         };
         if let Some(first) = seen.get(&puzzle) {
             v.problems
-                .push(problem(None, format!("duplicate of {}", first.display())));
+                .push(problem(format!("duplicate of {}", first.display())));
         } else {
             seen.insert(puzzle, input.clone());
         }
@@ -227,7 +248,6 @@ pub fn validate(
             && !rules.allow_sensitive
         {
             v.problems.push(problem(
-                None,
                 format!("reading-sensitive test (the answer depends on the reading: {detail}); allow it with [tests] reading_sensitive in problem.toml"),
             ));
         }
@@ -245,11 +265,7 @@ fn check_answer(ans: &Path, puzzle: &Puzzle, reference: &Option<Vec<Move>>, prob
     let text = match std::fs::read(ans) {
         Ok(t) => t,
         Err(e) => {
-            problems.push(Finding {
-                file: ans.to_path_buf(),
-                line: None,
-                message: format!("cannot read: {e}"),
-            });
+            problems.push(Finding::file(ans, format!("cannot read: {e}")));
             return;
         }
     };
@@ -257,10 +273,15 @@ fn check_answer(ans: &Path, puzzle: &Puzzle, reference: &Option<Vec<Move>>, prob
         Ok(Parsed::NoSolution) => None,
         Ok(Parsed::Moves(m)) => Some(m),
         Err(reason) => {
+            // A reason with a place names it first ("line L, column C: ...").
+            let (line, message) = match reason.position() {
+                Some((line, _)) => (Some(line), reason.to_string()),
+                None => (None, format!("not an answer: {reason}")),
+            };
             problems.push(Finding {
                 file: ans.to_path_buf(),
-                line: None,
-                message: format!("not an answer: {reason}"),
+                line,
+                message,
             });
             return;
         }
@@ -271,18 +292,24 @@ fn check_answer(ans: &Path, puzzle: &Puzzle, reference: &Option<Vec<Move>>, prob
             .collect()
     });
     if stored != solver {
-        let line = match (&stored, &solver) {
-            (Some(a), Some(b)) => a.iter().zip(b).position(|(x, y)| x != y).map(|i| i + 1),
-            _ => Some(1),
+        // The first move that differs (or the first line, for `-1` against moves).
+        let k = match (&stored, &solver) {
+            (Some(a), Some(b)) => a
+                .iter()
+                .zip(b)
+                .position(|(x, y)| x != y)
+                .unwrap_or(a.len().min(b.len())),
+            _ => 0,
         };
-        problems.push(Finding {
-            file: ans.to_path_buf(),
-            line,
-            message: format!(
+        let at = line_of_move(&text, k + 1).or_else(|| line_of_move(&text, k));
+        problems.push(Finding::at(
+            ans,
+            at,
+            format_args!(
                 "stored answer is wrong: the solver's answer is `{}`",
                 format_moves(reference.as_deref()).trim().replace('\n', ", ")
             ),
-        });
+        ));
     }
 }
 
@@ -335,21 +362,76 @@ pub fn validate_package(problem: &crate::package::Problem, progress: impl FnMut(
         reading: problem.checker.reading,
         allow_sensitive: problem.config.tests.reading_sensitive.is_some(),
     };
+    let scoring = scoring_findings(problem, &cases);
     let pairs: Vec<(PathBuf, Option<PathBuf>)> =
         cases.into_iter().map(|t| (t.input, Some(t.answer))).collect();
     let mut v = validate(&pairs, &rules, progress);
     let mut extra: Vec<Finding> = unpaired
         .into_iter()
-        .map(|(file, issue)| Finding {
-            file,
-            line: None,
-            message: issue.to_string(),
-        })
+        .map(|(file, issue)| Finding::file(&file, issue.to_string()))
         .collect();
+    extra.extend(scoring);
     extra.extend(reference_findings(problem));
     extra.append(&mut v.problems);
     v.problems = extra;
     v
+}
+
+/// Problems with a package's scoring groups (when it has any): a group whose
+/// glob matches no test (its points can never be won), and a test in no
+/// group (it can never score).
+pub fn scoring_findings(problem: &crate::package::Problem, tests: &[TestCase]) -> Vec<Finding> {
+    let groups = &problem.config.scoring.groups;
+    if groups.is_empty() {
+        return Vec::new();
+    }
+    let toml = problem.dir.join(crate::package::PROBLEM_FILE);
+    let toml_text = std::fs::read_to_string(&toml).unwrap_or_default();
+    let matches = |g: &Group, t: &TestCase| glob::Pattern::new(&g.tests).is_ok_and(|p| p.matches(&t.name));
+    let mut out: Vec<Finding> = groups
+        .iter()
+        .filter(|g| !tests.iter().any(|t| matches(g, t)))
+        .map(|g| {
+            Finding::at(
+                &toml,
+                key_position(&toml_text, "tests", &g.tests),
+                format_args!(
+                    "scoring group `{}`: tests = `{}` matches no test, so its {} points can never be won",
+                    g.name, g.tests, g.points
+                ),
+            )
+        })
+        .collect();
+    let globs: Vec<String> = groups.iter().map(|g| format!("`{}`", g.tests)).collect();
+    out.extend(
+        tests
+            .iter()
+            .filter(|t| !groups.iter().any(|g| matches(g, t)))
+            .map(|t| {
+                Finding::file(
+                    &t.input,
+                    format!(
+                        "test `{}` is in no scoring group, so it can never score (groups: {})",
+                        t.name,
+                        globs.join(", ")
+                    ),
+                )
+            }),
+    );
+    out
+}
+
+/// Where `key = "value"` is written in a TOML text: `(line, column)` of the
+/// key, for a finding to point at.
+fn key_position(text: &str, key: &str, value: &str) -> Option<(usize, usize)> {
+    text.lines().enumerate().find_map(|(i, line)| {
+        let rest = line.trim_start();
+        let is_it = rest
+            .strip_prefix(key)
+            .is_some_and(|r| r.trim_start().starts_with('='))
+            && (rest.contains(&format!("\"{value}\"")) || rest.contains(&format!("'{value}'")));
+        is_it.then(|| (i + 1, line.chars().count() - rest.chars().count() + 1))
+    })
 }
 
 /// Problems with a package's reference folder: unknown verdict folders,

@@ -71,7 +71,7 @@ fn check_exit_codes_follow_testlib() {
         (
             "2 0 1\n1 1 1\nx 4 -1\n",
             2,
-            "PE: line 3: token `x` is not an integer",
+            "PE: line 3, column 1: token `x` is not an integer",
         ),
     ];
     for (output, code, start) in cases {

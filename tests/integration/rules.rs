@@ -219,12 +219,21 @@ fn input_errors_name_the_rule() {
 }
 
 #[test]
-fn input_errors_name_line_and_token() {
+fn input_errors_name_line_column_and_token() {
     let err = Puzzle::parse(b"1\n1 0\n3 11 0\n0\n0\n0\n").unwrap_err();
     let at = err.at.clone().expect("located");
-    assert_eq!((at.line, at.token_index, at.token.as_str()), (3, 5, "11"));
+    assert_eq!(
+        (at.line, at.column, at.token_index, at.token.as_str()),
+        (3, 3, 5, "11")
+    );
     assert_eq!(
         err.to_string(),
-        "line 3, token 5 `11`: colour must be 1..10 (or 0 to close the column), got 11"
+        "line 3, column 3, token `11`: colour must be 1..10 (or 0 to close the column), got 11"
+    );
+    // The end of the input is a place too.
+    let err = Puzzle::parse(b"1\n1 0\n  0\n").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "line 4, column 1: input ends inside column 2 (expected a colour or the closing 0)"
     );
 }

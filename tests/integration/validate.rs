@@ -8,22 +8,37 @@ use std::path::{Path, PathBuf};
 /// Each file of testdata/invalid and the reason it must be rejected for.
 const INVALID: &[(&str, &str)] = &[
     ("empty.in", "input ends before n"),
-    ("not-an-integer.in", ":2: token 3 `x`: not an integer"),
-    ("n-zero.in", ":1: token 1 `0`: n must be between 1 and 12, got 0"),
+    (
+        "not-an-integer.in",
+        ": line 2, column 3, token `x`: not an integer",
+    ),
+    (
+        "n-zero.in",
+        ": line 1, column 1, token `0`: n must be between 1 and 12, got 0",
+    ),
     (
         "n-over-package-limit.in",
-        ":1: n = 6 is over the package's limit max_n = 5",
+        ": line 1, column 1: n = 6 is over the package's limit max_n = 5",
     ),
-    ("colour-over-ten.in", ":2: token 3 `11`: colour must be 1..10"),
-    ("colour-negative.in", ":2: token 3 `-3`: colour must be 1..10"),
+    (
+        "colour-over-ten.in",
+        ": line 2, column 3, token `11`: colour must be 1..10",
+    ),
+    (
+        "colour-negative.in",
+        ": line 2, column 3, token `-3`: colour must be 1..10",
+    ),
     (
         "column-of-eight.in",
-        ":2: token 9 `2`: column 0 holds 8 blocks, at most 7",
+        ": line 2, column 15, token `2`: column 0 holds 8 blocks, at most 7",
     ),
-    ("ends-inside-a-column.in", "input ends inside column 2"),
+    (
+        "ends-inside-a-column.in",
+        ": line 4, column 1: input ends inside column 2",
+    ),
     (
         "token-after-fifth-column.in",
-        ":7: token 8 `7`: unexpected token after the fifth column",
+        ": line 7, column 1, token `7`: unexpected token after the fifth column",
     ),
     (
         "initial-run-in-a-row.in",
@@ -136,9 +151,9 @@ fn a_corrupted_answer_is_named() {
         .arg(&pkg)
         .assert()
         .code(1)
-        .stdout(
-            predicate::str::contains("secret/5.ans:").and(predicate::str::contains("stored answer is wrong")),
-        )
+        .stdout(predicate::str::contains(
+            "secret/5.ans: line 1, column 1: stored answer is wrong",
+        ))
         .stdout(predicate::str::contains("1 problem\n"));
 }
 

@@ -12,7 +12,7 @@ pub use board::{
     Board, CascadeStep, Dir, HEIGHT, IllegalMove, MAX_COLOUR, Marks, Move, MoveTrace, WIDTH, is_marked,
 };
 pub use parse::{
-    Location, MAX_MOVES, Puzzle, PuzzleError, PuzzleRule, describe_first_run, escape_control, parse_int,
-    show_token, terminal_safe, tokens,
+    BOM, Location, MAX_MOVES, Puzzle, PuzzleError, PuzzleRule, Token, describe_first_run, escape_control,
+    parse_int, show_token, strip_bom, terminal_safe, tokens,
 };
 pub use render::{Style, render, render_replay, render_trace};

@@ -1,15 +1,28 @@
 //! Reading a puzzle: `n`, then five columns bottom to top, each closed by `0`.
 //!
-//! Whitespace of any kind separates tokens and carries no meaning. Every error
-//! names the line, the token and the rule of `RULES.md` it breaks, because the
-//! validator reports them to problem setters as they are.
+//! Whitespace of any kind separates tokens and carries no meaning (CRLF line
+//! ends included), and a UTF-8 byte order mark at the start of a text is
+//! whitespace too. Every error names the line, the column, the token and the
+//! rule of `RULES.md` it breaks, because the validator reports them to
+//! problem setters as they are.
 
 use super::board::{Board, HEIGHT, MAX_COLOUR, WIDTH};
 use std::fmt;
 
-/// Largest `n` the parser accepts at all. Packages set their own, lower limit
-/// (the contest's is 5); beyond this the search is hopeless anyway.
+/// Largest `n` the parser accepts at all, and so the largest the judge
+/// supports (the solver keeps the moves left in a 4-bit field of its memo
+/// key, so it could not go past 15 either). Packages set their own, lower
+/// limit (the contest's is 5); beyond this the search is hopeless anyway.
 pub const MAX_MOVES: u32 = 12;
+
+/// The UTF-8 byte order mark that some editors (and Windows programs) put at
+/// the start of a text file.
+pub const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// `text` without a leading UTF-8 byte order mark: the mark is whitespace.
+pub fn strip_bom(text: &[u8]) -> &[u8] {
+    text.strip_prefix(BOM).unwrap_or(text)
+}
 
 /// A puzzle: the number of moves and the starting board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -20,25 +33,57 @@ pub struct Puzzle {
     pub board: Board,
 }
 
-/// Where in the text a token stands.
+/// Where in the text a token stands (or where the text ends).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Location {
     /// 1-based line.
     pub line: usize,
+    /// 1-based column: characters from the start of the line (a tab is one).
+    pub column: usize,
     /// 1-based index of the token in the file.
     pub token_index: usize,
-    /// The token as written (shortened when very long).
+    /// The token as written (shortened when very long); empty for the end
+    /// of the text.
     pub token: String,
 }
 
 impl fmt::Display for Location {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "line {}, token {} `{}`",
-            self.line, self.token_index, self.token
-        )
+        write!(f, "line {}, column {}", self.line, self.column)?;
+        if !self.token.is_empty() {
+            write!(f, ", token `{}`", self.token)?;
+        }
+        Ok(())
     }
+}
+
+/// A whitespace-separated token and where it starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Token<'a> {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column (characters, see [`Location::column`]).
+    pub column: usize,
+    /// The token's bytes.
+    pub text: &'a [u8],
+}
+
+impl Token<'_> {
+    /// The column just after the token.
+    pub fn end_column(&self) -> usize {
+        self.column + char_count(self.text)
+    }
+}
+
+/// UTF-8 characters in `bytes` (see [`starts_char`]).
+fn char_count(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| starts_char(b)).count()
+}
+
+/// Whether `b` starts a character: it does not continue a UTF-8 sequence
+/// (an invalid byte counts as one character).
+fn starts_char(b: u8) -> bool {
+    !(0x80..0xC0).contains(&b)
 }
 
 /// Which rule of the input format a puzzle breaks.
@@ -90,27 +135,62 @@ impl fmt::Display for PuzzleError {
     }
 }
 
-/// Splits text into whitespace-separated tokens with their line numbers.
-/// Works on bytes so binary garbage is reported, not a panic.
-pub fn tokens(text: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
-    let mut line = 1;
+/// Splits text into whitespace-separated tokens with their lines and
+/// columns, in one pass (linear however long a line is). Works on bytes so
+/// binary garbage is reported, not a panic. A leading byte order mark is the
+/// caller's to strip ([`strip_bom`]).
+pub fn tokens(text: &[u8]) -> impl Iterator<Item = Token<'_>> {
+    let mut end = Position::START;
     let mut i = 0;
     std::iter::from_fn(move || {
         while i < text.len() && text[i].is_ascii_whitespace() {
-            if text[i] == b'\n' {
-                line += 1;
-            }
+            end.advance(text[i]);
             i += 1;
         }
         if i >= text.len() {
             return None;
         }
-        let start = i;
+        let (start, at) = (i, end);
         while i < text.len() && !text[i].is_ascii_whitespace() {
+            end.advance(text[i]);
             i += 1;
         }
-        Some((line, &text[start..i]))
+        Some(Token {
+            line: at.line,
+            column: at.column,
+            text: &text[start..i],
+        })
     })
+}
+
+/// The line and column reached while reading a text.
+#[derive(Clone, Copy, Debug)]
+struct Position {
+    line: usize,
+    column: usize,
+}
+
+impl Position {
+    const START: Position = Position { line: 1, column: 1 };
+
+    /// The position after the byte `b`.
+    fn advance(&mut self, b: u8) {
+        if b == b'\n' {
+            *self = Position {
+                line: self.line + 1,
+                column: 1,
+            };
+        } else if starts_char(b) {
+            self.column += 1;
+        }
+    }
+
+    /// Where `text` ends.
+    fn end_of(text: &[u8]) -> Position {
+        let mut p = Position::START;
+        text.iter().for_each(|&b| p.advance(b));
+        p
+    }
 }
 
 /// Shows a token for a message: lossy UTF-8, at most 20 characters.
@@ -164,20 +244,23 @@ pub fn parse_int(tok: &[u8]) -> Option<i64> {
 impl Puzzle {
     /// Parses and validates a puzzle against every rule of `RULES.md`.
     pub fn parse(text: &[u8]) -> Result<Puzzle, PuzzleError> {
+        let text = strip_bom(text);
         let mut toks = tokens(text).enumerate();
         let mut next = |what: &str| -> Result<(Location, i64), PuzzleError> {
-            let Some((idx, (line, tok))) = toks.next() else {
+            let Some((idx, tok)) = toks.next() else {
+                let end = Position::end_of(text);
                 return Err(PuzzleError {
-                    at: None,
+                    at: Some(Location {
+                        line: end.line,
+                        column: end.column,
+                        token_index: idx_after(text),
+                        token: String::new(),
+                    }),
                     rule: PuzzleRule::Truncated(what.to_string()),
                 });
             };
-            let at = Location {
-                line,
-                token_index: idx + 1,
-                token: show_token(tok),
-            };
-            match parse_int(tok) {
+            let at = Location::of(idx, &tok);
+            match parse_int(tok.text) {
                 Some(v) => Ok((at, v)),
                 None => Err(PuzzleError {
                     at: Some(at),
@@ -219,13 +302,9 @@ impl Puzzle {
                 y += 1;
             }
         }
-        if let Some((idx, (line, tok))) = toks.next() {
+        if let Some((idx, tok)) = toks.next() {
             return Err(PuzzleError {
-                at: Some(Location {
-                    line,
-                    token_index: idx + 1,
-                    token: show_token(tok),
-                }),
+                at: Some(Location::of(idx, &tok)),
                 rule: PuzzleRule::TrailingToken,
             });
         }
@@ -249,6 +328,23 @@ impl Puzzle {
         }
         s
     }
+}
+
+impl Location {
+    /// Where the token with 0-based index `idx` stands.
+    fn of(idx: usize, tok: &Token) -> Location {
+        Location {
+            line: tok.line,
+            column: tok.column,
+            token_index: idx + 1,
+            token: show_token(tok.text),
+        }
+    }
+}
+
+/// The 1-based index the next token of `text` would have.
+fn idx_after(text: &[u8]) -> usize {
+    tokens(text).count() + 1
 }
 
 /// Describes the first run of three on a board, e.g. `at row 0, x 1..3` or
