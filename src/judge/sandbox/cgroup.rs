@@ -162,10 +162,29 @@ impl CgroupSupport {
                     continue;
                 };
                 if nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None).is_err() {
-                    let _ = fs::remove_dir(e.path());
+                    remove_dead_run(&e.path());
                 }
             }
         }
+    }
+}
+
+/// Removes the cgroup of a run whose judge is dead. The kernel kills such a
+/// run's processes when its init dies, but they may still be exiting (a
+/// loaded machine, a judge killed a moment ago): whatever is left in the
+/// group is killed (membership proves it is a sandboxed process) and the
+/// removal retried for up to a second.
+fn remove_dead_run(dir: &Path) {
+    for _ in 0..50 {
+        if fs::remove_dir(dir).is_ok() || !dir.exists() {
+            return;
+        }
+        if let Ok(procs) = fs::read_to_string(dir.join("cgroup.procs")) {
+            for pid in procs.split_whitespace().filter_map(|p| p.parse::<i32>().ok()) {
+                let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
+            }
+        }
+        std::thread::sleep(Duration::from_millis(20));
     }
 }
 
