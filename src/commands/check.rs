@@ -98,8 +98,11 @@ struct ResultFile {
     appes: bool,
 }
 
+/// The input, the output and the answer when one is given.
+type TestlibFiles = (Vec<u8>, Vec<u8>, Option<Vec<u8>>);
+
 /// testlib's arguments: `INPUT OUTPUT [ANSWER [RESULT_FILE [-appes]]]`.
-fn testlib_files(args: &CheckArgs) -> Result<(Vec<u8>, Vec<u8>, Option<Vec<u8>>)> {
+fn testlib_files(args: &CheckArgs) -> Result<TestlibFiles> {
     if args.files.len() > 4 {
         bail!(
             "testlib takes INPUT OUTPUT [ANSWER [RESULT_FILE [-appes]]], got {} files",

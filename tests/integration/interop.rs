@@ -32,7 +32,7 @@ fn compile_checker(dir: &Path, testlib_h: &Path, accept_any: bool) -> PathBuf {
     std::fs::write(&source, text).unwrap();
     let exe = dir.join(format!("check-{accept_any}"));
     let status = Command::new("g++")
-        .args(["-O1", "-std=c++11", "-I"])
+        .args(["-O0", "-std=c++11", "-I"])
         .arg(testlib_h.parent().unwrap())
         .arg("-o")
         .arg(&exe)
@@ -98,7 +98,10 @@ fn the_cpp_testlib_checker_agrees_with_check_on_hundreds_of_outputs() {
             }
         }
     }
-    assert!(cases >= 300 && accepted >= 16, "{cases} cases, {accepted} accepted");
+    assert!(
+        cases >= 300 && accepted >= 16,
+        "{cases} cases, {accepted} accepted"
+    );
     // Judge errors, and testlib's result file.
     std::fs::write(&inp, "1\n1 1 1 0\n0\n0\n0\n0\n").unwrap();
     std::fs::write(&out, "-1\n").unwrap();
@@ -190,7 +193,15 @@ fn the_dmoj_judge_accepts_a_reference_program_and_rejects_a_wrong_one() {
     )
     .unwrap();
     let out = Command::new(&dmoj_python)
-        .args(["-m", "dmoj.testsuite", "--no-ansi", "--skip-self-test", "-e", "CPP17,PY3", "-c"])
+        .args([
+            "-m",
+            "dmoj.testsuite",
+            "--no-ansi",
+            "--skip-self-test",
+            "-e",
+            "CPP17,PY3",
+            "-c",
+        ])
         .arg(&config)
         .arg(&problems)
         .current_dir(root.path())
@@ -201,12 +212,16 @@ fn the_dmoj_judge_accepts_a_reference_program_and_rejects_a_wrong_one() {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(out.status.success() && text.contains("All cases passed."), "{text}");
+    assert!(
+        out.status.success() && text.contains("All cases passed."),
+        "{text}"
+    );
     // The accepted program: every one of the 36 tests AC (the harness
     // checked it); the wrong one: WA somewhere, and nothing but AC or WA.
-    let (ac_part, wa_part) = text.split_once("Running test case wa").or_else(|| {
-        text.split_once("Running test case ac").map(|(wa, ac)| (ac, wa))
-    }).expect("both cases ran");
+    let (ac_part, wa_part) = text
+        .split_once("Running test case wa")
+        .or_else(|| text.split_once("Running test case ac").map(|(wa, ac)| (ac, wa)))
+        .expect("both cases ran");
     let verdicts = |part: &str, code: &str| part.matches(&format!(" {code} [")).count();
     assert_eq!(verdicts(ac_part, "AC"), 36, "{text}");
     assert!(verdicts(wa_part, "WA") >= 1, "{text}");
@@ -286,10 +301,15 @@ fn the_lemonlime_contest_holds_the_task_and_its_special_judge_scores() {
     assert_eq!(cases.len(), 36);
     assert!(contest.join("source").is_dir());
     for case in cases {
-        assert_eq!((case["fullScore"].as_u64(), case["timeLimit"].as_u64()), (Some(10), Some(3000)));
+        assert_eq!(
+            (case["fullScore"].as_u64(), case["timeLimit"].as_u64()),
+            (Some(10), Some(3000))
+        );
         assert_eq!(case["memoryLimit"], 128);
         let input = contest.join("data").join(case["inputFiles"][0].as_str().unwrap());
-        let answer = contest.join("data").join(case["outputFiles"][0].as_str().unwrap());
+        let answer = contest
+            .join("data")
+            .join(case["outputFiles"][0].as_str().unwrap());
         assert!(input.is_file() && answer.is_file(), "{}", input.display());
     }
     // LemonLime starts data/<specialJudge> with six arguments.
@@ -312,7 +332,11 @@ fn the_lemonlime_contest_holds_the_task_and_its_special_judge_scores() {
     let wrong = root.path().join("wrong");
     std::fs::write(&wrong, "-1\n").unwrap();
     let board = std::fs::read_to_string(data.join(case["inputFiles"][0].as_str().unwrap())).unwrap();
-    let expected = if solve(&board).trim() == "-1" { "10\n" } else { "0\n" };
+    let expected = if solve(&board).trim() == "-1" {
+        "10\n"
+    } else {
+        "0\n"
+    };
     assert_eq!(spj(&wrong), expected);
 }
 
@@ -373,7 +397,10 @@ fn every_format_carries_the_limits_file_io_and_scoring_groups() {
             "<solution tag=\"main\">\n        <source path=\"solutions/main.cpp\" type=\"cpp.g++17\"/>",
         ],
     );
-    assert_eq!(read("polygon/tests/02"), read("hydro/testdata/secret-bottom-1.in"));
+    assert_eq!(
+        read("polygon/tests/02"),
+        read("hydro/testdata/secret-bottom-1.in")
+    );
     assert!(root.path().join("polygon/files/check.cpp").is_file());
     has(
         "hydro/testdata/config.yaml",
@@ -395,7 +422,13 @@ fn every_format_carries_the_limits_file_io_and_scoring_groups() {
     );
     has(
         "cms/task.yaml",
-        &["infile: \"mayan.in\"", "outfile: \"mayan.out\"", "n_input: 4", "time_limit: 1.5", "memory_limit: 256"],
+        &[
+            "infile: \"mayan.in\"",
+            "outfile: \"mayan.out\"",
+            "n_input: 4",
+            "time_limit: 1.5",
+            "memory_limit: 256",
+        ],
     );
     // GroupMin subtasks in order: the tests follow them.
     assert_eq!(
@@ -406,7 +439,10 @@ fn every_format_carries_the_limits_file_io_and_scoring_groups() {
     assert!(!read("cms/task.yaml").contains("total_value"));
     let cdf: serde_json::Value = serde_json::from_str(&read("lemon/lemon.cdf")).unwrap();
     let task = &cdf["tasks"][0];
-    assert_eq!((&task["inputFileName"], &task["outputFileName"]), (&"mayan.in".into(), &"mayan.out".into()));
+    assert_eq!(
+        (&task["inputFileName"], &task["outputFileName"]),
+        (&"mayan.in".into(), &"mayan.out".into())
+    );
     assert_eq!(task["standardInputCheck"], false);
     let cases = task["testCases"].as_array().unwrap();
     assert_eq!(cases[0]["fullScore"], 60);
