@@ -20,6 +20,22 @@ Exit codes:
   solve, bench, gen:         0 success, 2 bad input, judge or configuration error
   export:                    0 written, 2 refused or failed (nothing written)";
 
+/// The process's arguments as clap should see them: testlib's one-dash
+/// `-appes` (after `check`'s files) becomes `--appes`, since clap would read
+/// it as five short flags.
+pub fn args() -> Vec<std::ffi::OsString> {
+    let mut after_check = false;
+    std::env::args_os()
+        .map(|a| {
+            if after_check && a.eq_ignore_ascii_case("-appes") {
+                return "--appes".into();
+            }
+            after_check |= a == "check";
+            a
+        })
+        .collect()
+}
+
 /// A grader for the Mayan puzzle (NOIP 2011 senior, day 1 problem 3).
 #[derive(Debug, Parser)]
 #[command(name = "mayan-judge", version, about, after_help = EXIT_CODES)]
@@ -66,7 +82,7 @@ Exit codes: 0 success, 2 configuration error (a request no board can meet, a fil
 or no test found within the bounded number of attempts)."
     )]
     Gen(GenArgs),
-    /// Write a package in another judge's problem format (Kattis / ICPC).
+    /// Write a package in another judge's problem format (Kattis, Polygon, Hydro, DMOJ, CMS, LemonLime).
     #[command(
         after_help = "The package is built in a temporary folder beside OUT_DIR and renamed into place when \
 complete, so a failure leaves nothing behind. For Kattis, the folder's name is the problem id (a-z, 0-9).\n\n\
@@ -103,11 +119,15 @@ pub struct SolveArgs {
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     /// The files, as the protocol orders them:
-    /// testlib: INPUT OUTPUT [ANSWER];
+    /// testlib: INPUT OUTPUT [ANSWER [RESULT_FILE [-appes]]];
     /// kattis:  INPUT ANSWER FEEDBACK_DIR [IGNORED...] with the output on stdin;
     /// lemon:   INPUT OUTPUT ANSWER FULL_SCORE SCORE_FILE MESSAGE_FILE.
     #[arg(required = true, num_args = 1..)]
     pub files: Vec<PathBuf>,
+    /// testlib's `-appes` after RESULT_FILE: the result file in the XML
+    /// form Polygon's invokers read (written `-appes`, as testlib takes it).
+    #[arg(long = "appes", hide = true)]
+    pub appes: bool,
     /// The calling convention of the judging engine.
     #[arg(long, value_enum, default_value = "testlib")]
     pub protocol: Protocol,
@@ -131,8 +151,10 @@ pub struct CheckArgs {
 /// Checker calling conventions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Protocol {
-    /// testlib (Codeforces/Polygon, CMS, most OI judges): exit 0 AC, 1 WA,
-    /// 2 PE, 3 FAIL; the message on stderr.
+    /// testlib (Polygon, Hydro, LOJ, UOJ, DMOJ's testlib checkers): `ok`,
+    /// `wrong answer`, `wrong output format` or `FAIL` and the message on
+    /// stderr, exit 0, 1, 2 or 3; RESULT_FILE gets the message (with
+    /// `-appes`, testlib's XML result).
     Testlib,
     /// Kattis problem format (also DOMjudge): exit 42 accepted, 43 wrong
     /// answer, anything else a judge error; messages in FEEDBACK_DIR.
@@ -375,14 +397,14 @@ pub struct ExportArgs {
     /// Replace OUT_DIR when it is not empty.
     #[arg(long)]
     pub force: bool,
-    /// Where the problem comes from (Kattis `source`), e.g. "NOIP 2011".
+    /// Where the problem comes from (Kattis only: `source`), e.g. "NOIP 2011".
     #[arg(long)]
     pub source: Option<String>,
-    /// The statement's license (Kattis `license`): unknown, public-domain, cc0,
+    /// The statement's license (Kattis only: `license`): unknown, public-domain, cc0,
     /// cc-by, cc-by-sa, educational, permission.
     #[arg(long)]
     pub license: Option<License>,
-    /// Who holds the rights (Kattis `rights_owner`).
+    /// Who holds the rights (Kattis only: `rights_owner`).
     #[arg(long)]
     pub rights_owner: Option<String>,
 }
@@ -392,6 +414,16 @@ pub struct ExportArgs {
 pub enum ExportFormat {
     /// The Kattis / ICPC problem package format, as problemtools' verifyproblem checks it.
     Kattis,
+    /// Codeforces Polygon's package (problem.xml, the testlib checker files/check.cpp).
+    Polygon,
+    /// Hydro's problem folder (testdata/config.yaml, checker_type: testlib); its testdata/ serves LOJ and UOJ.
+    Hydro,
+    /// A DMOJ problem folder (init.yml, a bridged testlib checker).
+    Dmoj,
+    /// A CMS task in the italy_yaml format (task.yaml, check/checker).
+    Cms,
+    /// A LemonLime contest folder (.cdf, data/, the special judge `check --protocol lemon`).
+    Lemon,
 }
 
 /// Options of `stress`.

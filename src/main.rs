@@ -7,7 +7,7 @@ use mayan_judge::commands;
 
 fn main() {
     restore_sigpipe();
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(mayan_judge::cli::args());
     let result = match &cli.command {
         Command::Solve(args) => commands::solve::run(args),
         Command::Bench(args) => commands::bench::run(args),

@@ -2,6 +2,11 @@
 //! the judging engine that runs us (testlib, Kattis/DOMjudge, LemonLime).
 //! A file that cannot be read is a judge error under every protocol, never
 //! an accepted verdict.
+//!
+//! The testlib protocol is testlib 0.9.21's, word for word: `ok`, `wrong
+//! answer`, `wrong output format` or `FAIL` and the message on stderr, exit
+//! code 0, 1, 2 or 3, and the optional result file (`RESULT_FILE`, with
+//! `-appes` the XML that Polygon's invokers read).
 
 use super::read_input;
 use crate::cli::{CheckArgs, ColorChoice, Protocol};
@@ -42,35 +47,119 @@ fn arg<'a>(args: &'a CheckArgs, i: usize, what: &str) -> Result<&'a Path> {
     }
 }
 
-fn testlib(args: &CheckArgs, opts: Options) -> Result<i32> {
-    let files = (|| -> Result<_> {
-        if args.files.len() > 3 {
-            bail!(
-                "testlib takes INPUT OUTPUT [ANSWER], got {} files",
-                args.files.len()
-            );
+/// testlib's result words, as its `quit` prints them before the message.
+fn testlib_word(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Accepted => "ok",
+        Verdict::WrongAnswer => "wrong answer",
+        Verdict::PresentationError => "wrong output format",
+        _ => "FAIL",
+    }
+}
+
+/// testlib's `outcome` attribute in the `-appes` XML result.
+fn testlib_outcome(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Accepted => "accepted",
+        Verdict::WrongAnswer => "wrong-answer",
+        Verdict::PresentationError => "presentation-error",
+        _ => "fail",
+    }
+}
+
+/// The `-appes` result file (testlib 0.9.21, as Polygon's invokers read it):
+/// one line of XML. testlib declares windows-1251 and writes the message's
+/// bytes as they are; here anything outside printable ASCII becomes `?` (and
+/// control characters `.`, as testlib does), so the file is valid whatever
+/// encoding its reader assumes.
+fn appes_xml(verdict: Verdict, message: &str) -> String {
+    let mut body = String::new();
+    for c in message.chars() {
+        match c {
+            '&' => body.push_str("&amp;"),
+            '<' => body.push_str("&lt;"),
+            '>' => body.push_str("&gt;"),
+            '"' => body.push_str("&quot;"),
+            c if (c as u32) < 32 => body.push('.'),
+            c if !c.is_ascii() => body.push('?'),
+            c => body.push(c),
         }
-        let input = read_input(arg(args, 0, "INPUT")?)?;
-        let output = read_input(arg(args, 1, "OUTPUT")?)?;
-        let answer = args.files.get(2).map(|p| read_input(p)).transpose()?;
-        Ok((input, output, answer))
-    })();
-    let (input, output, answer) = match files {
+    }
+    format!(
+        "<?xml version=\"1.0\" encoding=\"windows-1251\"?><result outcome = \"{}\">{body}</result>\n",
+        testlib_outcome(verdict)
+    )
+}
+
+/// Where testlib writes its result besides stderr: `[RESULT_FILE [-appes]]`
+/// after the three files.
+struct ResultFile {
+    path: PathBuf,
+    appes: bool,
+}
+
+/// The input, the output and the answer when one is given.
+type TestlibFiles = (Vec<u8>, Vec<u8>, Option<Vec<u8>>);
+
+/// testlib's arguments: `INPUT OUTPUT [ANSWER [RESULT_FILE [-appes]]]`.
+fn testlib_files(args: &CheckArgs) -> Result<TestlibFiles> {
+    if args.files.len() > 4 {
+        bail!(
+            "testlib takes INPUT OUTPUT [ANSWER [RESULT_FILE [-appes]]], got {} files",
+            args.files.len()
+        );
+    }
+    if args.appes && args.files.len() < 4 {
+        bail!("-appes needs a RESULT_FILE before it");
+    }
+    let input = read_input(arg(args, 0, "INPUT")?)?;
+    let output = read_input(arg(args, 1, "OUTPUT")?)?;
+    let answer = args.files.get(2).map(|p| read_input(p)).transpose()?;
+    Ok((input, output, answer))
+}
+
+/// Reports a verdict as testlib does: `ok ...`, `wrong answer ...`, `wrong
+/// output format ...` or `FAIL ...` on stderr (always, also with a result
+/// file), the message (or, with `-appes`, the XML) in the result file; the
+/// exit code 0, 1, 2 or 3. A result file that cannot be written is a FAIL.
+fn testlib_report(verdict: Verdict, message: &str, result: Option<&ResultFile>) -> i32 {
+    eprintln!("{} {message}", testlib_word(verdict));
+    if let Some(r) = result {
+        let text = if r.appes {
+            appes_xml(verdict, message)
+        } else {
+            message.to_string()
+        };
+        if let Err(e) = std::fs::write(&r.path, text) {
+            eprintln!("FAIL cannot write the result file {}: {e}", r.path.display());
+            return Verdict::Fail.testlib_exit_code();
+        }
+    }
+    verdict.testlib_exit_code()
+}
+
+fn testlib(args: &CheckArgs, opts: Options) -> Result<i32> {
+    // The result file, when one is named, gets every verdict, FAIL included.
+    let result = args.files.get(3).map(|path| ResultFile {
+        path: path.clone(),
+        appes: args.appes,
+    });
+    let (input, output, answer) = match testlib_files(args) {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("FAIL: judge error: {e:#}");
-            return Ok(Verdict::Fail.testlib_exit_code());
+            let message = format!("judge error: {e:#}");
+            return Ok(testlib_report(Verdict::Fail, &message, result.as_ref()));
         }
     };
     let judgement = check(&input, &output, answer.as_deref(), opts);
-    eprintln!("{}: {}", judgement.verdict, judgement.message);
+    let code = testlib_report(judgement.verdict, &judgement.message, result.as_ref());
     if args.json {
         println!("{}", serde_json::to_string_pretty(&judgement)?);
     }
     if args.trace {
         print_trace(args, &input, &judgement);
     }
-    Ok(judgement.verdict.testlib_exit_code())
+    Ok(code)
 }
 
 fn print_trace(args: &CheckArgs, input: &[u8], judgement: &Judgement) {

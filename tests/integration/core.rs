@@ -34,7 +34,7 @@ fn check_accepts_every_official_answer() {
             .args([&input, &ans, &ans])
             .assert()
             .code(0)
-            .stderr(predicate::str::starts_with("AC"));
+            .stderr(predicate::str::starts_with("ok "));
     }
 }
 
@@ -66,12 +66,12 @@ fn check_exit_codes_follow_testlib() {
     let dir = tempfile::tempdir().unwrap();
     let input = write_in(dir.path(), "in", CASE4);
     let cases = [
-        ("2 0 1\n1 1 1\n3 4 -1\n", 0, "AC"),
-        ("-1\n", 1, "WA: answer is -1 but a solution exists"),
+        ("2 0 1\n1 1 1\n3 4 -1\n", 0, "ok "),
+        ("-1\n", 1, "wrong answer answer is -1 but a solution exists"),
         (
             "2 0 1\n1 1 1\nx 4 -1\n",
             2,
-            "PE: line 3, column 1: token `x` is not an integer",
+            "wrong output format line 3, column 1: token `x` is not an integer",
         ),
     ];
     for (output, code, start) in cases {

@@ -19,6 +19,7 @@ mod export;
 mod generate;
 mod grade;
 mod html_chromium;
+mod interop;
 mod newcomer;
 mod properties;
 mod protocols;

@@ -1,5 +1,5 @@
 //! `check` called exactly as each judging engine calls a checker: testlib
-//! (Polygon, CMS, most OI judges), Kattis/DOMjudge output validators, and
+//! (Polygon, Hydro, LOJ, UOJ: result words on stderr, result file, `-appes`), Kattis/DOMjudge output validators, and
 //! LemonLime special judges. A missing or unreadable file is always a judge
 //! error, never an accepted verdict.
 
@@ -34,9 +34,21 @@ impl Files {
 // ---- testlib ----------------------------------------------------------------
 
 #[test]
-fn testlib_exit_codes_and_message_on_stderr() {
+fn testlib_prints_its_result_words_and_exit_codes_on_stderr() {
     let f = Files::new();
-    for (out, code, msg) in [(RIGHT, 0, "AC"), (WRONG, 1, "WA"), ("x\n", 2, "PE")] {
+    for (out, code, text) in [
+        (RIGHT, 0, "ok correct\n"),
+        (
+            WRONG,
+            1,
+            "wrong answer after 3 moves the board still holds 21 blocks\n",
+        ),
+        (
+            "x\n",
+            2,
+            "wrong output format line 1: token `x` is not an integer\n",
+        ),
+    ] {
         f.put("out", out);
         judge()
             .arg("check")
@@ -44,8 +56,69 @@ fn testlib_exit_codes_and_message_on_stderr() {
             .assert()
             .code(code)
             .stdout("")
-            .stderr(predicate::str::starts_with(msg));
+            .stderr(text);
     }
+}
+
+#[test]
+fn testlib_writes_the_result_file_plain_or_as_appes_xml() {
+    let f = Files::new();
+    f.put("out", WRONG);
+    judge()
+        .arg("check")
+        .args([f.path("in"), f.path("out"), f.path("ans"), f.path("result")])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::starts_with("wrong answer "));
+    // testlib writes the message alone; the verdict is the exit code.
+    assert_eq!(f.read("result"), "after 3 moves the board still holds 21 blocks");
+    for (out, code, outcome) in [
+        (RIGHT, 0, "accepted"),
+        (WRONG, 1, "wrong-answer"),
+        ("x", 2, "presentation-error"),
+    ] {
+        f.put("out", out);
+        judge()
+            .arg("check")
+            .args([f.path("in"), f.path("out"), f.path("ans"), f.path("result")])
+            .arg("-appes")
+            .assert()
+            .code(code);
+        let xml = f.read("result");
+        assert!(
+            xml.starts_with(&format!(
+                "<?xml version=\"1.0\" encoding=\"windows-1251\"?><result outcome = \"{outcome}\">"
+            )) && xml.ends_with("</result>\n"),
+            "{xml}"
+        );
+    }
+    // XML-escaped, and ASCII whatever the output held.
+    f.put("out", "<é>\n");
+    judge()
+        .arg("check")
+        .args([
+            f.path("in"),
+            f.path("out"),
+            f.path("ans"),
+            f.path("result"),
+            PathBuf::from("-APPES"),
+        ])
+        .assert()
+        .code(2);
+    let xml = f.read("result");
+    assert!(xml.contains("`&lt;?&gt;`") && xml.is_ascii(), "{xml}");
+    // A judge error reaches the result file too.
+    judge()
+        .arg("check")
+        .args([f.path("in"), f.path("missing"), f.path("ans"), f.path("result")])
+        .arg("-appes")
+        .assert()
+        .code(3)
+        .stderr(predicate::str::starts_with("FAIL judge error: reading "));
+    assert!(
+        f.read("result")
+            .contains("<result outcome = \"fail\">judge error")
+    );
 }
 
 #[test]
@@ -57,11 +130,30 @@ fn testlib_missing_or_unreadable_files_are_fail() {
         .args([f.path("in"), f.path("out"), f.path("missing.ans")])
         .assert()
         .code(3)
-        .stderr(predicate::str::contains("missing.ans"));
+        .stderr(predicate::str::starts_with("FAIL ").and(predicate::str::contains("missing.ans")));
     // A folder where a file should be.
     judge()
         .arg("check")
         .args([f.path("in"), f.dir.path().to_path_buf(), f.path("ans")])
+        .assert()
+        .code(3);
+    // -appes without a result file, a sixth file.
+    judge()
+        .arg("check")
+        .args([f.path("in"), f.path("out"), f.path("ans")])
+        .arg("-appes")
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("-appes needs a RESULT_FILE"));
+    judge()
+        .arg("check")
+        .args([
+            f.path("in"),
+            f.path("out"),
+            f.path("ans"),
+            f.path("r"),
+            f.path("x"),
+        ])
         .assert()
         .code(3);
 }

@@ -132,11 +132,7 @@ fn every_accepted_program_survives_500_random_boards() {
             String::from_utf8_lossy(&out.stderr)
         );
         assert!(stdout.contains("tried 500 boards"), "{stdout}");
-        eprintln!(
-            "{} ({reading}): 500 boards in {:?}",
-            p.display(),
-            start.elapsed()
-        );
+        eprintln!("{} ({reading}): 500 boards in {:?}", p.display(), start.elapsed());
         done.push((source, reading));
     }
 }

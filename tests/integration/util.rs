@@ -104,6 +104,18 @@ const TOOLS: &[(&str, &[&str], &str)] = &[
         "`python3 -m venv target/problemtools-venv && target/problemtools-venv/bin/pip install problemtools` \
          and target/problemtools-venv/bin on PATH; .ci/run does both",
     ),
+    (
+        "testlib.h",
+        &[],
+        "`.ci/run`, which copies testlib 0.9.21 from the syzoj-tools 0.2.1 wheel (PyPI) \
+         to target/testlib/testlib.h; or set MAYAN_TESTLIB_H to a testlib.h",
+    ),
+    (
+        "dmoj",
+        &[],
+        "`.ci/run`, which installs dmoj 4.1.0 into target/dmoj-venv (apt: libseccomp-dev; \
+         pip: cython, setuptools<70, wheel, then dmoj==4.1.0 --no-build-isolation)",
+    ),
 ];
 
 /// The test running now (libtest names its thread after it), or the caller.
@@ -136,7 +148,8 @@ pub fn skip(why: &str) {
 
 /// A tool from [`TOOLS`] on PATH, or `None` after [`missing`] (which fails
 /// the test when tools are required). The tool's own problemtools venv in
-/// `target/` counts for `verifyproblem`.
+/// `target/` counts for `verifyproblem`; `testlib.h` is the header's path
+/// and `dmoj` the Python of DMOJ's venv, both under `target/`.
 #[track_caller]
 pub fn tool(name: &str) -> Option<PathBuf> {
     let &(_, candidates, how) = TOOLS
@@ -146,6 +159,19 @@ pub fn tool(name: &str) -> Option<PathBuf> {
     let mut found = candidates.iter().find_map(|c| on_path(c));
     if found.is_none() && name == "verifyproblem" {
         found = Some(target_dir().join("problemtools-venv/bin/verifyproblem")).filter(|p| p.is_file());
+    }
+    // Tools installed under target/ by .ci/run, never on PATH.
+    if name == "testlib.h" {
+        found = std::env::var_os("MAYAN_TESTLIB_H")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| target_dir().join("testlib/testlib.h"))
+            .canonicalize()
+            .ok();
+    }
+    if name == "dmoj" {
+        // The venv's Python runs the judge (`python -m dmoj.testsuite`).
+        found = Some(target_dir().join("dmoj-venv/bin/python"))
+            .filter(|p| p.is_file() && target_dir().join("dmoj-venv/bin/dmoj").is_file());
     }
     if found.is_none() {
         missing(

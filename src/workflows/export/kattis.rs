@@ -25,22 +25,18 @@
 //! one move a line): whitespace carries no meaning under RULES.md, and the
 //! input validator can then be strict about the format, as Kattis expects.
 
+use super::checkers::{PythonProtocol, python_checker};
+use super::data::{self, checked_tests, reference_programs_of, require_accepted};
 use super::{ExportError, PackageFormat, Summary, latex, safe_file_name, write, write_executable};
 use crate::package::Problem;
-use crate::package::expected::FOLDERS;
-use crate::package::languages::LanguageTable;
-use crate::puzzle::checker;
-use crate::puzzle::sim::Puzzle;
-use crate::puzzle::solver::{Reading, format_moves};
-use crate::workflows::validate::reference_programs;
+use crate::puzzle::solver::Reading;
 use sha2::{Digest, Sha256};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
 
-/// The output validator: the checker in Python 3 (Kattis protocol).
-pub const OUTPUT_VALIDATOR: &str = include_str!("kattis_output_validator.py");
+pub use super::data::{STATEMENT_FILE, test_destination};
 /// The input validator, before the package's `max_n` is written into it.
 pub const INPUT_VALIDATOR: &str = include_str!("kattis_input_validator.py");
 /// The line of [`INPUT_VALIDATOR`] that carries `max_n`.
@@ -57,9 +53,6 @@ exec python3 -S "$(dirname "$0")/validate.py" "$@"
 END
 chmod +x run
 "#;
-
-/// The statement a package holds, beside its `problem.toml`.
-pub const STATEMENT_FILE: &str = "statement.md";
 
 /// Licenses the format knows (`license` in `problem.yaml`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -162,17 +155,8 @@ impl PackageFormat for Kattis {
             }
             _ => {}
         }
-        let statement_path = problem.dir.join(STATEMENT_FILE);
-        let statement = match std::fs::read_to_string(&statement_path) {
-            Ok(s) => s,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Err(unsupported(format!(
-                    "{} not found: a Kattis package needs a statement",
-                    statement_path.display()
-                )));
-            }
-            Err(e) => return Err(ExportError::io(&statement_path)(e)),
-        };
+        let statement = data::statement(problem, "Kattis")?;
+        require_accepted(problem)?;
         let mut summary = Summary {
             format: self.name(),
             ..Summary::default()
@@ -205,7 +189,10 @@ impl PackageFormat for Kattis {
         let validator_dir = safe_file_name(&config.name);
         let output = dir.join("output_validators").join(&validator_dir);
         write_executable(&output.join("build"), BUILD)?;
-        write_executable(&output.join("validate.py"), OUTPUT_VALIDATOR)?;
+        write_executable(
+            &output.join("validate.py"),
+            python_checker(PythonProtocol::Kattis, false),
+        )?;
         let input = dir.join("input_validators").join(&validator_dir);
         write_executable(&input.join("build"), BUILD)?;
         write_executable(&input.join("validate.py"), input_validator(config.input.max_n))?;
@@ -270,70 +257,22 @@ pub fn is_problem_id(name: &str) -> bool {
     !name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
 }
 
-/// Where a test goes: `(group, file name without extension)`. Tests in
-/// `sample/` and `secret/` keep their group; deeper folders are flattened
-/// with `-`; tests outside those two groups go to `secret/`.
-pub fn test_destination(name: &str) -> (&'static str, String) {
-    let parts: Vec<&str> = name.split('/').collect();
-    let (group, rest) = match parts.as_slice() {
-        ["sample", rest @ ..] if !rest.is_empty() => ("sample", rest),
-        ["secret", rest @ ..] if !rest.is_empty() => ("secret", rest),
-        all => ("secret", all),
-    };
-    (group, safe_file_name(&rest.join("-")))
-}
-
-/// Writes `data/sample` and `data/secret`: each input checked against the
-/// rules and the package's `max_n`, each answer against the solver (the
-/// output validator trusts the answer files to be the smallest solutions).
+/// Writes `data/sample` and `data/secret` (see [`checked_tests`]).
 fn write_tests(problem: &Problem, dir: &Path, summary: &mut Summary) -> Result<(), ExportError> {
-    let mut written: BTreeMap<String, String> = BTreeMap::new();
-    let mut rewritten = 0;
-    for test in problem.tests()? {
-        let bad = |path: &Path, message: String| ExportError::BadTest {
-            path: path.to_path_buf(),
-            message,
-        };
-        let input = std::fs::read(&test.input).map_err(ExportError::io(&test.input))?;
-        let puzzle = Puzzle::parse(&input).map_err(|e| bad(&test.input, format!("invalid puzzle: {e}")))?;
-        let max_n = problem.config.input.max_n;
-        if puzzle.n > max_n {
-            return Err(bad(
-                &test.input,
-                format!("n = {} is over the package's max_n = {max_n}", puzzle.n),
-            ));
-        }
-        let answer = std::fs::read(&test.answer).map_err(ExportError::io(&test.answer))?;
-        let reference = checker::reference(&puzzle, Some(&answer), problem.checker.reading).map_err(|j| {
-            bad(
-                &test.answer,
-                format!("{} (see `mayan-judge validate`)", j.message),
-            )
-        })?;
-        let (group, file) = test_destination(&test.name);
-        let target = format!("{group}/{file}");
-        if let Some(other) = written.insert(target.clone(), test.name.clone()) {
-            return Err(bad(
-                &test.input,
-                format!(
-                    "tests `{other}` and `{}` would both be data/{target}: rename one",
-                    test.name
-                ),
-            ));
-        }
-        let (input_text, answer_text) = (puzzle.to_text(), format_moves(reference.as_deref()));
-        rewritten += (input_text.as_bytes() != input) as usize + (answer_text.as_bytes() != answer) as usize;
-        write(&dir.join(format!("data/{target}.in")), input_text)?;
-        write(&dir.join(format!("data/{target}.ans")), answer_text)?;
-        match group {
+    let tests = checked_tests(problem)?;
+    for t in &tests.tests {
+        write(&dir.join(format!("data/{}/{}.in", t.group, t.file)), &t.input)?;
+        write(&dir.join(format!("data/{}/{}.ans", t.group, t.file)), &t.answer)?;
+        match t.group {
             "sample" => summary.sample_tests += 1,
             _ => summary.secret_tests += 1,
         }
     }
-    if rewritten > 0 {
+    if tests.rewritten > 0 {
         summary.notes.push(format!(
-            "{rewritten} test files rewritten in the canonical layout (whitespace only; \
-             the input validator accepts no other)"
+            "{} test files rewritten in the canonical layout (whitespace only; \
+             the input validator accepts no other)",
+            tests.rewritten
         ));
     }
     Ok(())
@@ -372,59 +311,46 @@ fn as_python3(source: Vec<u8>) -> Vec<u8> {
 /// Copies the reference programs (following symbolic links) into
 /// `submissions/<expected verdict>/`, in the languages problemtools knows.
 fn write_submissions(problem: &Problem, dir: &Path, summary: &mut Summary) -> Result<(), ExportError> {
-    let languages = LanguageTable::for_package(&problem.dir)?;
-    for folder in FOLDERS {
-        let mut names = BTreeSet::new();
-        for program in reference_programs(&problem.reference_dir.join(folder)) {
-            let language = languages.detect(&program).map_or("", |l| l.name.as_str());
-            let extension = program.extension().and_then(|e| e.to_str());
-            let Some(kattis_ext) = kattis_extension(language, extension) else {
-                summary.notes.push(format!(
-                    "left out {}: not in a language the Kattis tools know (C, C++, Rust, Python 3)",
-                    program.display()
-                ));
-                continue;
-            };
-            let stem = program.file_stem().unwrap_or_default().to_string_lossy();
-            let file = format!("{}.{kattis_ext}", safe_file_name(&stem));
-            if !names.insert(file.clone()) {
-                return Err(ExportError::Unsupported {
-                    package: problem.config.name.clone(),
-                    message: format!(
-                        "two reference programs would both be submissions/{folder}/{file} ({}): rename one",
-                        program.display()
-                    ),
-                });
-            }
-            let mut source = std::fs::read(&program).map_err(ExportError::io(&program))?;
-            if kattis_ext == "py" {
-                source = as_python3(source);
-            }
-            write(&dir.join("submissions").join(folder).join(&file), source)?;
-        }
-        if !names.is_empty() {
-            summary.submissions.push((folder.to_string(), names.len()));
-        }
-    }
-    if let Ok(entries) = std::fs::read_dir(&problem.reference_dir) {
-        let mut others: Vec<String> = entries
-            .flatten()
-            .filter(|e| e.path().is_dir())
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .filter(|n| !FOLDERS.contains(&n.as_str()))
-            .collect();
-        others.sort();
-        for other in others {
+    let (programs, others) = reference_programs_of(problem)?;
+    let mut names: BTreeSet<(&str, String)> = BTreeSet::new();
+    for program in &programs {
+        let extension = program.path.extension().and_then(|e| e.to_str());
+        let Some(kattis_ext) = kattis_extension(&program.language, extension) else {
             summary.notes.push(format!(
-                "left out {}: not an expected-verdict folder",
-                problem.reference_dir.join(other).display()
+                "left out {}: not in a language the Kattis tools know (C, C++, Rust, Python 3)",
+                program.path.display()
             ));
+            continue;
+        };
+        let stem = program.path.file_stem().unwrap_or_default().to_string_lossy();
+        let file = format!("{}.{kattis_ext}", safe_file_name(&stem));
+        if !names.insert((program.folder, file.clone())) {
+            return Err(ExportError::Unsupported {
+                package: problem.config.name.clone(),
+                message: format!(
+                    "two reference programs would both be submissions/{}/{file} ({}): rename one",
+                    program.folder,
+                    program.path.display()
+                ),
+            });
+        }
+        let mut source = std::fs::read(&program.path).map_err(ExportError::io(&program.path))?;
+        if kattis_ext == "py" {
+            source = as_python3(source);
+        }
+        write(&dir.join("submissions").join(program.folder).join(&file), source)?;
+    }
+    for folder in crate::package::expected::FOLDERS {
+        let count = names.iter().filter(|(f, _)| *f == folder).count();
+        if count > 0 {
+            summary.submissions.push((folder.to_string(), count));
         }
     }
-    if !summary.submissions.iter().any(|(f, _)| f == "accepted") {
-        summary
-            .notes
-            .push("no accepted reference program: Kattis requires at least one".into());
+    for other in others {
+        summary.notes.push(format!(
+            "left out {}: not an expected-verdict folder",
+            other.display()
+        ));
     }
     Ok(())
 }
@@ -480,17 +406,6 @@ pub fn uuid(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn test_names_keep_their_group_or_go_to_secret() {
-        assert_eq!(test_destination("sample/1"), ("sample", "1".into()));
-        assert_eq!(test_destination("secret/big-1"), ("secret", "big-1".into()));
-        assert_eq!(test_destination("secret/a/b"), ("secret", "a-b".into()));
-        assert_eq!(test_destination("extra/7"), ("secret", "extra-7".into()));
-        assert_eq!(test_destination("7"), ("secret", "7".into()));
-        assert_eq!(test_destination("sample"), ("secret", "sample".into()));
-        assert_eq!(test_destination("secret/x y"), ("secret", "x_y".into()));
-    }
 
     #[test]
     fn licenses_parse_in_both_spellings() {

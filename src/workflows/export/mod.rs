@@ -1,16 +1,32 @@
 //! Exports a package to another judging system's problem format, one file per
 //! format behind one trait (the layout of hyperfine's exporters, as in
-//! `report/`): `kattis` for the Kattis / ICPC problem package format.
+//! `report/`): `kattis` (Kattis / ICPC, DOMjudge), `polygon` (Codeforces
+//! Polygon), `hydro` (Hydro, and with the same checker LOJ and UOJ), `dmoj`,
+//! `cms` (CMS's `italy_yaml` task) and `lemon` (a LemonLime contest).
+//! `data` reads and checks what they all carry (tests, subtasks, reference
+//! programs); `checkers` writes the checkers they carry.
 //!
 //! [`export`] owns what every format shares: it refuses a non-empty output
 //! folder unless asked to replace it, and builds the whole package in a
 //! temporary folder beside the target, renamed into place only once every
 //! file is written, so a failure never leaves half a package behind.
 
+pub mod checkers;
+pub mod cms;
+pub mod data;
+pub mod dmoj;
+pub mod hydro;
 pub mod kattis;
 mod latex;
+pub mod lemon;
+pub mod polygon;
 
+pub use cms::Cms;
+pub use dmoj::Dmoj;
+pub use hydro::Hydro;
 pub use kattis::Kattis;
+pub use lemon::Lemon;
+pub use polygon::Polygon;
 
 use crate::package::{PackageError, Problem};
 use std::path::{Path, PathBuf};

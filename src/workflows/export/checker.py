@@ -1,15 +1,24 @@
 #!/usr/bin/env python3
-"""Output validator for the Mayan puzzle (NOIP 2011), Kattis protocol.
+"""Checker for the Mayan puzzle (NOIP 2011).
 
-Written by `mayan-judge export --format kattis`: a self-contained copy of the
-judge's checker (src/puzzle/checker.rs in mayan-judge) under the literal rules of its
-RULES.md, in Python 3 with the standard library only.
+Written by `mayan-judge export`: a self-contained copy of the judge's checker
+(src/puzzle/checker.rs in mayan-judge) under the literal rules of its RULES.md,
+in Python 3 with the standard library only. PROTOCOL below says how the judge
+calls it:
 
+kattis (Kattis, DOMjudge, problemtools):
     validate.py INPUT ANSWER FEEDBACK_DIR [any] < team_output
-
-Exit 42: accepted; 43: wrong answer (the reason in FEEDBACK_DIR/judgemessage.txt,
-what a team may see in teammessage.txt); 1: judge error (a bad input or answer
-file: never the team's fault).
+    Exit 42: accepted; 43: wrong answer (the reason in FEEDBACK_DIR/judgemessage.txt,
+    what a team may see in teammessage.txt); 1: judge error (a bad input or answer
+    file: never the team's fault).
+testlib (DMOJ's bridged checkers):
+    checker.py INPUT OUTPUT ANSWER
+    `ok`, `wrong answer`, `wrong output format` or `FAIL` and the reason on
+    stderr; exit 0, 1, 2 or 3.
+cms (CMS comparators):
+    checker INPUT ANSWER OUTPUT
+    The score (1.0 or 0.0) on stdout, `translate:success` or `translate:wrong`
+    on stderr; exit 1 on a judge error.
 
 The team's moves are replayed in a simulator. They are accepted when they are
 exactly n legal moves that leave the board empty (a board emptied before the
@@ -20,6 +29,9 @@ smallest solution; or when both say -1. With the flag `any` (problem.yaml
 
 import os
 import sys
+
+PROTOCOL = "kattis"  # kattis | testlib | cms: set by `mayan-judge export`
+ACCEPT_ANY = False  # [checker] accept = "any" (under kattis, the flag `any` too)
 
 WIDTH = 5  # columns, x = 0..4 from left to right
 HEIGHT = 7  # rows, y = 0..6 from bottom to top
@@ -317,35 +329,45 @@ def read(path, what):
         raise JudgeError("cannot read the %s file %s: %s" % (what, path, e))
 
 
-def run(args, output):
-    """(exit code, judge message, team message)."""
-    if len(args) < 3:
-        return JUDGE_ERROR, "judge error: usage: validate.py INPUT ANSWER FEEDBACK_DIR [any] < output", None
-    accept_any = False
-    for flag in args[3:]:
-        if flag in ("any", "accept_any"):
-            accept_any = True
-        else:
-            return JUDGE_ERROR, "judge error: unknown validator flag `%s` (known: any)" % flag, None
+def verdict(input_path, answer_path, output, accept_any):
+    """(verdict, message, move): AC, WA or PE (the move to blame, or None), or
+    FAIL for a judge error."""
     try:
-        n, board = parse_puzzle(read(args[0], "input"))
+        n, board = parse_puzzle(read(input_path, "input"))
         try:
-            reference = parse_answer(read(args[1], "answer"), n)
+            reference = parse_answer(read(answer_path, "answer"), n)
             if reference != NO_SOLUTION:
                 replay(n, board, reference)
         except Rejected as r:
             raise JudgeError("stored answer: " + r.message)
         judge(n, board, reference, output, accept_any)
     except JudgeError as e:
-        return JUDGE_ERROR, "judge error: %s" % e, "judge error"
+        return "FAIL", "judge error: %s" % e, None
     except Rejected as r:
-        team = "%s: move %d is wrong" % (r.verdict, r.move) if r.move else r.verdict
-        return WRONG_ANSWER, "%s: %s" % (r.verdict, r.message), team
-    return ACCEPTED, "AC: correct", "accepted"
+        return r.verdict, r.message, r.move
+    return "AC", "correct", None
 
 
-def main():
-    args = sys.argv[1:]
+def run(args, output):
+    """Kattis: (exit code, judge message, team message)."""
+    if len(args) < 3:
+        return JUDGE_ERROR, "judge error: usage: validate.py INPUT ANSWER FEEDBACK_DIR [any] < output", None
+    accept_any = ACCEPT_ANY
+    for flag in args[3:]:
+        if flag in ("any", "accept_any"):
+            accept_any = True
+        else:
+            return JUDGE_ERROR, "judge error: unknown validator flag `%s` (known: any)" % flag, None
+    v, message, move = verdict(args[0], args[1], output, accept_any)
+    if v == "FAIL":
+        return JUDGE_ERROR, message, "judge error"
+    if v == "AC":
+        return ACCEPTED, "AC: correct", "accepted"
+    team = "%s: move %d is wrong" % (v, move) if move else v
+    return WRONG_ANSWER, "%s: %s" % (v, message), team
+
+
+def main_kattis(args):
     output = sys.stdin.buffer.read()
     code, judge_message, team_message = run(args, output)
     if len(args) >= 3:
@@ -361,6 +383,51 @@ def main():
     if code == JUDGE_ERROR:
         sys.stderr.write(judge_message + "\n")
     return code
+
+
+TESTLIB = {"AC": (0, "ok"), "WA": (1, "wrong answer"), "PE": (2, "wrong output format"), "FAIL": (3, "FAIL")}
+
+
+def main_testlib(args):
+    if len(args) != 3:
+        v, message = "FAIL", "judge error: usage: checker.py INPUT OUTPUT ANSWER"
+    else:
+        try:
+            output = read(args[1], "output")
+        except JudgeError as e:
+            output, v, message = None, "FAIL", "judge error: %s" % e
+        if output is not None:
+            v, message, _ = verdict(args[0], args[2], output, ACCEPT_ANY)
+    code, word = TESTLIB[v]
+    sys.stderr.write("%s %s\n" % (word, message))
+    return code
+
+
+def main_cms(args):
+    if len(args) != 3:
+        v, message = "FAIL", "judge error: usage: checker INPUT ANSWER OUTPUT"
+    else:
+        try:
+            output = read(args[2], "output")
+        except JudgeError as e:
+            output, v, message = None, "FAIL", "judge error: %s" % e
+        if output is not None:
+            v, message, _ = verdict(args[0], args[1], output, ACCEPT_ANY)
+    if v == "FAIL":
+        sys.stderr.write(message + "\n")
+        return 1
+    sys.stdout.write("1.0\n" if v == "AC" else "0.0\n")
+    sys.stderr.write("translate:success\n" if v == "AC" else "translate:wrong\n")
+    return 0
+
+
+def main():
+    args = sys.argv[1:]
+    if PROTOCOL == "testlib":
+        return main_testlib(args)
+    if PROTOCOL == "cms":
+        return main_cms(args)
+    return main_kattis(args)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,105 @@
+//! A DMOJ problem folder (what a judge's `problem_storage_globs` points at;
+//! the folder's name is the problem code):
+//!
+//! ```text
+//! init.yml                      the tests with their points (scoring groups as
+//!                               batches), the bridged checker
+//! checker.py                    the Python checker under testlib's protocol
+//! <group>-<name>.in / .ans      the tests
+//! ```
+//!
+//! The checker is a bridged checker (`lang: PY3`, `type: testlib`): DMOJ runs
+//! it in its sandbox as `checker.py INPUT OUTPUT ANSWER` and reads testlib's
+//! exit codes. It is Python rather than the C++ testlib checker because a
+//! DMOJ problem must ship `testlib.h` itself, which this project does not
+//! distribute. Time and memory limits live on the site, not in `init.yml`;
+//! DMOJ 4.1 has no file I/O, so programs read stdin there.
+
+use super::checkers::{PythonProtocol, python_checker};
+use super::data::{self, checked_tests, flat_name, require_accepted, subtasks};
+use super::hydro::yaml_string;
+use super::{ExportError, PackageFormat, Summary, write};
+use crate::package::Problem;
+use std::path::Path;
+
+/// The DMOJ format.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Dmoj;
+
+/// Whether `name` can be a DMOJ problem code (`[a-z0-9]+`).
+fn is_problem_code(name: &str) -> bool {
+    !name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+}
+
+impl PackageFormat for Dmoj {
+    fn name(&self) -> &'static str {
+        "dmoj"
+    }
+
+    fn write(&self, problem: &Problem, dir: &Path, name: &str) -> Result<Summary, ExportError> {
+        data::literal_only(problem)?;
+        require_accepted(problem)?;
+        let config = &problem.config;
+        let mut summary = Summary {
+            format: self.name(),
+            ..Summary::default()
+        };
+        if !is_problem_code(name) {
+            summary.notes.push(format!(
+                "DMOJ takes the problem code from the folder name, and `{name}` is not one (only a-z and 0-9)"
+            ));
+        }
+        let tests = checked_tests(problem)?;
+        let groups = subtasks(problem, &tests.tests)?;
+        for t in &tests.tests {
+            let file = flat_name(t);
+            write(&dir.join(format!("{file}.in")), &t.input)?;
+            write(&dir.join(format!("{file}.ans")), &t.answer)?;
+            match t.group {
+                "sample" => summary.sample_tests += 1,
+                _ => summary.secret_tests += 1,
+            }
+        }
+        let case = |i: usize| {
+            let file = flat_name(&tests.tests[i]);
+            format!(
+                "in: {}, out: {}",
+                yaml_string(&format!("{file}.in")),
+                yaml_string(&format!("{file}.ans"))
+            )
+        };
+        let mut y = String::from(
+            "# Written by `mayan-judge export --format dmoj` from problem.toml.\n\
+             checker:\n  name: bridged\n  args:\n    files: checker.py\n    lang: PY3\n    type: testlib\n\
+             test_cases:\n",
+        );
+        let grouped = !config.scoring.groups.is_empty();
+        for g in &groups {
+            if grouped {
+                y += "- batched:\n";
+                for &t in &g.tests {
+                    y += &format!("  - {{{}}}\n", case(t));
+                }
+                y += &format!("  points: {}\n", g.points);
+            } else {
+                y += &format!("- {{{}, points: {}}}\n", case(g.tests[0]), g.points);
+            }
+        }
+        write(&dir.join("init.yml"), y)?;
+        write(
+            &dir.join("checker.py"),
+            python_checker(PythonProtocol::Testlib, problem.checker.accept_any),
+        )?;
+        summary.notes.push(format!(
+            "set the limits on the DMOJ site: {} ms, {} MiB (init.yml holds none)",
+            config.limits.time_ms, config.limits.memory_mib
+        ));
+        if let Some(io) = &config.io {
+            summary.notes.push(format!(
+                "[io] {} / {} is not carried: DMOJ 4.1 has no file I/O, programs read stdin and write stdout",
+                io.input, io.output
+            ));
+        }
+        Ok(summary)
+    }
+}

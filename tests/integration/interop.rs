@@ -1,0 +1,495 @@
+//! The exports for other judges, each checked with the judge's own code where
+//! it installs here and against the format's documentation otherwise:
+//! the C++ testlib checker (Polygon, Hydro, LOJ, UOJ), compiled against the
+//! real testlib.h, gives `check`'s verdicts on a few hundred outputs; the
+//! DMOJ export is judged by the real DMOJ judge (`dmoj` 4.1.0 from PyPI),
+//! an accepted program AC on every test and a wrong one WA; the CMS
+//! comparator and the LemonLime special judge score every test of their
+//! export; and each format's files say what the package says (limits, file
+//! I/O, scoring groups).
+
+use crate::export::{boards, extra_outputs, outputs, python, solve};
+use crate::util::{CASE4, CASE4_ANSWER, judge, manifest, tool};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// Exports `package` in `format` to `out`.
+/// How many tests the bundled problem has (`testdata/mayan/**/*.in`).
+fn bundled_tests() -> usize {
+    walkdir::WalkDir::new(manifest().join("testdata/mayan"))
+        .into_iter()
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "in"))
+        .count()
+}
+
+fn export(format: &str, package: &Path, out: &Path) {
+    judge()
+        .args(["export", "--format", format])
+        .arg(package)
+        .arg(out)
+        .assert()
+        .success();
+}
+
+// ---- the C++ testlib checker ----------------------------------------------------------
+
+/// Compiles the exported checker (`accept_any` or not) against testlib.h.
+fn compile_checker(dir: &Path, testlib_h: &Path, accept_any: bool) -> PathBuf {
+    let source = dir.join(format!("check-{accept_any}.cpp"));
+    let text = mayan_judge::workflows::export::checkers::testlib_checker(accept_any);
+    std::fs::write(&source, text).unwrap();
+    let exe = dir.join(format!("check-{accept_any}"));
+    let status = Command::new("g++")
+        .args(["-O0", "-std=c++11", "-I"])
+        .arg(testlib_h.parent().unwrap())
+        .arg("-o")
+        .arg(&exe)
+        .arg(&source)
+        .status()
+        .expect("run g++");
+    assert!(status.success(), "the testlib checker does not compile");
+    exe
+}
+
+/// `(exit code, testlib's result words)` from a testlib checker's stderr.
+fn testlib_verdict(program: &mut Command) -> (i32, String) {
+    let out = program.stdin(Stdio::null()).output().expect("run the checker");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let word = ["ok", "wrong answer", "wrong output format", "FAIL"]
+        .into_iter()
+        .find(|w| stderr.starts_with(&format!("{w} ")))
+        .unwrap_or("?");
+    (out.status.code().unwrap_or(-1), word.to_string())
+}
+
+#[test]
+fn the_cpp_testlib_checker_agrees_with_check_on_hundreds_of_outputs() {
+    let (Some(_), Some(testlib_h)) = (tool("g++"), tool("testlib.h")) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path();
+    // Both builds at once: testlib.h is slow to compile.
+    let (smallest, any) = std::thread::scope(|s| {
+        let a = s.spawn(|| compile_checker(work, &testlib_h, false));
+        let b = s.spawn(|| compile_checker(work, &testlib_h, true));
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    let bin = assert_cmd::cargo::cargo_bin("mayan-judge");
+    let (inp, out, ans) = (work.join("in"), work.join("out"), work.join("ans"));
+    let extra = extra_outputs();
+    let (mut cases, mut accepted) = (0, 0);
+    for (i, board) in boards().iter().enumerate() {
+        let answer = solve(board);
+        std::fs::write(&inp, board).unwrap();
+        std::fs::write(&ans, &answer).unwrap();
+        let mut outs = outputs(&answer);
+        outs.extend(extra.iter().filter(|(b, _)| *b == i).map(|(_, o)| o.to_vec()));
+        for output in &outs {
+            std::fs::write(&out, output).unwrap();
+            for (any, cpp) in [(false, &smallest), (true, &any)] {
+                let mut rust = Command::new(&bin);
+                rust.arg("check");
+                if any {
+                    rust.arg("--any");
+                }
+                let rust = testlib_verdict(rust.args([&inp, &out, &ans]));
+                let cpp = testlib_verdict(Command::new(cpp).args([&inp, &out, &ans]));
+                cases += 1;
+                accepted += (rust.0 == 0) as usize;
+                assert_eq!(
+                    rust,
+                    cpp,
+                    "board {i}, any = {any}, output {:?}: check says {rust:?}, the testlib checker {cpp:?}",
+                    String::from_utf8_lossy(output)
+                );
+            }
+        }
+    }
+    assert!(
+        cases >= 300 && accepted >= 16,
+        "{cases} cases, {accepted} accepted"
+    );
+    // Judge errors, and testlib's result file.
+    std::fs::write(&inp, "1\n1 1 1 0\n0\n0\n0\n0\n").unwrap();
+    std::fs::write(&out, "-1\n").unwrap();
+    assert_eq!(
+        testlib_verdict(Command::new(&smallest).args([&inp, &out, &ans])),
+        (3, "FAIL".into())
+    );
+    std::fs::write(&inp, CASE4).unwrap();
+    std::fs::write(&ans, CASE4_ANSWER).unwrap();
+    std::fs::write(&out, "2 0 1\n1 1 1\n4 0 -1\n").unwrap();
+    for program in [&bin, &smallest] {
+        let result = work.join("result.xml");
+        let status = Command::new(program)
+            .args(if program == &bin { vec!["check"] } else { vec![] })
+            .args([&inp, &out, &ans, &result])
+            .arg("-appes")
+            .stderr(Stdio::null())
+            .status()
+            .unwrap();
+        assert_eq!(status.code(), Some(1));
+        assert_eq!(
+            std::fs::read_to_string(&result).unwrap(),
+            "<?xml version=\"1.0\" encoding=\"windows-1251\"?><result outcome = \"wrong-answer\">\
+             after 3 moves the board still holds 21 blocks</result>\n",
+            "{}",
+            program.display()
+        );
+    }
+    eprintln!("{cases} outputs judged alike by check and the C++ testlib checker ({accepted} accepted)");
+}
+
+// ---- DMOJ ----------------------------------------------------------------------------
+
+/// The first program of `reference/mayan/<folder>/` with extension `ext`.
+fn reference(folder: &str, ext: &str) -> PathBuf {
+    let dir = manifest().join("reference/mayan").join(folder);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == ext))
+        .collect();
+    files.sort();
+    files.remove(0)
+}
+
+#[test]
+fn the_dmoj_judge_accepts_a_reference_program_and_rejects_a_wrong_one() {
+    let (Some(dmoj_python), Some(_)) = (tool("dmoj"), tool("g++")) else {
+        return;
+    };
+    let root = tempfile::tempdir().unwrap();
+    let problems = root.path().join("problems");
+    let problem = problems.join("mayan");
+    export("dmoj", &manifest().join("problems/mayan"), &problem);
+    let cases = std::fs::read_to_string(problem.join("init.yml"))
+        .unwrap()
+        .matches("{in: ")
+        .count();
+    assert_eq!(cases, bundled_tests());
+    // DMOJ's own test harness: tests/<case>/test.yml beside init.yml, one
+    // submission each, judged as the judge judges any submission.
+    for (case, program, expect) in [
+        ("ac", reference("accepted", "cpp"), "AC"),
+        ("wa", reference("wrong_answer", "cpp"), "[AC, WA]"),
+    ] {
+        let dir = problem.join("tests").join(case);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(&program, dir.join("main.cpp")).unwrap();
+        std::fs::write(
+            dir.join("test.yml"),
+            format!("language: CPP17\ntime: 3\nmemory: 131072\nsource: main.cpp\nexpect: {expect}\n"),
+        )
+        .unwrap();
+    }
+    // The interpreter itself, not a version manager's shim (a script the
+    // judge's sandbox may not run): the system's where there is one.
+    let system = PathBuf::from("/usr/bin/python3");
+    let Some(python3) = Some(system).filter(|p| p.is_file()).or_else(python) else {
+        return;
+    };
+    let config = root.path().join("judge.yml");
+    std::fs::write(
+        &config,
+        format!(
+            "runtime:\n  g++17: {}\n  python3: {}\n",
+            tool("g++").unwrap().display(),
+            python3.display()
+        ),
+    )
+    .unwrap();
+    let out = Command::new(&dmoj_python)
+        .args([
+            "-m",
+            "dmoj.testsuite",
+            "--no-ansi",
+            "--skip-self-test",
+            "-e",
+            "CPP17,PY3",
+            "-c",
+        ])
+        .arg(&config)
+        .arg(&problems)
+        .current_dir(root.path())
+        .output()
+        .expect("run dmoj.testsuite");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.status.success() && text.contains("All cases passed."),
+        "{text}"
+    );
+    // The accepted program: every one of the bundled tests AC (the harness
+    // checked it); the wrong one: WA somewhere, and nothing but AC or WA.
+    let (ac_part, wa_part) = text
+        .split_once("Running test case wa")
+        .or_else(|| text.split_once("Running test case ac").map(|(wa, ac)| (ac, wa)))
+        .expect("both cases ran");
+    let verdicts = |part: &str, code: &str| part.matches(&format!(" {code} [")).count();
+    assert_eq!(verdicts(ac_part, "AC"), bundled_tests(), "{text}");
+    assert!(verdicts(wa_part, "WA") >= 1, "{text}");
+    assert_eq!(
+        verdicts(wa_part, "AC") + verdicts(wa_part, "WA"),
+        bundled_tests(),
+        "{text}"
+    );
+}
+
+// ---- CMS -------------------------------------------------------------------------------
+
+#[test]
+fn the_cms_comparator_scores_every_test_of_its_task() {
+    let Some(python) = python() else { return };
+    let root = tempfile::tempdir().unwrap();
+    let task = root.path().join("mayan");
+    export("cms", &manifest().join("problems/mayan"), &task);
+    let yaml = std::fs::read_to_string(task.join("task.yaml")).unwrap();
+    let n_input = format!("n_input: {}\n", bundled_tests());
+    let total_value = format!("total_value: {}\n", bundled_tests() * 10);
+    for line in [
+        "name: \"mayan\"",
+        "time_limit: 3\n",
+        "memory_limit: 128\n",
+        &n_input,
+        "infile: \"\"",
+        "outfile: \"\"",
+        "public_testcases: \"0\"",
+        &total_value,
+    ] {
+        assert!(yaml.contains(line), "{line} in\n{yaml}");
+    }
+    let checker = task.join("check/checker");
+    let run = |input: &Path, answer: &Path, output: &Path| {
+        let out = Command::new(&python)
+            .arg(&checker)
+            .args([input, answer, output])
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    for i in 0..bundled_tests() {
+        let input = task.join(format!("input/input{i}.txt"));
+        let answer = task.join(format!("output/output{i}.txt"));
+        assert_eq!(
+            run(&input, &answer, &answer),
+            (0, "1.0\n".into(), "translate:success\n".into()),
+            "test {i}"
+        );
+    }
+    let wrong = root.path().join("wrong");
+    std::fs::write(&wrong, "0 0 1\n").unwrap();
+    let (input, answer) = (task.join("input/input0.txt"), task.join("output/output0.txt"));
+    assert_eq!(
+        run(&input, &answer, &wrong),
+        (0, "0.0\n".into(), "translate:wrong\n".into())
+    );
+    // A broken answer file is the judge's fault: CMS sees the checker fail.
+    let (code, stdout, stderr) = run(&input, &wrong, &answer);
+    assert_eq!((code, stdout.as_str()), (1, ""), "{stderr}");
+}
+
+// ---- LemonLime ---------------------------------------------------------------------------
+
+#[test]
+fn the_lemonlime_contest_holds_the_task_and_its_special_judge_scores() {
+    let root = tempfile::tempdir().unwrap();
+    let contest = root.path().join("noip");
+    export("lemon", &manifest().join("problems/mayan"), &contest);
+    let cdf: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(contest.join("noip.cdf")).unwrap()).unwrap();
+    assert_eq!(cdf["version"], "1.0");
+    let task = &cdf["tasks"][0];
+    assert_eq!(task["specialJudge"], "mayan/spj");
+    assert_eq!(task["comparisonMode"], 4, "SpecialJudgeMode");
+    assert_eq!(task["standardInputCheck"], true);
+    let cases = task["testCases"].as_array().unwrap();
+    assert_eq!(cases.len(), bundled_tests());
+    assert!(contest.join("source").is_dir());
+    for case in cases {
+        assert_eq!(
+            (case["fullScore"].as_u64(), case["timeLimit"].as_u64()),
+            (Some(10), Some(3000))
+        );
+        assert_eq!(case["memoryLimit"], 128);
+        let input = contest.join("data").join(case["inputFiles"][0].as_str().unwrap());
+        let answer = contest
+            .join("data")
+            .join(case["outputFiles"][0].as_str().unwrap());
+        assert!(input.is_file() && answer.is_file(), "{}", input.display());
+    }
+    // LemonLime starts data/<specialJudge> with six arguments.
+    let case = &cases[5];
+    let data = contest.join("data");
+    let spj = |output: &Path| {
+        let (score, message) = (root.path().join("score"), root.path().join("message"));
+        let status = Command::new(data.join("mayan/spj"))
+            .arg(data.join(case["inputFiles"][0].as_str().unwrap()))
+            .arg(output)
+            .arg(data.join(case["outputFiles"][0].as_str().unwrap()))
+            .arg("10")
+            .args([&score, &message])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        std::fs::read_to_string(score).unwrap()
+    };
+    assert_eq!(spj(&data.join(case["outputFiles"][0].as_str().unwrap())), "10\n");
+    let wrong = root.path().join("wrong");
+    std::fs::write(&wrong, "-1\n").unwrap();
+    let board = std::fs::read_to_string(data.join(case["inputFiles"][0].as_str().unwrap())).unwrap();
+    let expected = if solve(&board).trim() == "-1" {
+        "10\n"
+    } else {
+        "0\n"
+    };
+    assert_eq!(spj(&wrong), expected);
+}
+
+// ---- what every format carries: limits, file I/O, scoring groups ---------------------------
+
+/// A package with NOIP file I/O and two scoring groups (60 + 40 points).
+fn grouped_package(root: &Path) -> PathBuf {
+    let pkg = root.join("repo/problems/noip");
+    std::fs::create_dir_all(&pkg).unwrap();
+    std::fs::write(
+        pkg.join("problem.toml"),
+        "name = \"noip\"\ntitle = \"Mayan & co\"\n[limits]\ntime_ms = 1500\nmemory_mib = 256\n\
+         [io]\ninput = \"mayan.in\"\noutput = \"mayan.out\"\n\
+         [[scoring.group]]\nname = \"bottom\"\ntests = \"secret/bottom-*\"\npoints = 60\n\
+         [[scoring.group]]\nname = \"rest\"\ntests = \"secret/none-*\"\npoints = 40\n",
+    )
+    .unwrap();
+    std::fs::write(pkg.join("statement.md"), "# Mayan\n\nText.\n").unwrap();
+    for test in ["sample/1", "secret/bottom-1", "secret/bottom-2", "secret/none-1"] {
+        for ext in ["in", "ans"] {
+            let to = root.join(format!("repo/testdata/noip/{test}.{ext}"));
+            std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+            std::fs::copy(manifest().join(format!("testdata/mayan/{test}.{ext}")), to).unwrap();
+        }
+    }
+    let accepted = root.join("repo/reference/noip/accepted");
+    std::fs::create_dir_all(&accepted).unwrap();
+    std::fs::copy(reference("accepted", "cpp"), accepted.join("main.cpp")).unwrap();
+    pkg
+}
+
+#[test]
+fn every_format_carries_the_limits_file_io_and_scoring_groups() {
+    let root = tempfile::tempdir().unwrap();
+    let pkg = grouped_package(root.path());
+    let read = |path: &str| std::fs::read_to_string(root.path().join(path)).unwrap();
+    let has = |path: &str, lines: &[&str]| {
+        let text = read(path);
+        for line in lines {
+            assert!(text.contains(line), "{line:?} in {path}:\n{text}");
+        }
+    };
+    for format in ["polygon", "hydro", "dmoj", "cms", "lemon"] {
+        export(format, &pkg, &root.path().join(format));
+    }
+    has(
+        "polygon/problem.xml",
+        &[
+            "<name language=\"english\" value=\"Mayan &amp; co\"/>",
+            "<judging input-file=\"mayan.in\" output-file=\"mayan.out\">",
+            "<time-limit>1500</time-limit>",
+            "<memory-limit>268435456</memory-limit>",
+            "<test-count>4</test-count>",
+            "<test method=\"manual\" group=\"ungrouped\" sample=\"true\"/>",
+            "<test method=\"manual\" group=\"bottom\"/>",
+            "<group feedback-policy=\"icpc\" name=\"bottom\" points=\"60\" points-policy=\"complete-group\"/>",
+            "<checker name=\"check.cpp\" type=\"testlib\">",
+            "<solution tag=\"main\">\n        <source path=\"solutions/main.cpp\" type=\"cpp.g++17\"/>",
+        ],
+    );
+    assert_eq!(
+        read("polygon/tests/02"),
+        read("hydro/testdata/secret-bottom-1.in")
+    );
+    assert!(root.path().join("polygon/files/check.cpp").is_file());
+    has(
+        "hydro/testdata/config.yaml",
+        &[
+            "time: 1500ms\nmemory: 256m\nfilename: \"mayan\"\nchecker_type: testlib\nchecker: checker.cpp\n",
+            "  - id: 1\n    score: 60\n    type: min\n    cases:\n      - input: \"secret-bottom-1.in\"\n        \
+             output: \"secret-bottom-1.ans\"\n      - input: \"secret-bottom-2.in\"",
+            "  - id: 3\n    score: 0\n",
+        ],
+    );
+    has("hydro/problem.yaml", &["title: \"Mayan & co\""]);
+    has(
+        "dmoj/init.yml",
+        &[
+            "- batched:\n  - {in: \"secret-bottom-1.in\", out: \"secret-bottom-1.ans\"}\n  - {in: \"secret-bottom-2.in\", \
+             out: \"secret-bottom-2.ans\"}\n  points: 60\n",
+            "type: testlib",
+        ],
+    );
+    has(
+        "cms/task.yaml",
+        &[
+            "infile: \"mayan.in\"",
+            "outfile: \"mayan.out\"",
+            "n_input: 4",
+            "time_limit: 1.5",
+            "memory_limit: 256",
+        ],
+    );
+    // GroupMin subtasks in order: the tests follow them.
+    assert_eq!(
+        read("cms/gen/GEN"),
+        "# ST: 60\nsecret/bottom-1\nsecret/bottom-2\n# ST: 40\nsecret/none-1\n# ST: 0\nsample/1\n"
+    );
+    assert_eq!(read("cms/input/input3.txt"), read("hydro/testdata/sample-1.in"));
+    assert!(!read("cms/task.yaml").contains("total_value"));
+    let cdf: serde_json::Value = serde_json::from_str(&read("lemon/lemon.cdf")).unwrap();
+    let task = &cdf["tasks"][0];
+    assert_eq!(
+        (&task["inputFileName"], &task["outputFileName"]),
+        (&"mayan.in".into(), &"mayan.out".into())
+    );
+    assert_eq!(task["standardInputCheck"], false);
+    let cases = task["testCases"].as_array().unwrap();
+    assert_eq!(cases[0]["fullScore"], 60);
+    assert_eq!(
+        cases[0]["inputFiles"],
+        serde_json::json!(["noip/secret-bottom-1.in", "noip/secret-bottom-2.in"])
+    );
+    // The CMS loader's subtasks must add up to 100; Hydro's file I/O is a stem.
+    let toml = pkg.join("problem.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    std::fs::write(&toml, text.replace("points = 40", "points = 30")).unwrap();
+    judge()
+        .args(["export", "--format", "cms"])
+        .arg(&pkg)
+        .arg(root.path().join("cms2"))
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("add up to 90 points"));
+    std::fs::write(&toml, text.replace("mayan.out", "answer.txt")).unwrap();
+    judge()
+        .args(["export", "--format", "hydro"])
+        .arg(&pkg)
+        .arg(root.path().join("hydro2"))
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("`STEM.in` and `STEM.out`"));
+    // Kattis-only options are refused elsewhere.
+    judge()
+        .args(["export", "--format", "hydro", "--source", "NOIP"])
+        .arg(&pkg)
+        .arg(root.path().join("hydro3"))
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("kattis only"));
+}
