@@ -370,7 +370,7 @@ fn grouped_package(root: &Path) -> PathBuf {
     )
     .unwrap();
     std::fs::write(pkg.join("statement.md"), "# Mayan\n\nText.\n").unwrap();
-    for test in ["sample/1", "secret/bottom-1", "secret/bottom-2", "secret/none-1"] {
+    for test in ["sample/1", "secret/bottom-1", "secret/bottom-2", "secret/none-2"] {
         for ext in ["in", "ans"] {
             let to = root.join(format!("repo/testdata/noip/{test}.{ext}"));
             std::fs::create_dir_all(to.parent().unwrap()).unwrap();
@@ -448,7 +448,7 @@ fn every_format_carries_the_limits_file_io_and_scoring_groups() {
     // GroupMin subtasks in order: the tests follow them.
     assert_eq!(
         read("cms/gen/GEN"),
-        "# ST: 60\nsecret/bottom-1\nsecret/bottom-2\n# ST: 40\nsecret/none-1\n# ST: 0\nsample/1\n"
+        "# ST: 60\nsecret/bottom-1\nsecret/bottom-2\n# ST: 40\nsecret/none-2\n# ST: 0\nsample/1\n"
     );
     assert_eq!(read("cms/input/input3.txt"), read("hydro/testdata/sample-1.in"));
     assert!(!read("cms/task.yaml").contains("total_value"));

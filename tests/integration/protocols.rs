@@ -46,7 +46,7 @@ fn testlib_prints_its_result_words_and_exit_codes_on_stderr() {
         (
             "x\n",
             2,
-            "wrong output format line 1: token `x` is not an integer\n",
+            "wrong output format line 1, column 1: token `x` is not an integer\n",
         ),
     ] {
         f.put("out", out);
