@@ -357,16 +357,16 @@ impl Problem {
             Some(p) => dir.join(p),
             None => root.join("reference").join(&config.name),
         };
-        if let Some(io) = &config.io {
-            if !FileIo::valid_name(&io.input) || !FileIo::valid_name(&io.output) || io.input == io.output {
-                return Err(PackageError::Invalid {
-                    path,
-                    message: format!(
-                        "[io] input = `{}`, output = `{}`: two different plain file names are needed (no `/`)",
-                        io.input, io.output
-                    ),
-                });
-            }
+        if let Some(io) = &config.io
+            && (!FileIo::valid_name(&io.input) || !FileIo::valid_name(&io.output) || io.input == io.output)
+        {
+            return Err(PackageError::Invalid {
+                path,
+                message: format!(
+                    "[io] input = `{}`, output = `{}`: two different plain file names are needed (no `/`)",
+                    io.input, io.output
+                ),
+            });
         }
         for g in &config.scoring.groups {
             if let Err(e) = glob::Pattern::new(&g.tests) {
