@@ -25,7 +25,11 @@ impl ReportFormat for Junit {
         let mut out = Report::new(format!("mayan-judge grade {}", report.problem));
         for s in &report.submissions {
             let mut suite = TestSuite::new(s.name());
-            let why = s.no_program.as_ref().or(s.judge_error.as_ref()).or(s.compile_error.as_ref());
+            let why = s
+                .no_program
+                .as_ref()
+                .or(s.judge_error.as_ref())
+                .or(s.compile_error.as_ref());
             if let Some(err) = why {
                 let mut case = TestCase::new("compile", failure("not graded", err));
                 case.set_classname(s.name());

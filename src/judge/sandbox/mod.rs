@@ -38,7 +38,11 @@
 //!   recognised.
 //! * **Output**: stdout over `output_bytes` (or stderr over the same
 //!   amount) stops the run with [`Status::OutputLimit`]; files are bounded
-//!   by `RLIMIT_FSIZE`, open files by `RLIMIT_NOFILE`.
+//!   by `RLIMIT_FSIZE`, open files by `RLIMIT_NOFILE`. Under file I/O
+//!   ([`RunSpec::input_file`], [`RunSpec::output_file`]) the input is a
+//!   read-only file of the judge's in the work folder and the output file
+//!   is read back as a regular file only, never through a link, at most
+//!   `output_bytes`.
 //! * **Processes**: a pids cgroup, else `RLIMIT_NPROC` (per run uid).
 //! * No core dumps, `PATH=/usr/bin:/bin` and nothing else inherited,
 //!   `no_new_privs`, default signal dispositions.
