@@ -343,6 +343,7 @@ fn html_report(
         sandbox.protections(),
     );
     report.time_limit_ms = args.time_limit;
+    report.tests = vec![name.to_string()];
     let mut submission = SubmissionReport::new(args.submission.display().to_string(), language, 10);
     submission.tests = vec![test];
     report.submissions.push(submission);

@@ -459,6 +459,7 @@ fn references(report: &GradeReport, shared: &Shared) -> String {
 
 impl ReportFormat for Html {
     fn grade(&self, report: &GradeReport) -> String {
+        let report = &*super::with_every_test(report);
         let mut body = format!("<h1>Grading: {}</h1>", esc(&report.problem));
         if let Some(c) = &report.contest {
             let _ = write!(body, "<p>Contest: {}</p>", esc(c));
@@ -602,6 +603,16 @@ mod tests {
             report.submissions.push(s);
         }
         report
+    }
+
+    #[test]
+    fn a_report_that_lists_no_tests_still_draws_its_failures() {
+        let mut report = class();
+        report.submissions.truncate(1);
+        report.submissions[0].tests.truncate(1);
+        report.tests.clear();
+        let page = Html.grade(&report);
+        assert!(page.contains("id=\"s0-t0\"") && page.contains("id=\"t0\""));
     }
 
     #[test]

@@ -37,6 +37,29 @@ pub trait ReportFormat {
     fn validation(&self, report: &ValidationReport) -> String;
 }
 
+/// The report with every test its submissions hold in
+/// [`GradeReport::tests`] (a report put together by hand may list fewer),
+/// so that a grid has a column for each.
+pub(crate) fn with_every_test(report: &GradeReport) -> std::borrow::Cow<'_, GradeReport> {
+    let missing = |name: &str| !report.tests.iter().any(|t| t == name);
+    if report
+        .submissions
+        .iter()
+        .all(|s| s.tests.iter().all(|t| !missing(&t.test)))
+    {
+        return std::borrow::Cow::Borrowed(report);
+    }
+    let mut full = report.clone();
+    for s in &report.submissions {
+        for t in &s.tests {
+            if !full.tests.contains(&t.test) {
+                full.tests.push(t.test.clone());
+            }
+        }
+    }
+    std::borrow::Cow::Owned(full)
+}
+
 /// The submissions by rank, as `(rank, index in the report, submission)`:
 /// most points first, then by name (natural order); equal scores share a
 /// rank (1, 2, 2, 4).
