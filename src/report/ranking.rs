@@ -59,20 +59,33 @@ fn table(out: &mut String, report: &GradeReport) {
         .max()
         .unwrap_or(0)
         .max("contestant".len());
-    let _ = write!(out, "rank  {:<name_w$}  total", "contestant");
+    // As narrow as the cells allow: 40 tests fit in 160 columns.
+    let cell_w = report
+        .submissions
+        .iter()
+        .flat_map(|s| {
+            report
+                .tests
+                .iter()
+                .map(move |t| super::short_verdict(report, s, t).len())
+        })
+        .chain([report.tests.len().to_string().len()])
+        .max()
+        .unwrap_or(2);
+    let _ = write!(out, "rank  {:<name_w$}  total ", "contestant");
     for i in 1..=report.tests.len() {
-        let _ = write!(out, "  {i:<4}");
+        let _ = write!(out, " {i:<cell_w$}");
     }
     end_line(out);
     for (rank, _, s) in super::ranked(report) {
-        let _ = write!(out, "{rank:>4}  {:<name_w$}  {:>5}", s.name(), s.score);
+        let _ = write!(out, "{rank:>4}  {:<name_w$}  {:>5} ", s.name(), s.score);
         if s.no_program.is_some() {
-            out.push_str("  no program");
+            out.push_str(" no program");
         } else if s.judge_error.is_some() {
-            out.push_str("  FAIL (judge error)");
+            out.push_str(" FAIL (judge error)");
         } else {
             for t in &report.tests {
-                let _ = write!(out, "  {:<4}", super::short_verdict(report, s, t));
+                let _ = write!(out, " {:<cell_w$}", super::short_verdict(report, s, t));
             }
         }
         end_line(out);
