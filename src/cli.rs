@@ -179,8 +179,15 @@ pub enum ColorChoice {
 #[derive(Debug, Args)]
 pub struct GradeArgs {
     /// Source files or ready executables; a folder means every source file in it.
-    #[arg(required = true)]
+    #[arg(required_unless_present = "contest", conflicts_with = "contest")]
     pub submissions: Vec<PathBuf>,
+    /// A contest folder: each sub-folder is a contestant (also under
+    /// `DIR/source/`, LemonLime's layout, or `DIR/players/`, Arbiter's),
+    /// whose program is `<contestant>/<stem>.<ext>` or
+    /// `<contestant>/<stem>/<stem>.<ext>` (stem: the problem's name). Prints
+    /// a ranking.
+    #[arg(long, value_name = "DIR")]
+    pub contest: Option<PathBuf>,
     /// The problem package [default: problems/mayan, found from the current
     /// folder upwards, else the copy built into the binary].
     #[arg(long)]
@@ -188,13 +195,30 @@ pub struct GradeArgs {
     /// Only tests whose name matches this glob (e.g. `secret/*`, `sample/1`).
     #[arg(long)]
     pub tests: Option<String>,
-    /// Tests run in parallel. CPU time is measured per process and stays
-    /// comparable; wall time and memory bandwidth suffer when jobs exceed cores.
+    /// Tests (and compilations) run in parallel. CPU time is measured per
+    /// process and stays comparable; wall time and memory bandwidth suffer
+    /// when jobs exceed cores.
     #[arg(long, default_value_t = 1)]
     pub jobs: usize,
     /// Force the language (c, cpp, rust, python, exe) instead of detecting it.
     #[arg(long)]
     pub lang: Option<String>,
+    /// NOIP file I/O: programs read STEM.in and write STEM.out in their
+    /// folder (only STEM.out is judged), whatever the package says.
+    #[arg(long, value_name = "STEM", value_parser = crate::commands::file_stem, conflicts_with = "stdio")]
+    pub file_io: Option<String>,
+    /// Programs read stdin and write stdout, whatever the package says.
+    #[arg(long)]
+    pub stdio: bool,
+    /// Run a TLE close to the limit (finished within 1.5x of it, or out of
+    /// wall time while computing) again, up to N times; the last run stands.
+    /// 0: every run stops at the limit.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub retry_tle: u32,
+    /// Write the points of every submission on every test as CSV to FILE
+    /// (header `contestant,total,<test>,...`), for a spreadsheet.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
     /// Report files.
     #[command(flatten)]
     pub reports: ReportArgs,
@@ -465,6 +489,10 @@ pub struct StressArgs {
     /// Write an HTML report of the shrunk failure to FILE.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
+    /// NOIP file I/O: the program reads STEM.in and writes STEM.out in its
+    /// folder (only STEM.out is judged) instead of stdin and stdout.
+    #[arg(long, value_name = "STEM", value_parser = crate::commands::file_stem)]
+    pub file_io: Option<String>,
     /// Most submission runs spent shrinking.
     #[arg(long, default_value_t = 2000)]
     pub shrink_runs: usize,

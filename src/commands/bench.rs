@@ -118,6 +118,8 @@ fn grader_overhead(args: &BenchArgs) -> Result<()> {
         runner: &sandboxed,
         limits: ProblemLimits::default(),
         options: checker::Options::default(),
+        io: None,
+        retry_tle: 0,
     };
     let bare_spec = program.spec(input.clone(), run_limits(judge.limits));
     let (mut bare, mut judged) = (Vec::new(), Vec::new());
@@ -249,6 +251,8 @@ fn stress_rate(args: &BenchArgs) -> Result<()> {
             runner: &sandboxed,
             limits: ProblemLimits::default(),
             options: checker::Options::default(),
+            io: None,
+            retry_tle: 0,
         },
         program: &program,
     };
@@ -305,6 +309,7 @@ fn baseline_program(exe: &Path) -> Program {
         args: Vec::new(),
         files: vec![(exe.to_path_buf(), "solution".into())],
         cached: true,
+        source: None,
     }
 }
 

@@ -1,14 +1,18 @@
-//! `mayan-judge grade`: compile and run submissions on a package's tests.
+//! `mayan-judge grade`: compile and run submissions on a package's tests:
+//! files given, or every contestant of a contest folder (`--contest`, a
+//! ranking on the terminal); compiled `--jobs` at a time, then each graded
+//! with its tests `--jobs` at a time.
 
 use super::progress::Progress;
 use crate::cli::GradeArgs;
-use crate::judge::grading::{GradeReport, Grader, SCHEMA_VERSION, SubmissionReport};
+use crate::judge::grading::{GradeReport, Grader, SubmissionReport};
 use crate::judge::runner::Sandboxed;
-use crate::judge::submission::{default_cache_dir, prepare};
+use crate::judge::submission::{Prepared, SubmissionError, default_cache_dir, prepare_all};
 use crate::package::embedded::Embedded;
 use crate::package::languages::LanguageTable;
-use crate::package::{Problem, TestCase};
-use crate::report::{ReportFormat, Text};
+use crate::package::{FileIo, Problem, TestCase};
+use crate::report::{Csv, Ranking, ReportFormat, Text, write_atomic};
+use crate::workflows::contest::Contest;
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
 
@@ -60,63 +64,169 @@ fn expand(paths: &[PathBuf], languages: &LanguageTable) -> Result<Vec<PathBuf>> 
     Ok(out)
 }
 
-/// Runs `grade`; returns the exit code (0 all AC, 1 not all AC, 2 judge error).
-pub fn run(args: &GradeArgs) -> Result<i32> {
-    let (problem, _bundled) = find_problem(args.problem.as_deref())?;
-    let languages = LanguageTable::for_package(&problem.dir)?;
+/// What is graded: a file, or a contestant and their program (or why
+/// they have none).
+struct Entry {
+    /// The submission as shown: the file, or the contestant's folder.
+    shown: String,
+    /// In a contest, the contestant.
+    contestant: Option<String>,
+    /// The program, or why there is none to grade.
+    source: Result<PathBuf, String>,
+}
+
+/// The tests to grade: the package's, narrowed by `--tests`.
+fn select_tests(problem: &Problem, pattern: Option<&str>) -> Result<Vec<TestCase>> {
     let mut cases: Vec<TestCase> = problem.tests()?;
-    if let Some(pattern) = &args.tests {
+    if let Some(pattern) = pattern {
         let glob = glob::Pattern::new(pattern).with_context(|| format!("--tests `{pattern}`"))?;
         cases.retain(|t| glob.matches(&t.name));
         if cases.is_empty() {
             bail!("--tests `{pattern}` matches no test of {}", problem.config.name);
         }
     }
-    let sources = expand(&args.submissions, &languages)?;
+    Ok(cases)
+}
+
+/// What to grade: the files given, or the contestants of `--contest`
+/// (with the folder and its layout, for the report).
+fn entries(
+    args: &GradeArgs,
+    problem: &Problem,
+    languages: &LanguageTable,
+) -> Result<(Vec<Entry>, Option<String>)> {
+    let Some(dir) = &args.contest else {
+        let files = expand(&args.submissions, languages)?;
+        let entries = files
+            .into_iter()
+            .map(|f| Entry {
+                shown: f.display().to_string(),
+                contestant: None,
+                source: Ok(f),
+            })
+            .collect();
+        return Ok((entries, None));
+    };
+    let contest = Contest::find(dir, &problem.config.name, languages)
+        .with_context(|| format!("reading the contest folder {}", dir.display()))?;
+    let entries = contest
+        .contestants
+        .into_iter()
+        .map(|c| Entry {
+            shown: match &c.program {
+                Ok(p) => p.display().to_string(),
+                Err(_) => c.dir.display().to_string(),
+            },
+            contestant: Some(c.name),
+            source: c.program,
+        })
+        .collect();
+    let shown = format!("{} ({})", contest.dir.display(), contest.layout);
+    Ok((entries, Some(shown)))
+}
+
+/// Runs `grade`; returns the exit code (0 all AC, 1 not all AC, 2 judge error).
+pub fn run(args: &GradeArgs) -> Result<i32> {
+    let (mut problem, _bundled) = find_problem(args.problem.as_deref())?;
+    if let Some(stem) = &args.file_io {
+        problem.config.io = Some(FileIo::from_stem(stem));
+    } else if args.stdio {
+        problem.config.io = None;
+    }
+    let languages = LanguageTable::for_package(&problem.dir)?;
+    let cases = select_tests(&problem, args.tests.as_deref())?;
+    let (entries, contest) = entries(args, &problem, &languages)?;
+    let mut programs = Vec::new(); // (entry index, source, language)
+    for (i, e) in entries.iter().enumerate() {
+        if let Ok(source) = &e.source {
+            programs.push((
+                i,
+                source.as_path(),
+                super::pick_language(&languages, args.lang.as_deref(), source)?,
+            ));
+        }
+    }
     let sandbox = super::untrusted_sandbox(&args.sandbox)?;
     let runner = Sandboxed(&sandbox);
-    let grader = Grader::new(&problem, &runner, cases).context("reading the tests")?;
-    let progress = Progress::new(args.quiet, grader.len() * sources.len(), "tests");
-    let cache = default_cache_dir();
-    let mut report = GradeReport {
-        schema_version: SCHEMA_VERSION,
-        problem: problem.config.name.clone(),
-        protections: sandbox.protections(),
-        submissions: Vec::new(),
-    };
-    for source in &sources {
-        let shown = source.display().to_string();
-        progress.phase(&format!("grading {shown}"));
-        let language = super::pick_language(&languages, args.lang.as_deref(), source)?;
-        let mut entry = SubmissionReport::new(shown.clone(), &language.name, grader.max_score());
-        match prepare(&sandbox, source, language, &cache) {
-            Err(e) => {
-                entry.judge_error = Some(e.to_string());
-                progress.skip(grader.len());
-            }
-            Ok(Err(ce)) => {
-                entry.compile_error = Some(ce.message);
-                progress.skip(grader.len());
-            }
-            Ok(Ok(prepared)) => {
-                entry.compiled_from_cache = prepared.cached;
-                entry.tests = grader.grade(&prepared, args.jobs, &|r| {
-                    progress.step(|| format!("{}: {} ({} ms)", r.test, r.verdict, r.time_ms))
-                });
-                entry.score = grader.score(&entry.tests).0;
-            }
-        }
-        report.submissions.push(entry);
+    let grader = Grader::new(&problem, &runner, cases)
+        .context("reading the tests")?
+        .retry_tle(args.retry_tle);
+    let mut report = GradeReport::new(&problem.config.name, sandbox.protections());
+    report.time_limit_ms = problem.config.limits.time_ms;
+    report.file_io = problem.config.io.clone();
+    report.contest = contest;
+    report.tests = grader.test_names();
+    report.broken_tests = grader.broken_tests();
+    report.submissions = entries
+        .iter()
+        .map(|e| {
+            let mut s = SubmissionReport::new(e.shown.clone(), "", grader.max_score());
+            s.contestant = e.contestant.clone();
+            s.no_program = e.source.as_ref().err().cloned();
+            s
+        })
+        .collect();
+    let progress = Progress::new(args.quiet, grader.len() * programs.len(), "tests");
+    if programs.len() > 1 {
+        progress.phase(&format!(
+            "compiling {} programs, {} at a time",
+            programs.len(),
+            args.jobs.max(1)
+        ));
+    }
+    let sources: Vec<_> = programs.iter().map(|&(_, s, l)| (s, l)).collect();
+    let prepared = prepare_all(&sandbox, &sources, args.jobs, &default_cache_dir(), &|_| {});
+    for (&(i, _, language), prepared) in programs.iter().zip(prepared) {
+        let entry = &mut report.submissions[i];
+        entry.language = language.name.clone();
+        progress.phase(&format!(
+            "grading {}",
+            entries[i].contestant.as_deref().unwrap_or(&entries[i].shown)
+        ));
+        grade_one(&grader, prepared, entry, args.jobs, &progress);
     }
     progress.finish();
-    print!("{}", Text.grade(&report));
+    let terminal: &dyn ReportFormat = if args.contest.is_some() { &Ranking } else { &Text };
+    print!("{}", terminal.grade(&report));
     super::write_reports(&args.reports, |e| e.grade(&report))?;
-    let code = if report.submissions.iter().any(SubmissionReport::judge_failed) {
-        2
-    } else if report.submissions.iter().all(SubmissionReport::all_accepted) {
-        0
-    } else {
-        1
-    };
+    if let Some(path) = &args.csv {
+        write_atomic(path, Csv.grade(&report).as_bytes())
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    let code =
+        if report.submissions.iter().any(SubmissionReport::judge_failed) || !report.broken_tests.is_empty() {
+            2
+        } else if report.submissions.iter().all(SubmissionReport::all_accepted) {
+            0
+        } else {
+            1
+        };
     Ok(code)
+}
+
+/// Grades one prepared submission into its report entry.
+fn grade_one(
+    grader: &Grader,
+    prepared: Result<Prepared, SubmissionError>,
+    entry: &mut SubmissionReport,
+    jobs: usize,
+    progress: &Progress,
+) {
+    match prepared {
+        Err(e) => {
+            entry.judge_error = Some(e.to_string());
+            progress.skip(grader.len());
+        }
+        Ok(Err(ce)) => {
+            entry.compile_error = Some(ce.message);
+            progress.skip(grader.len());
+        }
+        Ok(Ok(program)) => {
+            entry.compiled_from_cache = program.cached;
+            entry.tests = grader.grade(&program, jobs, &|r| {
+                progress.step(|| format!("{}: {} ({} ms)", r.test, r.verdict, r.time_ms))
+            });
+            entry.score = grader.score(&entry.tests).0;
+        }
+    }
 }

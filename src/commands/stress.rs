@@ -3,15 +3,15 @@
 //! answers, the checker's reason and the replays.
 
 use crate::cli::StressArgs;
-use crate::judge::grading::{GradeReport, Judge, SCHEMA_VERSION, SubmissionReport, TestResult};
+use crate::judge::grading::{GradeReport, Judge, SubmissionReport, TestResult};
 use crate::judge::runner::Sandboxed;
 use crate::judge::sandbox::Sandbox;
 use crate::judge::stress::{
     BoardSpec, Budget, Failure, Search, ShrinkLimits, Shrunk, StressError, Tester, search, shrink,
 };
 use crate::judge::submission::{Program, default_cache_dir, prepare};
-use crate::package::ProblemLimits;
 use crate::package::languages::{Language, LanguageTable};
+use crate::package::{FileIo, ProblemLimits};
 use crate::puzzle::checker::{self, Judgement};
 use crate::puzzle::sim::{Move, Puzzle, Style, render, render_replay};
 use crate::puzzle::solver::format_moves;
@@ -47,8 +47,9 @@ pub fn run(args: &StressArgs) -> Result<i32> {
         return Ok(2);
     };
     let runner = Sandboxed(&sandbox);
+    let io = args.file_io.as_deref().map(FileIo::from_stem);
     let tester = Tester {
-        judge: judge(args, &runner),
+        judge: judge(args, &runner, io.as_ref()),
         program: &program,
     };
     let spec = BoardSpec {
@@ -99,8 +100,8 @@ fn compile(sandbox: &Sandbox, source: &Path, language: &Language) -> Result<Opti
     }
 }
 
-/// How each board is judged: `--time-limit` per run, `--reading`.
-fn judge<'a>(args: &StressArgs, runner: &'a Sandboxed) -> Judge<'a> {
+/// How each board is judged: `--time-limit` per run, `--reading`, `--file-io`.
+fn judge<'a>(args: &StressArgs, runner: &'a Sandboxed, io: Option<&'a FileIo>) -> Judge<'a> {
     Judge {
         runner,
         limits: ProblemLimits {
@@ -111,6 +112,8 @@ fn judge<'a>(args: &StressArgs, runner: &'a Sandboxed) -> Judge<'a> {
             reading: args.reading,
             accept_any: false,
         },
+        io,
+        retry_tle: 0,
     }
 }
 
@@ -335,21 +338,16 @@ fn html_report(
         points: 0,
         ..o.clone()
     };
-    GradeReport {
-        schema_version: SCHEMA_VERSION,
-        problem: format!("stress (seed {}, reading {})", args.seed, args.reading),
-        protections: sandbox.protections(),
-        submissions: vec![SubmissionReport {
-            submission: args.submission.display().to_string(),
-            language: language.to_string(),
-            compiled_from_cache: false,
-            compile_error: None,
-            judge_error: None,
-            tests: vec![test],
-            score: 0,
-            max_score: 10,
-        }],
-    }
+    let mut report = GradeReport::new(
+        &format!("stress (seed {}, reading {})", args.seed, args.reading),
+        sandbox.protections(),
+    );
+    report.time_limit_ms = args.time_limit;
+    report.tests = vec![name.to_string()];
+    let mut submission = SubmissionReport::new(args.submission.display().to_string(), language, 10);
+    submission.tests = vec![test];
+    report.submissions.push(submission);
+    report
 }
 
 /// Progress on stderr: a bar (or spinner, for a time budget) on a terminal

@@ -8,12 +8,19 @@
 //!
 //! The reference answer of each test is computed once per grading session
 //! (and checked against the stored `.ans`), however many submissions are
-//! graded; a test whose stored answer is wrong gives `FAIL` to everyone.
+//! graded; a test whose stored answer is wrong gives `FAIL` to everyone, is
+//! listed once in [`GradeReport::broken_tests`], and the other tests are
+//! graded as usual.
+//!
+//! Under NOIP file I/O ([`Judge::io`]) the program reads its input from a
+//! file in its work folder and only its output file is judged. A TLE close
+//! to the limit can be run again ([`Judge::retry_tle`]), so that a loaded
+//! machine does not change verdicts.
 
 use crate::judge::runner::{RunError, Runner};
 use crate::judge::sandbox::{Limits, RunResult, Status};
 use crate::judge::submission::Program;
-use crate::package::{Problem, ProblemLimits, TestCase};
+use crate::package::{FileIo, Problem, ProblemLimits, TestCase};
 use crate::puzzle::checker::{self, Judgement, Reference};
 use crate::puzzle::sim::{Move, Puzzle};
 use crate::puzzle::solver::format_moves;
@@ -46,6 +53,9 @@ pub struct TestResult {
     pub diff: Option<String>,
     /// Points scored.
     pub points: u32,
+    /// How many times the program ran on this test: more than 1 when a TLE
+    /// close to the limit was run again (the result is the last run's).
+    pub runs: u32,
     /// What the program printed and the reference answer, for showing a
     /// failure (`stress`); not part of reports.
     #[serde(skip)]
@@ -56,7 +66,7 @@ pub struct TestResult {
 /// printed and the reference it was judged against.
 #[derive(Clone, Debug, Default)]
 pub struct Transcript {
-    /// What the program printed.
+    /// What the program printed: its output file under file I/O, else stdout.
     pub stdout: Vec<u8>,
     /// What it printed on stderr.
     pub stderr: Vec<u8>,
@@ -78,8 +88,15 @@ impl TestResult {
             judgement: None,
             diff: None,
             points: 0,
+            runs: 1,
             transcript: Transcript::default(),
         }
+    }
+
+    /// Whether it is accepted with more than 80% of `limit_ms` used: a
+    /// verdict a slower or busier machine may turn into TLE.
+    pub fn near_limit(&self, limit_ms: u64) -> bool {
+        self.verdict == Verdict::Accepted && limit_ms > 0 && self.time_ms * 5 > limit_ms * 4
     }
 }
 
@@ -93,13 +110,25 @@ pub struct Judge<'a> {
     pub limits: ProblemLimits,
     /// How the checker reads the rules.
     pub options: checker::Options,
+    /// NOIP file I/O: the program reads `io.input` in its work folder (its
+    /// stdin is empty) and only `io.output` is judged; `None`: stdin and
+    /// stdout.
+    pub io: Option<&'a FileIo>,
+    /// How many times a TLE close to the limit is run again. With any
+    /// retry, a run may use up to 1.5x the time limit of CPU time (past the
+    /// limit it is still TLE); a TLE that finished within that, or ran out of wall time
+    /// while computing (CPU time at least half the limit: starved by a busy
+    /// machine, not sleeping), is run again, and the last run's result
+    /// stands. 0: every run stops at the limit.
+    pub retry_tle: u32,
 }
 
 impl Judge<'_> {
     /// Runs `program` on `input` (the text of `puzzle`) and judges it against
-    /// `reference` (the solver's answer, `None` for `-1`). `Err` only when
-    /// the program could not be run at all (the judge's fault); a checker
-    /// FAIL is a result with the verdict [`Verdict::Fail`].
+    /// `reference` (the solver's answer, `None` for `-1`), again after a TLE
+    /// close to the limit (see [`Judge::retry_tle`]). `Err` only when the
+    /// program could not be run at all (the judge's fault); a checker FAIL
+    /// is a result with the verdict [`Verdict::Fail`].
     pub fn test(
         &self,
         program: &Program,
@@ -108,30 +137,131 @@ impl Judge<'_> {
         puzzle: &Puzzle,
         reference: &Option<Vec<Move>>,
     ) -> Result<TestResult, RunError> {
+        let (mut result, mut again) = self.attempt(program, test.clone(), input, puzzle, reference)?;
+        let mut earlier = Vec::new();
+        while again && earlier.len() < self.retry_tle as usize {
+            earlier.push(result.time_ms);
+            (result, again) = self.attempt(program, test.clone(), input, puzzle, reference)?;
+        }
+        if !earlier.is_empty() {
+            result.runs = earlier.len() as u32 + 1;
+            let times: Vec<String> = earlier.iter().map(|ms| format!("{ms} ms")).collect();
+            result.reason = format!(
+                "{} [run {} times: TLE close to the limit before ({})]",
+                result.reason,
+                result.runs,
+                times.join(", ")
+            );
+        }
+        Ok(result)
+    }
+
+    /// One run and its verdict; `true` with a TLE worth running again.
+    fn attempt(
+        &self,
+        program: &Program,
+        test: String,
+        input: &[u8],
+        puzzle: &Puzzle,
+        reference: &Option<Vec<Move>>,
+    ) -> Result<(TestResult, bool), RunError> {
         let mut result = TestResult::new(test, input);
-        let run = self
-            .runner
-            .run(&program.spec(input.to_vec(), run_limits(self.limits)))?;
+        let mut limits = run_limits(self.limits);
+        limits.cpu_ms = self.cpu_kill_ms();
+        let mut spec = program.spec(input.to_vec(), limits);
+        if let Some(io) = self.io {
+            spec.input_file = Some(io.input.clone());
+            spec.output_file = Some(io.output.clone());
+        }
+        let run = self.runner.run(&spec)?;
         result.time_ms = run.cpu_ms;
         result.wall_ms = run.wall_ms;
         result.memory_kib = run.peak_memory_kib;
         result.transcript.reference = Reference::of(reference);
+        let output = match self.io {
+            Some(_) => run.output_file.clone().unwrap_or_default(),
+            None => run.stdout.clone(),
+        };
+        let again = self.retry_tle > 0 && self.close_tle(&run);
         if let (Some(v), reason) = run_verdict(&run, self.limits) {
             result.verdict = v;
             result.reason = reason;
+        } else if let Some(reason) = self.missing_output(&run) {
+            result.verdict = Verdict::PresentationError;
+            result.reason = reason;
         } else {
-            let j = checker::judge(puzzle, &run.stdout, reference, self.options);
+            let j = checker::judge(puzzle, &output, reference, self.options);
             result.verdict = j.verdict;
             result.reason = j.message.clone();
             if j.verdict == Verdict::WrongAnswer {
-                result.diff = Some(short_diff(&run.stdout, &format_moves(reference.as_deref())));
+                result.diff = Some(short_diff(&output, &format_moves(reference.as_deref())));
+            }
+            if j.verdict == Verdict::PresentationError && self.io.is_none() && is_blank(&output) {
+                result.reason.push_str(&file_io_hint(program));
             }
             result.judgement = Some(j);
         }
-        result.transcript.stdout = run.stdout;
+        result.transcript.stdout = output;
         result.transcript.stderr = run.stderr;
-        Ok(result)
+        Ok((result, again))
     }
+
+    /// The CPU time a run is stopped at: 1.5x the time limit when TLEs are
+    /// run again, so that how far over the limit a program went is known
+    /// (the wall-time limit stays the time limit's).
+    fn cpu_kill_ms(&self) -> u64 {
+        if self.retry_tle > 0 {
+            self.limits.time_ms.saturating_mul(3) / 2
+        } else {
+            self.limits.time_ms
+        }
+    }
+
+    /// Whether a run is a TLE close enough to the limit to run again.
+    fn close_tle(&self, run: &RunResult) -> bool {
+        let limit = self.limits.time_ms;
+        match run.status {
+            // Stopped at 1.5x the limit: far over, no doubt.
+            Status::TimeLimit { wall: false } => false,
+            Status::TimeLimit { wall: true } => run.cpu_ms.saturating_mul(2) >= limit,
+            _ => run.cpu_ms > limit,
+        }
+    }
+
+    /// Under file I/O, why there is no output to judge: no output file
+    /// (and whether the program wrote to stdout instead).
+    fn missing_output(&self, run: &RunResult) -> Option<String> {
+        let io = self.io?;
+        if run.output_file.is_some() {
+            return None;
+        }
+        let mut reason = format!(
+            "no {} was written (file I/O: the output is judged from that file)",
+            io.output
+        );
+        if !is_blank(&run.stdout) {
+            reason.push_str("; it wrote to stdout instead");
+        }
+        Some(reason)
+    }
+}
+
+/// Whether an output holds nothing but whitespace.
+fn is_blank(output: &[u8]) -> bool {
+    output.iter().all(u8::is_ascii_whitespace)
+}
+
+/// For an empty output under stdin and stdout: a hint when the program's
+/// source opens a `.in` file (NOIP file I/O), else nothing.
+fn file_io_hint(program: &Program) -> String {
+    let Some(name) = program.opened_input_file() else {
+        return String::new();
+    };
+    let stem = name.strip_suffix(".in").unwrap_or(&name);
+    format!(
+        "; its source opens {name}: it reads and writes files (NOIP style), \
+         so grade it with --file-io {stem} (or [io] in problem.toml)"
+    )
 }
 
 /// A test with what the judge needs of it, loaded once.
@@ -163,6 +293,11 @@ pub struct SubmissionReport {
     pub score: u32,
     /// Points possible.
     pub max_score: u32,
+    /// In a contest folder, the contestant (the folder's name).
+    pub contestant: Option<String>,
+    /// Why a contestant has nothing graded: no program, or more than one
+    /// (a contest folder's contestant; `submission` is then their folder).
+    pub no_program: Option<String>,
 }
 
 impl SubmissionReport {
@@ -177,12 +312,20 @@ impl SubmissionReport {
             tests: Vec::new(),
             score: 0,
             max_score,
+            contestant: None,
+            no_program: None,
         }
+    }
+
+    /// The name shown for it: the contestant, else the file.
+    pub fn name(&self) -> &str {
+        self.contestant.as_deref().unwrap_or(&self.submission)
     }
 
     /// Whether every test is accepted.
     pub fn all_accepted(&self) -> bool {
-        self.compile_error.is_none()
+        self.no_program.is_none()
+            && self.compile_error.is_none()
             && self.judge_error.is_none()
             && self.tests.iter().all(|t| t.verdict == Verdict::Accepted)
     }
@@ -192,6 +335,9 @@ impl SubmissionReport {
     pub fn verdict_counts(&self) -> String {
         if self.judge_error.is_some() {
             return "FAIL (judge error)".into();
+        }
+        if self.no_program.is_some() {
+            return "no program".into();
         }
         if self.compile_error.is_some() {
             return "CE".into();
@@ -222,8 +368,51 @@ pub struct GradeReport {
     pub problem: String,
     /// Which sandbox protections were active.
     pub protections: String,
+    /// The CPU time limit of a test, ms.
+    pub time_limit_ms: u64,
+    /// NOIP file I/O, when the programs were graded with it.
+    pub file_io: Option<FileIo>,
+    /// The contest folder graded (`grade --contest`), with its layout.
+    pub contest: Option<String>,
+    /// The tests graded, in order.
+    pub tests: Vec<String>,
+    /// Tests that cannot be judged (a stored answer that disagrees with the
+    /// solver, an invalid input): FAIL for every submission, listed once.
+    pub broken_tests: Vec<BrokenTest>,
     /// The submissions, in the order graded.
     pub submissions: Vec<SubmissionReport>,
+}
+
+impl GradeReport {
+    /// A report with no submission yet, for a problem (its name) and a
+    /// sandbox (its protections).
+    pub fn new(problem: &str, protections: String) -> GradeReport {
+        GradeReport {
+            schema_version: SCHEMA_VERSION,
+            problem: problem.to_string(),
+            protections,
+            time_limit_ms: 0,
+            file_io: None,
+            contest: None,
+            tests: Vec::new(),
+            broken_tests: Vec::new(),
+            submissions: Vec::new(),
+        }
+    }
+
+    /// The broken test of this name, if it is one.
+    pub fn broken(&self, test: &str) -> Option<&BrokenTest> {
+        self.broken_tests.iter().find(|b| b.test == test)
+    }
+}
+
+/// A test no submission can be judged on (the judge's fault).
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct BrokenTest {
+    /// Its name.
+    pub test: String,
+    /// Why (the checker's FAIL reason).
+    pub reason: String,
 }
 
 /// The current [`GradeReport::schema_version`].
@@ -274,12 +463,40 @@ impl<'a> Grader<'a> {
             runner,
             limits: problem.config.limits,
             options: problem.checker,
+            io: problem.config.io.as_ref(),
+            retry_tle: 0,
         };
         Ok(Grader {
             problem,
             judge,
             tests,
         })
+    }
+
+    /// Runs a TLE close to the limit again, up to `n` times (see
+    /// [`Judge::retry_tle`]).
+    pub fn retry_tle(mut self, n: u32) -> Self {
+        self.judge.retry_tle = n;
+        self
+    }
+
+    /// The tests' names, in order.
+    pub fn test_names(&self) -> Vec<String> {
+        self.tests.iter().map(|t| t.case.name.clone()).collect()
+    }
+
+    /// The tests no submission can be judged on, and why.
+    pub fn broken_tests(&self) -> Vec<BrokenTest> {
+        self.tests
+            .iter()
+            .filter_map(|t| {
+                let fail = t.reference.as_ref().err()?;
+                Some(BrokenTest {
+                    test: t.case.name.clone(),
+                    reason: fail.message.clone(),
+                })
+            })
+            .collect()
     }
 
     /// Number of tests.
@@ -411,6 +628,14 @@ impl<'a> Grader<'a> {
 /// The verdict a run earns before its output is read (`None`: it exited
 /// normally, so the checker decides).
 pub fn run_verdict(run: &RunResult, limits: ProblemLimits) -> (Option<Verdict>, String) {
+    // Over the limit, however it ended (a run may go on past it when TLEs
+    // are run again, or finish between two looks of the watchdog).
+    if run.cpu_ms > limits.time_ms && !matches!(run.status, Status::TimeLimit { .. }) {
+        return (
+            Some(Verdict::TimeLimit),
+            format!("CPU time over {} ms ({} ms)", limits.time_ms, run.cpu_ms),
+        );
+    }
     match run.status {
         Status::Exited(0) => (None, String::new()),
         Status::Exited(code) => (Some(Verdict::RuntimeError), format!("exit code {code}")),
@@ -462,6 +687,173 @@ pub fn short_diff(output: &[u8], expected: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::judge::sandbox::RunSpec;
+
+    const CASE4: &str = "3\n1 2 2 3 2 0\n1 4 1 3 4 0\n5 1 4 1 3 3 0\n1 5 3 5 3 5 0\n4 4 3 4 4 0\n";
+    const ANSWER: &[u8] = b"2 0 1\n1 1 1\n3 4 -1\n";
+
+    /// A runner that gives the runs it was handed, in order, and keeps the
+    /// specs it was asked to run.
+    struct Scripted {
+        runs: Mutex<Vec<RunResult>>,
+        specs: Mutex<Vec<RunSpec>>,
+    }
+
+    impl Scripted {
+        fn new(runs: Vec<RunResult>) -> Scripted {
+            Scripted {
+                runs: Mutex::new(runs),
+                specs: Mutex::new(Vec::new()),
+            }
+        }
+    }
+
+    impl Runner for Scripted {
+        fn run(&self, spec: &RunSpec) -> Result<RunResult, RunError> {
+            self.specs.lock().unwrap().push(spec.clone());
+            Ok(self.runs.lock().unwrap().remove(0))
+        }
+    }
+
+    fn run(status: Status, cpu_ms: u64, stdout: &[u8], file: Option<&[u8]>) -> RunResult {
+        RunResult {
+            status,
+            cpu_ms,
+            wall_ms: cpu_ms,
+            peak_memory_kib: 1024,
+            stdout: stdout.to_vec(),
+            stderr: Vec::new(),
+            output_file: file.map(<[u8]>::to_vec),
+        }
+    }
+
+    fn program(source: Option<std::path::PathBuf>) -> Program {
+        Program {
+            program: "solution".into(),
+            args: Vec::new(),
+            files: Vec::new(),
+            cached: true,
+            source,
+        }
+    }
+
+    /// Judges CASE4 with a 1000 ms limit through `runner`.
+    fn judge_case4(
+        runner: &Scripted,
+        io: Option<&FileIo>,
+        retry_tle: u32,
+        source: Option<std::path::PathBuf>,
+    ) -> TestResult {
+        let judge = Judge {
+            runner,
+            limits: ProblemLimits {
+                time_ms: 1000,
+                ..ProblemLimits::default()
+            },
+            options: checker::Options::default(),
+            io,
+            retry_tle,
+        };
+        let puzzle = Puzzle::parse(CASE4.as_bytes()).unwrap();
+        let reference = checker::reference(&puzzle, Some(ANSWER), judge.options.reading).unwrap();
+        judge
+            .test(
+                &program(source),
+                "t".into(),
+                CASE4.as_bytes(),
+                &puzzle,
+                &reference,
+            )
+            .unwrap()
+    }
+
+    #[test]
+    fn a_tle_close_to_the_limit_is_run_again_and_the_last_run_stands() {
+        let r = Scripted::new(vec![
+            run(Status::Exited(0), 1100, ANSWER, None),
+            run(Status::Exited(0), 900, ANSWER, None),
+        ]);
+        let t = judge_case4(&r, None, 1, None);
+        assert_eq!((t.verdict, t.runs, t.time_ms), (Verdict::Accepted, 2, 900));
+        assert!(
+            t.reason.contains("run 2 times") && t.reason.contains("1100 ms"),
+            "{}",
+            t.reason
+        );
+        // With retries a run may go to 1.5x the limit, to see how far over it went.
+        assert!(r.specs.lock().unwrap().iter().all(|s| s.limits.cpu_ms == 1500));
+
+        // Over the limit each time, up to N runs: TLE.
+        let r = Scripted::new(vec![run(Status::Exited(0), 1100, ANSWER, None); 3]);
+        let t = judge_case4(&r, None, 2, None);
+        assert_eq!((t.verdict, t.runs), (Verdict::TimeLimit, 3));
+        assert!(
+            t.reason.starts_with("CPU time over 1000 ms (1100 ms)"),
+            "{}",
+            t.reason
+        );
+    }
+
+    #[test]
+    fn a_tle_far_over_the_limit_or_asleep_is_not_run_again() {
+        for first in [
+            run(Status::TimeLimit { wall: false }, 1500, b"", None),
+            run(Status::TimeLimit { wall: true }, 10, b"", None),
+        ] {
+            let r = Scripted::new(vec![first]);
+            let t = judge_case4(&r, None, 1, None);
+            assert_eq!((t.verdict, t.runs), (Verdict::TimeLimit, 1));
+        }
+        // Starved by a busy machine while computing: run again.
+        let r = Scripted::new(vec![
+            run(Status::TimeLimit { wall: true }, 700, b"", None),
+            run(Status::Exited(0), 700, ANSWER, None),
+        ]);
+        assert_eq!(judge_case4(&r, None, 1, None).verdict, Verdict::Accepted);
+        // No retries: every run stops at the limit, and a TLE stays.
+        let r = Scripted::new(vec![run(Status::Exited(0), 1010, ANSWER, None)]);
+        let t = judge_case4(&r, None, 0, None);
+        assert_eq!((t.verdict, t.runs), (Verdict::TimeLimit, 1));
+        assert_eq!(r.specs.lock().unwrap()[0].limits.cpu_ms, 1000);
+    }
+
+    #[test]
+    fn under_file_io_only_the_output_file_is_judged() {
+        let io = FileIo::from_stem("mayan");
+        let r = Scripted::new(vec![run(Status::Exited(0), 5, b"garbage", Some(ANSWER))]);
+        assert_eq!(judge_case4(&r, Some(&io), 0, None).verdict, Verdict::Accepted);
+        let spec = r.specs.lock().unwrap().remove(0);
+        assert_eq!(spec.input_file.as_deref(), Some("mayan.in"));
+        assert_eq!(spec.output_file.as_deref(), Some("mayan.out"));
+        assert_eq!(spec.stdin, CASE4.as_bytes());
+
+        let r = Scripted::new(vec![run(Status::Exited(0), 5, ANSWER, None)]);
+        let t = judge_case4(&r, Some(&io), 0, None);
+        assert_eq!(t.verdict, Verdict::PresentationError);
+        assert!(t.reason.starts_with("no mayan.out was written"), "{}", t.reason);
+        assert!(t.reason.ends_with("it wrote to stdout instead"), "{}", t.reason);
+        let r = Scripted::new(vec![run(Status::Exited(0), 5, b" \n", None)]);
+        assert!(!judge_case4(&r, Some(&io), 0, None).reason.contains("stdout"));
+    }
+
+    #[test]
+    fn an_empty_output_of_a_program_that_opens_its_input_file_suggests_file_io() {
+        let dir = tempfile::tempdir().unwrap();
+        let source = dir.path().join("mayan.cpp");
+        std::fs::write(&source, "int main() { freopen(\"mayan.in\", \"r\", stdin); }\n").unwrap();
+        let r = Scripted::new(vec![run(Status::Exited(0), 5, b"", None)]);
+        let t = judge_case4(&r, None, 0, Some(source));
+        assert_eq!(t.verdict, Verdict::PresentationError);
+        assert!(t.reason.starts_with("empty output"), "{}", t.reason);
+        assert!(
+            t.reason.contains("opens mayan.in") && t.reason.contains("--file-io mayan"),
+            "{}",
+            t.reason
+        );
+        // Without such a source, the reason is the checker's alone.
+        let r = Scripted::new(vec![run(Status::Exited(0), 5, b"", None)]);
+        assert!(!judge_case4(&r, None, 0, None).reason.contains("--file-io"));
+    }
 
     #[test]
     fn the_diff_marks_reference_lines_with_minus_and_output_lines_with_plus() {

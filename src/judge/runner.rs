@@ -43,7 +43,8 @@ impl Runner for Sandboxed<'_> {
 }
 
 /// Runs the program directly (spawn, pipe, wait): no limits, no work
-/// folder. A program or argument naming one of the spec's files is replaced
+/// folder (but a temporary one holding the input and output files of file
+/// I/O). A program or argument naming one of the spec's files is replaced
 /// by that file's own path. CPU time and memory are not measured (0).
 pub struct Bare;
 
@@ -60,8 +61,19 @@ impl Runner for Bare {
             program: program.clone(),
             source,
         };
+        let io_dir = match (&spec.input_file, &spec.output_file) {
+            (None, None) => None,
+            _ => Some(tempfile::tempdir().map_err(spawn_error)?),
+        };
+        let mut command = Command::new(&program);
+        if let Some(dir) = &io_dir {
+            command.current_dir(dir.path());
+            if let Some(name) = &spec.input_file {
+                std::fs::write(dir.path().join(name), &spec.stdin).map_err(spawn_error)?;
+            }
+        }
         let start = Instant::now();
-        let mut child = Command::new(&program)
+        let mut child = command
             .args(spec.args.iter().map(|a| resolve(a)))
             .envs(spec.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
@@ -72,7 +84,9 @@ impl Runner for Bare {
         let mut stdin = child.stdin.take().expect("piped");
         // A program that exits without reading its input closes the pipe:
         // not an error of the run.
-        let _ = stdin.write_all(&spec.stdin);
+        if spec.input_file.is_none() {
+            let _ = stdin.write_all(&spec.stdin);
+        }
         drop(stdin);
         let out = child.wait_with_output().map_err(spawn_error)?;
         let wall_ms = start.elapsed().as_millis() as u64;
@@ -88,6 +102,9 @@ impl Runner for Bare {
             peak_memory_kib: 0,
             stdout: out.stdout,
             stderr: out.stderr,
+            output_file: io_dir
+                .zip(spec.output_file.as_ref())
+                .and_then(|(dir, name)| std::fs::read(dir.path().join(name)).ok()),
         })
     }
 }

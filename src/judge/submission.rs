@@ -1,7 +1,8 @@
 //! Turning a submitted file into something the sandbox can run: pick its
 //! language, compile it under limits (once: compiled programs are cached by a
 //! hash of the source, the language and the compile command), and say how to
-//! start it in a fresh work folder.
+//! start it in a fresh work folder. Many submissions (a contest folder) are
+//! prepared `--jobs` at a time ([`prepare_all`]).
 
 use crate::judge::sandbox::{Limits, RunSpec, Sandbox, SandboxError, Status};
 use crate::package::languages::Language;
@@ -73,6 +74,9 @@ pub struct Program {
     pub files: Vec<(PathBuf, String)>,
     /// Whether the compiled program came from the cache.
     pub cached: bool,
+    /// The submitted source, read again only for hints (how it reads its
+    /// input); `None` for a program that has none.
+    pub source: Option<PathBuf>,
 }
 
 /// The submission did not compile (the contestant's fault, not the judge's).
@@ -87,6 +91,13 @@ pub struct CompileError {
 pub type Prepared = Result<Program, CompileError>;
 
 impl Program {
+    /// The `NAME.in` file its source opens (NOIP file I/O), if it does; see
+    /// [`input_file_opened`].
+    pub fn opened_input_file(&self) -> Option<String> {
+        let code = std::fs::read(self.source.as_ref()?).ok()?;
+        input_file_opened(&String::from_utf8_lossy(&code))
+    }
+
     /// The run of this program on one input under limits.
     pub fn spec(&self, stdin: Vec<u8>, limits: Limits) -> RunSpec {
         RunSpec {
@@ -292,7 +303,74 @@ pub fn prepare(
         args,
         files,
         cached,
+        source: Some(source.to_path_buf()),
     }))
+}
+
+/// Prepares several submissions, `jobs` at a time (so compilers run in
+/// parallel), calling `on_done` as each is ready; results in the order given.
+pub fn prepare_all(
+    sandbox: &Sandbox,
+    sources: &[(&Path, &Language)],
+    jobs: usize,
+    cache_dir: &Path,
+    on_done: &(dyn Fn(&Path) + Sync),
+) -> Vec<Result<Prepared, SubmissionError>> {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Result<Prepared, SubmissionError>>>> =
+        Mutex::new((0..sources.len()).map(|_| None).collect());
+    std::thread::scope(|s| {
+        for _ in 0..jobs.clamp(1, sources.len().max(1)) {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&(source, language)) = sources.get(i) else {
+                        break;
+                    };
+                    let r = prepare(sandbox, source, language, cache_dir);
+                    on_done(source);
+                    results.lock().expect("no panics while held")[i] = Some(r);
+                }
+            });
+        }
+    });
+    results
+        .into_inner()
+        .expect("no panics while held")
+        .into_iter()
+        .map(|r| r.expect("every source prepared"))
+        .collect()
+}
+
+/// The first `NAME.in` file a source opens (NOIP file I/O): a string literal
+/// `"NAME.in"` (or `'NAME.in'`) with `freopen`, `fopen`, `open` or
+/// `ifstream` before it on its line, as C, C++ and Python programs do.
+pub fn input_file_opened(code: &str) -> Option<String> {
+    let plain = |s: &str| {
+        s.len() > 3
+            && s.ends_with(".in")
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+    };
+    for line in code.lines() {
+        for quote in ['"', '\''] {
+            let mut at = 0;
+            while let Some(start) = line[at..].find(quote).map(|i| at + i) {
+                let Some(len) = line[start + 1..].find(quote) else {
+                    break;
+                };
+                let literal = &line[start + 1..start + 1 + len];
+                let before = &line[..start];
+                if plain(literal) && (before.contains("open") || before.contains("ifstream")) {
+                    return Some(literal.to_string());
+                }
+                at = start + len + 2;
+            }
+        }
+    }
+    None
 }
 
 /// Compiles into the cache; `(Ok(exe) | Err(compiler message), from cache)`.
@@ -383,6 +461,28 @@ mod tests {
         assert_eq!(s.lines().count(), 41);
         assert!(s.ends_with("[... shortened]"));
         assert_eq!(shorten(b"one line\n"), "one line");
+    }
+
+    #[test]
+    fn the_input_file_a_noip_program_opens_is_found() {
+        let found = |code: &str| input_file_opened(code);
+        assert_eq!(
+            found("int main(){ freopen(\"mayan.in\", \"r\", stdin); }").as_deref(),
+            Some("mayan.in")
+        );
+        assert_eq!(
+            found("  FILE *f = fopen(\"a.in\",\"r\");").as_deref(),
+            Some("a.in")
+        );
+        assert_eq!(
+            found("std::ifstream fin(\"mayan.in\");").as_deref(),
+            Some("mayan.in")
+        );
+        assert_eq!(found("sys.stdin = open('mayan.in')").as_deref(), Some("mayan.in"));
+        // Mentioned, not opened; or not an input file.
+        assert_eq!(found("puts(\"reads mayan.in\"); // open later"), None);
+        assert_eq!(found("printf(\"mayan.in\");"), None);
+        assert_eq!(found("freopen(\"mayan.out\", \"w\", stdout);"), None);
     }
 
     #[test]

@@ -1,16 +1,30 @@
-//! HTML: one self-contained page (inline CSS and SVG, nothing fetched) that
-//! shows, for every test that is not accepted, the board drawn as coloured
-//! squares, the contestant's moves replayed step by step beside the reference
-//! solution (before the move, each removal pass with the cleared blocks
-//! marked, after the move), and the verdict's reason in words.
+//! HTML: one self-contained page (inline CSS and SVG, nothing fetched).
+//!
+//! At the top, a grid of submission (contestant) by test, in ranking order,
+//! whose every cell links to that submission's section, or to its failing
+//! test there. Each section lists its tests and draws only the failing ones:
+//! the reason in words, the contestant's moves beside the reference's as
+//! text, and their moves replayed on the board (before each move, the
+//! moving block outlined with an arrow toward where it goes; each removal
+//! pass with the cleared blocks crossed out; the first wrong move boxed).
+//! The reference solution of each test is replayed once, at the end, and
+//! linked from every section that needs it.
+//!
+//! A class of 40 by 40 stays small by sharing what repeats: the CSS once;
+//! the drawing of each colour's block, of the cross, the arrows and the
+//! axes (x 0-4 under the board, y 0-6 beside it) defined once and placed
+//! by reference (`<use>`), in board coordinates; a replay identical to one
+//! already drawn (same test, same moves) is a link to it.
 
 use super::ReportFormat;
-use crate::judge::grading::{GradeReport, TestResult};
-use crate::puzzle::sim::{Board, HEIGHT, Marks, Move, Puzzle, WIDTH, is_marked};
+use crate::judge::grading::{GradeReport, SubmissionReport, TestResult};
+use crate::puzzle::checker::Judgement;
+use crate::puzzle::sim::{Board, Dir, HEIGHT, Marks, Move, Puzzle, WIDTH, is_marked};
 use crate::puzzle::verdict::Verdict;
 use crate::workflows::ci::CiReport;
 use crate::workflows::validate::ValidationReport;
 use html_escape::encode_text as esc;
+use std::collections::HashMap;
 use std::fmt::Write;
 
 /// Self-contained HTML.
@@ -21,76 +35,103 @@ const FILL: [&str; 11] = [
     "", "#e6194b", "#3cb44b", "#ffe119", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#bfef45",
     "#9a6324",
 ];
-const CELL: usize = 22;
 
 const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:1400px}\
-table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left}\
-.AC{color:#1a7f37}.bad{color:#b00020;font-weight:bold}\
-.test{border-top:2px solid #ddd;margin-top:1.5em;padding-top:.5em}.reason{font-size:1.05em}\
-.sides{display:flex;gap:2em;flex-wrap:wrap}.side{flex:1;min-width:420px}\
-.move{margin:.6em 0}.frames{display:flex;gap:.8em;flex-wrap:wrap;align-items:flex-end}\
-figure{margin:0;text-align:center}figcaption{font-size:.8em;color:#555}.wrong{outline:3px solid #b00020}";
+table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left}\
+.grid td.v{text-align:center;padding:0}.grid td.v a{display:block;padding:.2em .4em;text-decoration:none;color:inherit}\
+.AC{color:#1a7f37}.AC.v{background:#e6f4ea}.bad{color:#b00020;font-weight:bold}.bad.v{background:#fde7e9}\
+.near.v{background:#fff4d6}a{color:#0b57d0}\
+section.sub{border-top:3px solid #bbb;margin-top:2em}section.test{border-top:1px solid #ddd;margin-top:1em;padding-top:.3em}\
+.moves{display:flex;gap:2em;flex-wrap:wrap}.moves pre{margin:.2em 0}\
+.mv{margin:.5em 0}.fr{display:flex;gap:.6em;flex-wrap:wrap;align-items:flex-end}\
+figure{margin:0;text-align:center}figcaption{font-size:.75em;color:#555}.wrong{outline:3px solid #b00020;padding:.2em}\
+svg.b{width:104px;height:130px}";
+
+/// The board's view box, in cells: the board, the axes' labels left and
+/// below, room for an arrow off the right edge (`svg.b` draws it at 16 px a cell).
+const VIEW_BOX: &str = "-.8 -.1 6.5 8.1";
+
+/// What every board refers to, defined once: a block of each colour `k1`
+/// to `k10` (a unit square with its number), the axes `ax` (the frame, x
+/// 0-4 under it, y 0-6 beside it, row 0 at the bottom), the cross `x` and
+/// the moving block `r` (right) / `l` (left) with its arrow.
+fn defs() -> String {
+    let mut d =
+        String::from("<svg width=\"0\" height=\"0\" style=\"position:absolute\" aria-hidden=\"true\"><defs>");
+    for (k, fill) in FILL.iter().enumerate().skip(1) {
+        let _ = write!(
+            d,
+            "<g id=\"k{k}\"><rect width=\"1\" height=\"1\" fill=\"{fill}\" stroke=\"#fff\" stroke-width=\".05\"/>\
+             <text x=\".5\" y=\".7\" font-size=\".5\" text-anchor=\"middle\">{k}</text></g>"
+        );
+    }
+    let _ = write!(
+        d,
+        "<g id=\"ax\" font-size=\".45\" fill=\"#555\"><rect width=\"{WIDTH}\" height=\"{HEIGHT}\" fill=\"#f4f4f4\" stroke=\"#999\" stroke-width=\".04\"/>"
+    );
+    for x in 0..WIDTH {
+        let _ = write!(
+            d,
+            "<text x=\"{}.5\" y=\"{}.55\" text-anchor=\"middle\">{x}</text>",
+            x, HEIGHT
+        );
+    }
+    for y in 0..HEIGHT {
+        let _ = write!(
+            d,
+            "<text x=\"-.4\" y=\"{}.65\" text-anchor=\"middle\">{y}</text>",
+            HEIGHT - 1 - y
+        );
+    }
+    d.push_str(
+        "</g><path id=\"x\" d=\"M.15 .15L.85 .85M.85 .15L.15 .85\" stroke=\"#b00020\" stroke-width=\".12\"/>\
+         <g id=\"r\" fill=\"none\" stroke=\"#000\" stroke-width=\".1\"><rect x=\".05\" y=\".05\" width=\".9\" height=\".9\"/>\
+         <path d=\"M.5 .5H1.45M1.2 .28L1.45 .5L1.2 .72\"/></g>\
+         <g id=\"l\" fill=\"none\" stroke=\"#000\" stroke-width=\".1\"><rect x=\".05\" y=\".05\" width=\".9\" height=\".9\"/>\
+         <path d=\"M.5 .5H-.45M-.2 .28L-.45 .5L-.2 .72\"/></g></defs></svg>",
+    );
+    d
+}
 
 fn page(title: &str, body: &str) -> String {
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>{STYLE}</style></head>\n\
-         <body>\n{body}\n<script>document.body.dataset.rendered = String(document.querySelectorAll('svg').length);</script>\n</body></html>\n",
-        esc(title)
+         <body>\n{}{body}\n<script>{SCRIPT}</script>\n</body></html>\n",
+        esc(title),
+        defs()
     )
 }
 
-/// The board as SVG: coloured squares with their colour number, `cleared`
-/// cells crossed out in red, the `mover` outlined in black.
+/// The page's own check, for a browser test: the boards drawn, the
+/// in-page links, and those whose target is missing.
+const SCRIPT: &str = "const d=document.body.dataset;d.rendered=String(document.querySelectorAll('svg.b').length);\
+const ls=[...document.querySelectorAll('a[href^=\"#\"]')];d.links=String(ls.length);\
+d.brokenLinks=String(ls.filter(a=>!document.getElementById(a.getAttribute('href').slice(1))).length);";
+
+/// The board as SVG in board coordinates: axes, blocks, the `cleared`
+/// cells crossed out, the `mover` outlined with an arrow.
 pub fn svg_board(board: &Board, cleared: Option<&Marks>, mover: Option<Move>) -> String {
-    let (w, h) = (WIDTH * CELL, HEIGHT * CELL);
-    let mut s = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\">\
-         <rect x=\"0\" y=\"0\" width=\"{w}\" height=\"{h}\" fill=\"#f4f4f4\" stroke=\"#999\"/>",
-        w + 2,
-        h + 2,
-        w + 2,
-        h + 2
-    );
+    let mut s = format!("<svg class=\"b\" viewBox=\"{VIEW_BOX}\"><use href=\"#ax\"/>");
+    let top = |y: usize| HEIGHT - 1 - y;
     for x in 0..WIDTH {
         for y in 0..HEIGHT {
             let c = board.get(x, y);
-            if c == 0 {
-                continue;
+            if c != 0 {
+                let _ = write!(s, "<use href=\"#k{c}\" x=\"{x}\" y=\"{}\"/>", top(y));
             }
-            let (px, py) = (1 + x * CELL, 1 + (HEIGHT - 1 - y) * CELL);
-            let _ = write!(
-                s,
-                "<rect x=\"{px}\" y=\"{py}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"{}\" stroke=\"#fff\"/>\
-                 <text x=\"{}\" y=\"{}\" font-size=\"11\" text-anchor=\"middle\" fill=\"#000\">{c}</text>",
-                FILL[c as usize],
-                px + CELL / 2,
-                py + CELL / 2 + 4
-            );
-            if cleared.is_some_and(|m| is_marked(m, x, y)) {
-                let _ = write!(
-                    s,
-                    "<path d=\"M{} {}L{} {}M{} {}L{} {}\" stroke=\"#b00020\" stroke-width=\"3\"/>",
-                    px + 3,
-                    py + 3,
-                    px + CELL - 3,
-                    py + CELL - 3,
-                    px + CELL - 3,
-                    py + 3,
-                    px + 3,
-                    py + CELL - 3
-                );
-            }
-            if mover.is_some_and(|m| m.x as usize == x && m.y as usize == y) {
-                let _ = write!(
-                    s,
-                    "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#000\" stroke-width=\"3\"/>",
-                    px + 1,
-                    py + 1,
-                    CELL - 2,
-                    CELL - 2
-                );
+            if c != 0 && cleared.is_some_and(|m| is_marked(m, x, y)) {
+                let _ = write!(s, "<use href=\"#x\" x=\"{x}\" y=\"{}\"/>", top(y));
             }
         }
+    }
+    if let Some(m) = mover {
+        let id = if m.dir == Dir::Right { "r" } else { "l" };
+        let _ = write!(
+            s,
+            "<use href=\"#{id}\" x=\"{}\" y=\"{}\"/>",
+            m.x,
+            top(m.y as usize)
+        );
     }
     s.push_str("</svg>");
     s
@@ -100,9 +141,10 @@ fn figure(svg: String, caption: &str) -> String {
     format!("<figure>{svg}<figcaption>{}</figcaption></figure>", esc(caption))
 }
 
-/// Every move of a sequence, each as a row of frames: before (the moving
-/// block outlined), each removal pass (cleared blocks crossed out), after.
-/// `wrong` is the 1-based move to flag.
+/// Every move of a sequence as a row of frames: the board before it (the
+/// moving block marked), then each removal pass (cleared blocks crossed
+/// out); the last board after the last move. `wrong` is the 1-based move to
+/// box.
 fn replay(puzzle: &Puzzle, moves: &[Move], wrong: Option<usize>) -> String {
     let mut out = String::new();
     let mut board = puzzle.board;
@@ -111,10 +153,13 @@ fn replay(puzzle: &Puzzle, moves: &[Move], wrong: Option<usize>) -> String {
         let class = if wrong == Some(i + 1) { " wrong" } else { "" };
         let _ = write!(
             out,
-            "<div class=\"move{class}\"><b>move {}: {mv}</b><div class=\"frames\">",
+            "<div class=\"mv{class}\"><b>move {}: {mv}</b><div class=\"fr\">",
             i + 1
         );
-        out.push_str(&figure(svg_board(&trace.before, None, Some(mv)), "before"));
+        out.push_str(&figure(
+            svg_board(&trace.before, None, Some(mv)),
+            &format!("before: {} blocks", trace.before.block_count()),
+        ));
         for (k, step) in trace.steps.iter().enumerate() {
             let n: u32 = step.cleared.iter().map(|m| m.count_ones()).sum();
             out.push_str(&figure(
@@ -122,121 +167,339 @@ fn replay(puzzle: &Puzzle, moves: &[Move], wrong: Option<usize>) -> String {
                 &format!("pass {}: {n} cleared", k + 1),
             ));
         }
-        out.push_str(&figure(
-            svg_board(&trace.after, None, None),
-            &format!("after: {} left", trace.after.block_count()),
-        ));
+        if i + 1 == moves.len() {
+            out.push_str(&figure(
+                svg_board(&trace.after, None, None),
+                &format!("after: {} left", trace.after.block_count()),
+            ));
+        }
         out.push_str("</div></div>");
         board = trace.after;
-    }
-    if moves.is_empty() {
-        out.push_str("<p>no moves</p>");
     }
     out
 }
 
-fn test_section(t: &TestResult) -> String {
-    let mut s = format!(
-        "<section class=\"test\"><h3>{} <span class=\"bad\">{}</span></h3><p class=\"reason\">{}</p>",
+/// Moves as the answer's text, one per line (`-1` for none).
+fn moves_text(moves: Option<&[Move]>) -> String {
+    match moves {
+        None => "-1".into(),
+        Some(m) => m.iter().map(|m| m.to_string()).collect::<Vec<_>>().join("\n"),
+    }
+}
+
+/// Ids: `s<i>` a submission's section, `s<i>-t<j>` its failing test `j`,
+/// `t<j>` test `j`'s reference replay.
+fn sub_id(i: usize) -> String {
+    format!("s{i}")
+}
+
+fn test_id(i: usize, j: usize) -> String {
+    format!("s{i}-t{j}")
+}
+
+/// What is shared while the page is written: the replays already drawn, by
+/// test and moves (the anchor and who it was), and which tests need their
+/// reference drawn.
+#[derive(Default)]
+struct Shared {
+    drawn: HashMap<(usize, String), (String, String)>,
+    references: Vec<bool>,
+}
+
+/// Whether a test failed.
+fn failing(t: &TestResult) -> bool {
+    t.verdict != Verdict::Accepted
+}
+
+/// Whether a test gets a section of its own: it failed, and its output was
+/// checked (there is something to show beyond the reason).
+fn drawable(t: &TestResult) -> bool {
+    failing(t) && t.judgement.is_some() && Puzzle::parse(t.input.as_bytes()).is_ok()
+}
+
+/// The summary grid: one row per submission, in ranking order.
+fn grid(report: &GradeReport, failed: &[bool]) -> String {
+    let mut g = String::from("<table class=\"grid\"><tr><th>rank</th><th>contestant</th><th>total</th>");
+    for (j, t) in report.tests.iter().enumerate() {
+        let label = if failed[j] {
+            format!("<a href=\"#t{j}\">{}</a>", j + 1)
+        } else {
+            (j + 1).to_string()
+        };
+        let _ = write!(g, "<th title=\"{}\">{label}</th>", esc(t));
+    }
+    g.push_str("</tr>");
+    for (rank, i, s) in super::ranked(report) {
+        let _ = write!(
+            g,
+            "<tr><td>{rank}</td><td><a href=\"#{}\">{}</a></td><td>{} / {}</td>",
+            sub_id(i),
+            esc(s.name()),
+            s.score,
+            s.max_score
+        );
+        let whole = if s.no_program.is_some() {
+            Some("no program")
+        } else if s.judge_error.is_some() {
+            Some("judge error")
+        } else if s.compile_error.is_some() {
+            Some("CE: compilation error")
+        } else {
+            None
+        };
+        if let Some(what) = whole {
+            let _ = write!(
+                g,
+                "<td class=\"v bad\" colspan=\"{}\"><a href=\"#{}\">{what}</a></td></tr>",
+                report.tests.len().max(1),
+                sub_id(i)
+            );
+            continue;
+        }
+        for (j, name) in report.tests.iter().enumerate() {
+            let code = super::short_verdict(report, s, name);
+            let (class, target) = match super::result_of(s, name) {
+                Some(_) if report.broken(name).is_some() => ("bad", "broken".to_string()),
+                Some(t) if failing(t) => ("bad", test_id(i, j)),
+                Some(t) if t.near_limit(report.time_limit_ms) => ("AC near", sub_id(i)),
+                _ => ("AC", sub_id(i)),
+            };
+            let _ = write!(
+                g,
+                "<td class=\"v {class}\" title=\"{}\"><a href=\"#{target}\">{code}</a></td>",
+                esc(name)
+            );
+        }
+        g.push_str("</tr>");
+    }
+    g.push_str("</table>");
+    g
+}
+
+/// One submission's section: its tests, and each failing one drawn.
+fn section(report: &GradeReport, i: usize, s: &SubmissionReport, shared: &mut Shared) -> String {
+    let mut b = format!(
+        "<section class=\"sub\" id=\"{}\"><h2>{}</h2><p>{} &middot; {} &middot; {} / {}</p>",
+        sub_id(i),
+        esc(s.name()),
+        esc(&s.submission),
+        esc(if s.language.is_empty() { "-" } else { &s.language }),
+        s.score,
+        s.max_score
+    );
+    if let Some(why) = &s.no_program {
+        let _ = write!(b, "<p class=\"bad\">{}</p></section>", esc(why));
+        return b;
+    }
+    if let Some(e) = &s.judge_error {
+        let _ = write!(b, "<p class=\"bad\">judge error: {}</p></section>", esc(e));
+        return b;
+    }
+    if let Some(ce) = &s.compile_error {
+        let _ = write!(
+            b,
+            "<p class=\"bad\">compilation error</p><pre>{}</pre></section>",
+            esc(ce)
+        );
+        return b;
+    }
+    b.push_str("<table><tr><th>test</th><th>verdict</th><th>time</th><th>memory</th><th>reason</th></tr>");
+    for t in &s.tests {
+        let j = report.tests.iter().position(|n| *n == t.test).unwrap_or(0);
+        let verdict = super::short_verdict(report, s, &t.test);
+        let broken = report.broken(&t.test).is_some();
+        let reason = if broken {
+            "the test's data is broken (see the top)"
+        } else {
+            &t.reason
+        };
+        // A failing test is linked to by its drawing, or else by this row.
+        let (row_id, cell) = if broken {
+            (
+                String::new(),
+                format!("<a class=\"bad\" href=\"#broken\">{verdict}</a>"),
+            )
+        } else if drawable(t) {
+            (
+                String::new(),
+                format!("<a class=\"bad\" href=\"#{}\">{verdict}</a>", test_id(i, j)),
+            )
+        } else if failing(t) {
+            (
+                format!(" id=\"{}\"", test_id(i, j)),
+                format!("<span class=\"bad\">{verdict}</span>"),
+            )
+        } else {
+            (String::new(), format!("<span class=\"AC\">{verdict}</span>"))
+        };
+        let _ = write!(
+            b,
+            "<tr{row_id}><td>{}</td><td>{cell}</td><td>{} ms</td><td>{:.1} MiB</td><td>{}</td></tr>",
+            esc(&t.test),
+            t.time_ms,
+            t.memory_kib as f64 / 1024.0,
+            esc(reason)
+        );
+    }
+    b.push_str("</table>");
+    for t in s
+        .tests
+        .iter()
+        .filter(|t| drawable(t) && report.broken(&t.test).is_none())
+    {
+        let j = report.tests.iter().position(|n| *n == t.test).unwrap_or(0);
+        b.push_str(&failed_test(i, j, s, t, shared));
+    }
+    b.push_str("</section>");
+    b
+}
+
+/// A failing test of a submission: the reason, both answers as text, and
+/// the contestant's moves replayed (or a link to the same replay drawn
+/// for someone else).
+fn failed_test(i: usize, j: usize, s: &SubmissionReport, t: &TestResult, shared: &mut Shared) -> String {
+    let id = test_id(i, j);
+    let mut b = format!(
+        "<section class=\"test\" id=\"{id}\"><h3>{} <span class=\"bad\">{}</span></h3><p>{}</p>",
         esc(&t.test),
         t.verdict,
         esc(&t.reason)
     );
-    let Ok(puzzle) = Puzzle::parse(t.input.as_bytes()) else {
-        s.push_str("<p>(the input is not a valid puzzle)</p></section>");
-        return s;
+    let (Some(judgement), Ok(puzzle)) = (&t.judgement, Puzzle::parse(t.input.as_bytes())) else {
+        b.push_str("</section>");
+        return b;
     };
+    shared.references[j] = true;
+    let reference = judgement.reference.solution();
     let _ = write!(
-        s,
-        "<p>n = {}, {} blocks</p>{}",
-        puzzle.n,
-        puzzle.board.block_count(),
-        figure(svg_board(&puzzle.board, None, None), "the puzzle")
+        b,
+        "<div class=\"moves\"><div>their answer<pre>{}</pre></div><div>the reference (<a href=\"#t{j}\">replayed</a>)<pre>{}</pre></div></div>",
+        esc(&answer_text(judgement)),
+        esc(&moves_text(reference))
     );
-    let j = t.judgement.as_ref();
-    let theirs = j.map(|j| j.moves.as_slice()).unwrap_or_default();
-    let reference = j.and_then(|j| j.reference.solution());
-    s.push_str("<div class=\"sides\"><div class=\"side\"><h4>the contestant's moves</h4>");
-    match j {
-        Some(j) if !theirs.is_empty() => s.push_str(&replay(&puzzle, theirs, j.first_wrong_move)),
-        Some(j) if matches!(j.reason, crate::puzzle::checker::Reason::MissedSolution { .. }) => {
-            s.push_str("<p>answered -1 (no solution)</p>")
+    if judgement.moves.is_empty() {
+        b.push_str("</section>");
+        return b;
+    }
+    let key = (j, moves_text(Some(&judgement.moves)));
+    match shared.drawn.get(&key) {
+        Some((at, who)) => {
+            let _ = write!(
+                b,
+                "<p>the same moves as <a href=\"#{at}\">{}</a>: replayed there</p>",
+                esc(who)
+            );
         }
-        Some(_) => s.push_str("<p>no legal move was played</p>"),
-        None => s.push_str("<p>the output was not checked (the program did not finish normally)</p>"),
+        None => {
+            b.push_str(&replay(&puzzle, &judgement.moves, judgement.first_wrong_move));
+            shared.drawn.insert(key, (id, s.name().to_string()));
+        }
     }
-    s.push_str("</div><div class=\"side\"><h4>the reference (smallest solution)</h4>");
-    match reference {
-        Some(moves) => s.push_str(&replay(&puzzle, moves, None)),
-        None => s.push_str("<p>-1: no solution</p>"),
-    }
-    s.push_str("</div></div>");
     if let Some(diff) = &t.diff {
         let _ = write!(
-            s,
+            b,
             "<details><summary>output against the reference answer</summary><pre>{}</pre></details>",
             esc(diff)
         );
     }
-    s.push_str("</section>");
-    s
+    b.push_str("</section>");
+    b
+}
+
+/// The contestant's answer as judged: their moves, `-1`, or nothing.
+fn answer_text(j: &Judgement) -> String {
+    if j.moves.is_empty() {
+        match j.reason {
+            crate::puzzle::checker::Reason::MissedSolution { .. } => "-1".into(),
+            _ => "(no legal move)".into(),
+        }
+    } else {
+        moves_text(Some(&j.moves))
+    }
+}
+
+/// The reference replays of the tests someone failed, each drawn once.
+fn references(report: &GradeReport, shared: &Shared) -> String {
+    let mut b = String::new();
+    for (j, name) in report
+        .tests
+        .iter()
+        .enumerate()
+        .filter(|(j, _)| shared.references[*j])
+    {
+        let Some(t) = report
+            .submissions
+            .iter()
+            .find_map(|s| super::result_of(s, name).filter(|t| t.judgement.is_some()))
+        else {
+            continue;
+        };
+        let Ok(puzzle) = Puzzle::parse(t.input.as_bytes()) else {
+            continue;
+        };
+        let _ = write!(
+            b,
+            "<section class=\"test\" id=\"t{j}\"><h3>test {}: the reference</h3><p>n = {}, {} blocks</p>{}",
+            esc(name),
+            puzzle.n,
+            puzzle.board.block_count(),
+            figure(svg_board(&puzzle.board, None, None), "the puzzle")
+        );
+        match t.judgement.as_ref().and_then(|j| j.reference.solution()) {
+            Some(moves) if !moves.is_empty() => b.push_str(&replay(&puzzle, moves, None)),
+            _ => b.push_str("<p>-1: no solution</p>"),
+        }
+        b.push_str("</section>");
+    }
+    if !b.is_empty() {
+        b.insert_str(0, "<h2>The reference solutions of the tests failed</h2>");
+    }
+    b
 }
 
 impl ReportFormat for Html {
     fn grade(&self, report: &GradeReport) -> String {
+        let report = &*super::with_every_test(report);
         let mut body = format!("<h1>Grading: {}</h1>", esc(&report.problem));
-        let _ = write!(body, "<p>Sandbox: {}</p>", esc(&report.protections));
-        body.push_str("<table><tr><th>submission</th><th>language</th><th>score</th><th>verdicts</th></tr>");
-        for s in &report.submissions {
+        if let Some(c) = &report.contest {
+            let _ = write!(body, "<p>Contest: {}</p>", esc(c));
+        }
+        if let Some(io) = &report.file_io {
             let _ = write!(
                 body,
-                "<tr><td>{}</td><td>{}</td><td>{} / {}</td><td>{}</td></tr>",
-                esc(&s.submission),
-                esc(&s.language),
-                s.score,
-                s.max_score,
-                esc(&s.verdict_counts())
+                "<p>File I/O: programs read {} and write {}.</p>",
+                esc(&io.input),
+                esc(&io.output)
             );
         }
-        body.push_str("</table>");
-        for s in &report.submissions {
-            let _ = write!(body, "<h2>{} ({})</h2>", esc(&s.submission), esc(&s.language));
-            if let Some(e) = s.judge_error.as_ref() {
-                let _ = write!(body, "<p class=\"bad\">judge error: {}</p>", esc(e));
-                continue;
-            }
-            if let Some(ce) = s.compile_error.as_ref() {
-                let _ = write!(
-                    body,
-                    "<p class=\"bad\">compilation error</p><pre>{}</pre>",
-                    esc(ce)
-                );
-                continue;
-            }
+        let _ = write!(body, "<p>Sandbox: {}</p>", esc(&report.protections));
+        if !report.broken_tests.is_empty() {
             body.push_str(
-                "<table><tr><th>test</th><th>verdict</th><th>time</th><th>memory</th><th>reason</th></tr>",
+                "<p class=\"bad\" id=\"broken\">Broken tests (FAIL for everyone: the test data is wrong):</p><ul>",
             );
-            for t in &s.tests {
-                let class = if t.verdict == Verdict::Accepted {
-                    "AC"
-                } else {
-                    "bad"
-                };
-                let _ = write!(
-                    body,
-                    "<tr><td>{}</td><td class=\"{class}\">{}</td><td>{} ms</td><td>{:.1} MiB</td><td>{}</td></tr>",
-                    esc(&t.test),
-                    t.verdict,
-                    t.time_ms,
-                    t.memory_kib as f64 / 1024.0,
-                    esc(&t.reason)
-                );
+            for t in &report.broken_tests {
+                let _ = write!(body, "<li>{}: {}</li>", esc(&t.test), esc(&t.reason));
             }
-            body.push_str("</table>");
-            for t in s.tests.iter().filter(|t| t.verdict != Verdict::Accepted) {
-                body.push_str(&test_section(t));
-            }
+            body.push_str("</ul>");
         }
+        let mut shared = Shared {
+            references: vec![false; report.tests.len()],
+            ..Shared::default()
+        };
+        let mut sections = String::new();
+        for (i, s) in report.submissions.iter().enumerate() {
+            sections.push_str(&section(report, i, s, &mut shared));
+        }
+        body.push_str(&grid(report, &shared.references));
+        if report
+            .submissions
+            .iter()
+            .any(|s| s.tests.iter().any(|t| t.near_limit(report.time_limit_ms)))
+        {
+            let _ = write!(body, "<p>{}</p>", esc(&super::near_limit_legend(report)));
+        }
+        body.push_str(&sections);
+        body.push_str(&references(report, &shared));
         page(&format!("mayan-judge: {}", report.problem), &body)
     }
 
@@ -298,5 +561,81 @@ impl ReportFormat for Html {
         }
         let _ = write!(body, "<pre>{}</pre>", esc(&report.coverage.to_string()));
         page("mayan-judge validate", &body)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::checker::{Options, check};
+
+    /// A full board of 35 blocks.
+    const FULL: &str =
+        "5\n1 2 3 1 2 3 4 0\n2 3 1 2 3 4 1 0\n3 1 2 3 4 1 2 0\n4 5 6 4 5 6 7 0\n5 6 4 5 6 7 8 0\n";
+
+    /// A class of 40 contestants by 40 tests, every test failed with five
+    /// moves of each contestant's own.
+    fn class() -> GradeReport {
+        let mut report = GradeReport::new("mayan", String::new());
+        report.time_limit_ms = 3000;
+        report.tests = (1..=40).map(|t| format!("secret/{t}")).collect();
+        for c in 0..40 {
+            let mut s = SubmissionReport::new(format!("class/c{c}/mayan.cpp"), "cpp", 400);
+            s.contestant = Some(format!("contestant {c}"));
+            for name in &report.tests {
+                let output: String = (0..5)
+                    .map(|k| {
+                        format!(
+                            "{} {} {}\n",
+                            (c + k) % 4,
+                            (c / 4 + k) % 7,
+                            if k % 2 == 0 { 1 } else { -1 }
+                        )
+                    })
+                    .collect();
+                let j = check(FULL.as_bytes(), output.as_bytes(), None, Options::default());
+                let mut t = TestResult::new(name.clone(), FULL.as_bytes());
+                t.verdict = j.verdict;
+                t.reason = j.message.clone();
+                t.judgement = Some(j);
+                s.tests.push(t);
+            }
+            report.submissions.push(s);
+        }
+        report
+    }
+
+    #[test]
+    fn a_report_that_lists_no_tests_still_draws_its_failures() {
+        let mut report = class();
+        report.submissions.truncate(1);
+        report.submissions[0].tests.truncate(1);
+        report.tests.clear();
+        let page = Html.grade(&report);
+        assert!(page.contains("id=\"s0-t0\"") && page.contains("id=\"t0\""));
+    }
+
+    #[test]
+    fn a_class_of_40_by_40_all_failing_stays_a_page_a_browser_opens_at_once() {
+        let report = class();
+        assert!(
+            report.submissions[0]
+                .tests
+                .iter()
+                .all(|t| t.judgement.as_ref().unwrap().moves.len() == 5)
+        );
+        let page = Html.grade(&report);
+        let mib = page.len() as f64 / (1 << 20) as f64;
+        eprintln!("40 x 40 page: {mib:.2} MiB");
+        assert!(mib < 8.0, "{mib:.2} MiB");
+        // Every in-page link has its target.
+        let ids: std::collections::HashSet<&str> = page
+            .split(" id=\"")
+            .skip(1)
+            .filter_map(|r| r.split('"').next())
+            .collect();
+        for target in page.split("href=\"#").skip(1).filter_map(|r| r.split('"').next()) {
+            assert!(ids.contains(target), "no target for #{target}");
+        }
     }
 }

@@ -24,10 +24,15 @@ impl ReportFormat for Junit {
     fn grade(&self, report: &GradeReport) -> String {
         let mut out = Report::new(format!("mayan-judge grade {}", report.problem));
         for s in &report.submissions {
-            let mut suite = TestSuite::new(s.submission.as_str());
-            if let Some(err) = s.judge_error.as_ref().or(s.compile_error.as_ref()) {
+            let mut suite = TestSuite::new(s.name());
+            let why = s
+                .no_program
+                .as_ref()
+                .or(s.judge_error.as_ref())
+                .or(s.compile_error.as_ref());
+            if let Some(err) = why {
                 let mut case = TestCase::new("compile", failure("not graded", err));
-                case.set_classname(s.submission.as_str());
+                case.set_classname(s.name());
                 suite.add_test_case(case);
             }
             for t in &s.tests {
@@ -41,7 +46,7 @@ impl ReportFormat for Junit {
                     failure(&format!("{}: {}", t.verdict, t.reason), &detail)
                 };
                 let mut case = TestCase::new(t.test.as_str(), status);
-                case.set_classname(s.submission.as_str())
+                case.set_classname(s.name())
                     .set_time(Duration::from_millis(t.time_ms));
                 suite.add_test_case(case);
             }

@@ -23,7 +23,7 @@ impl ReportFormat for Markdown {
                 let _ = writeln!(
                     out,
                     "| `{}` | {} | {}/{} | {} |",
-                    cell(&s.submission),
+                    cell(s.name()),
                     s.language,
                     s.score,
                     s.max_score,
@@ -36,11 +36,15 @@ impl ReportFormat for Markdown {
             let _ = writeln!(
                 out,
                 "### `{}` ({}): {} / {}\n",
-                cell(&s.submission),
+                cell(s.name()),
                 s.language,
                 s.score,
                 s.max_score
             );
+            if let Some(why) = &s.no_program {
+                let _ = writeln!(out, "**Not graded:** {}\n", cell(why));
+                continue;
+            }
             if let Some(err) = &s.judge_error {
                 let _ = writeln!(out, "**Judge error:** {}\n", cell(err));
                 continue;

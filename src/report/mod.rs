@@ -1,22 +1,27 @@
 //! Reports of grading, validation and package CI, one file per format behind
 //! one trait (the layout of hyperfine's exporters): `text` for a terminal,
-//! `json` for machines, `junit` for CI systems, `markdown` to paste in an
-//! issue or a class forum, `html` to look at a verdict. Files are written atomically, so a crash or Ctrl-C never
-//! leaves half a report.
+//! `ranking` for a contest on a terminal, `json` for machines, `junit` for
+//! CI systems, `markdown` to paste in an issue or a class forum, `csv` for a
+//! spreadsheet, `html` to look at a verdict. Files are written atomically,
+//! so a crash or Ctrl-C never leaves half a report.
 
+mod csv;
 mod html;
 mod json;
 mod junit;
 mod markdown;
+mod ranking;
 mod text;
 
+pub use csv::Csv;
 pub use html::Html;
 pub use json::Json;
 pub use junit::Junit;
 pub use markdown::Markdown;
+pub use ranking::Ranking;
 pub use text::Text;
 
-use crate::judge::grading::GradeReport;
+use crate::judge::grading::{GradeReport, SubmissionReport, TestResult};
 use crate::workflows::ci::CiReport;
 use crate::workflows::validate::ValidationReport;
 use std::io::Write;
@@ -30,6 +35,77 @@ pub trait ReportFormat {
     fn ci(&self, report: &CiReport) -> String;
     /// A validation of test data.
     fn validation(&self, report: &ValidationReport) -> String;
+}
+
+/// The report with every test its submissions hold in
+/// [`GradeReport::tests`] (a report put together by hand may list fewer),
+/// so that a grid has a column for each.
+pub(crate) fn with_every_test(report: &GradeReport) -> std::borrow::Cow<'_, GradeReport> {
+    let missing = |name: &str| !report.tests.iter().any(|t| t == name);
+    if report
+        .submissions
+        .iter()
+        .all(|s| s.tests.iter().all(|t| !missing(&t.test)))
+    {
+        return std::borrow::Cow::Borrowed(report);
+    }
+    let mut full = report.clone();
+    for s in &report.submissions {
+        for t in &s.tests {
+            if !full.tests.contains(&t.test) {
+                full.tests.push(t.test.clone());
+            }
+        }
+    }
+    std::borrow::Cow::Owned(full)
+}
+
+/// The submissions by rank, as `(rank, index in the report, submission)`:
+/// most points first, then by name (natural order); equal scores share a
+/// rank (1, 2, 2, 4).
+pub(crate) fn ranked(report: &GradeReport) -> Vec<(usize, usize, &SubmissionReport)> {
+    let mut order: Vec<(usize, &SubmissionReport)> = report.submissions.iter().enumerate().collect();
+    order.sort_by(|(_, a), (_, b)| {
+        b.score
+            .cmp(&a.score)
+            .then_with(|| natord::compare(a.name(), b.name()))
+    });
+    let mut out: Vec<(usize, usize, &SubmissionReport)> = Vec::with_capacity(order.len());
+    for (pos, (i, s)) in order.into_iter().enumerate() {
+        let rank = match out.last() {
+            Some(&(r, _, prev)) if prev.score == s.score => r,
+            _ => pos + 1,
+        };
+        out.push((rank, i, s));
+    }
+    out
+}
+
+/// A submission's result on one test, `None` when it was not run.
+pub(crate) fn result_of<'a>(s: &'a SubmissionReport, test: &str) -> Option<&'a TestResult> {
+    s.tests.iter().find(|t| t.test == test)
+}
+
+/// The short verdict of a test in a grid: `AC`, `AC*` (accepted over 80%
+/// of the time limit), `WA`, ..., `CE` for a program that did not compile,
+/// `-` when nothing ran.
+pub(crate) fn short_verdict(report: &GradeReport, s: &SubmissionReport, test: &str) -> String {
+    if s.compile_error.is_some() {
+        return "CE".into();
+    }
+    match result_of(s, test) {
+        Some(t) if t.near_limit(report.time_limit_ms) => "AC*".into(),
+        Some(t) => t.verdict.code().into(),
+        None => "-".into(),
+    }
+}
+
+/// What the `*` of `AC*` means.
+pub(crate) fn near_limit_legend(report: &GradeReport) -> String {
+    format!(
+        "AC* = accepted with over 80% of the time limit ({} ms) used: a slower or busier machine may make it TLE",
+        report.time_limit_ms
+    )
 }
 
 /// Writes `content` to `path` atomically: to a temporary file in the same
@@ -100,6 +176,7 @@ mod snapshots {
             points: if j.verdict == Verdict::Accepted { 10 } else { 0 },
             judgement: Some(j),
             diff,
+            runs: 1,
             transcript: Default::default(),
         }
     }
@@ -116,6 +193,7 @@ mod snapshots {
             judgement: None,
             diff: None,
             points: 0,
+            runs: 1,
             transcript: Default::default(),
         }
     }
@@ -127,34 +205,37 @@ mod snapshots {
             test("secret/2", CASE4, "2 0 1\n1 one 1\n", 2),
             crashed("secret/3", Verdict::TimeLimit, "CPU time over 3000 ms"),
             crashed("secret/4", Verdict::RuntimeError, "killed by SIGSEGV"),
+            test("secret/5", EARLY, "2 0 1\n0 0 1\n", 2800),
+            crashed(
+                "secret/6",
+                Verdict::Fail,
+                "stored answer is wrong: the solver's answer is `-1`",
+            ),
         ];
-        GradeReport {
-            schema_version: crate::judge::grading::SCHEMA_VERSION,
-            problem: "mayan".into(),
-            protections: "rlimits (cpu, fsize, core, stack)".into(),
-            submissions: vec![
-                SubmissionReport {
-                    submission: "class/alice.cpp".into(),
-                    language: "cpp".into(),
-                    compiled_from_cache: false,
-                    compile_error: None,
-                    judge_error: None,
-                    score: 10,
-                    max_score: 50,
-                    tests,
-                },
-                SubmissionReport {
-                    submission: "class/bob.c".into(),
-                    language: "c".into(),
-                    compiled_from_cache: false,
-                    compile_error: Some("bob.c:1:1: error: expected ';' before '}' token".into()),
-                    judge_error: None,
-                    tests: Vec::new(),
-                    score: 0,
-                    max_score: 50,
-                },
-            ],
-        }
+        let mut alice = SubmissionReport::new("class/alice/mayan.cpp".into(), "cpp", 60);
+        alice.contestant = Some("alice".into());
+        alice.score = 20;
+        alice.tests = tests;
+        let mut bob = SubmissionReport::new("class/bob/mayan.c".into(), "c", 60);
+        bob.contestant = Some("bob".into());
+        bob.compile_error = Some("bob.c:1:1: error: expected ';' before '}' token".into());
+        let mut carol = SubmissionReport::new("class/carol".into(), "", 60);
+        carol.contestant = Some("carol".into());
+        carol.no_program = Some("2 programs: mayan.c, mayan.py; keep one".into());
+        let mut report = GradeReport::new("mayan", "rlimits (cpu, fsize, core, stack)".into());
+        report.time_limit_ms = 3000;
+        report.contest = Some("class (one folder per contestant)".into());
+        report.tests = [
+            "sample/1", "secret/1", "secret/2", "secret/3", "secret/4", "secret/5", "secret/6",
+        ]
+        .map(String::from)
+        .to_vec();
+        report.broken_tests = vec![crate::judge::grading::BrokenTest {
+            test: "secret/6".into(),
+            reason: "stored answer is wrong: the solver's answer is `-1`".into(),
+        }];
+        report.submissions = vec![alice, bob, carol];
+        report
     }
 
     fn ci_report() -> CiReport {
@@ -221,9 +302,11 @@ mod snapshots {
         }
     }
 
-    fn formats() -> [(&'static str, &'static dyn ReportFormat); 5] {
+    fn formats() -> [(&'static str, &'static dyn ReportFormat); 7] {
         [
             ("text", &Text),
+            ("ranking", &Ranking),
+            ("csv", &Csv),
             ("json", &Json),
             ("junit", &Junit),
             ("markdown", &Markdown),

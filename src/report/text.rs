@@ -1,6 +1,7 @@
 //! Text: a table per submission (test, verdict, time, memory, reason, and a
-//! short diff under each WA), the score, and a summary table when several
-//! submissions were graded.
+//! short diff under each WA; `AC*` for accepted over 80% of the time
+//! limit), the score, and a summary table when several submissions were
+//! graded. Tests whose data is broken are listed once, above the tables.
 
 use super::ReportFormat;
 use crate::judge::grading::{GradeReport, SubmissionReport};
@@ -15,9 +16,16 @@ fn memory(kib: u64) -> String {
     format!("{:.1} MiB", kib as f64 / 1024.0)
 }
 
-fn submission(out: &mut String, s: &SubmissionReport) {
-    let _ = writeln!(out, "== {} ({})", s.submission, s.language);
-    if let Some(err) = &s.judge_error {
+fn submission(out: &mut String, report: &GradeReport, s: &SubmissionReport) {
+    let _ = writeln!(
+        out,
+        "== {} ({})",
+        s.name(),
+        if s.language.is_empty() { "-" } else { &s.language }
+    );
+    if let Some(why) = &s.no_program {
+        let _ = writeln!(out, "{why}");
+    } else if let Some(err) = &s.judge_error {
         let _ = writeln!(out, "FAIL: judge error: {err}");
     } else if let Some(ce) = &s.compile_error {
         let _ = writeln!(out, "CE: compilation failed:");
@@ -32,20 +40,27 @@ fn submission(out: &mut String, s: &SubmissionReport) {
             "test", "time", "memory"
         );
         for t in &s.tests {
+            let reason = match report.broken(&t.test) {
+                Some(_) => "the test's data is broken (see above)",
+                None => t.reason.as_str(),
+            };
             let _ = writeln!(
                 out,
                 "{:<width$}  {:<7}  {:>5} ms  {:>10}  {}",
                 t.test,
-                t.verdict.code(),
+                super::short_verdict(report, s, &t.test),
                 t.time_ms,
                 memory(t.memory_kib),
-                t.reason
+                reason
             );
             if let Some(diff) = &t.diff {
                 for line in diff.lines() {
                     let _ = writeln!(out, "{:<width$}    {line}", "");
                 }
             }
+        }
+        if s.tests.iter().any(|t| t.near_limit(report.time_limit_ms)) {
+            let _ = writeln!(out, "{}", super::near_limit_legend(report));
         }
     }
     let _ = writeln!(out, "score: {} / {}", s.score, s.max_score);
@@ -57,17 +72,34 @@ fn submission(out: &mut String, s: &SubmissionReport) {
 impl ReportFormat for Text {
     fn grade(&self, report: &GradeReport) -> String {
         let mut out = String::new();
+        if let Some(io) = &report.file_io {
+            let _ = writeln!(
+                out,
+                "file I/O: programs read {} and write {} in their folder\n",
+                io.input, io.output
+            );
+        }
+        if !report.broken_tests.is_empty() {
+            let _ = writeln!(
+                out,
+                "broken tests (FAIL for every submission: the test data is wrong):"
+            );
+            for b in &report.broken_tests {
+                let _ = writeln!(out, "  {}: {}", b.test, b.reason);
+            }
+            out.push('\n');
+        }
         for (i, s) in report.submissions.iter().enumerate() {
             if i > 0 {
                 out.push('\n');
             }
-            submission(&mut out, s);
+            submission(&mut out, report, s);
         }
         if report.submissions.len() > 1 {
             let width = report
                 .submissions
                 .iter()
-                .map(|s| s.submission.len())
+                .map(|s| s.name().len())
                 .max()
                 .unwrap_or(10)
                 .max(10);
@@ -75,13 +107,7 @@ impl ReportFormat for Text {
             let _ = writeln!(out, "{:<width$}  {:>9}  verdicts", "submission", "score");
             for s in &report.submissions {
                 let score = format!("{}/{}", s.score, s.max_score);
-                let _ = writeln!(
-                    out,
-                    "{:<width$}  {:>9}  {}",
-                    s.submission,
-                    score,
-                    s.verdict_counts()
-                );
+                let _ = writeln!(out, "{:<width$}  {:>9}  {}", s.name(), score, s.verdict_counts());
             }
         }
         crate::puzzle::sim::terminal_safe(&out)

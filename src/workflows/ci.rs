@@ -484,6 +484,7 @@ mod tests {
             judgement: None,
             diff: None,
             points: 0,
+            runs: 1,
             transcript: Default::default(),
         }
     }

@@ -1,8 +1,10 @@
 //! What a problem setter runs over a whole package: `validate` (every input
 //! and answer against the rules and the solver), `ci` (validation plus every
-//! reference program graded against the verdict its folder promises) and
-//! `export` (the package in another judge's format).
+//! reference program graded against the verdict its folder promises),
+//! `export` (the package in another judge's format); and what a teacher
+//! grades, `contest` (a folder of contestants and their programs).
 
 pub mod ci;
+pub mod contest;
 pub mod export;
 pub mod validate;

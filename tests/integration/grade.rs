@@ -355,3 +355,97 @@ fn an_unknown_test_pattern_is_a_configuration_error() {
         .code(2)
         .stderr(predicate::str::contains("matches no test"));
 }
+
+// ---- NOIP file I/O ----------------------------------------------------------
+
+#[test]
+fn a_noip_program_scores_under_file_io_what_its_stdin_twin_scores() {
+    if !have("gcc") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let stdin_twin = crate::util::manifest().join("reference/mayan/accepted/solution.c");
+    let code = std::fs::read_to_string(&stdin_twin).unwrap();
+    let noip = code.replacen(
+        "int main(void) {",
+        "int main(void) {\n    freopen(\"mayan.in\", \"r\", stdin);\n    freopen(\"mayan.out\", \"w\", stdout);",
+        1,
+    );
+    assert_ne!(noip, code);
+    let noip_file = write_in(dir.path(), "mayan.c", &noip);
+    let score = |file: &Path, extra: &[&str]| {
+        let json = dir.path().join("r.json");
+        let out = judge_within(GRADE_TIMEOUT)
+            .env("MAYAN_JUDGE_CACHE", dir.path().join("cache"))
+            .args([
+                "grade",
+                "--quiet",
+                "--jobs",
+                "2",
+                "--tests",
+                "secret/[0-9]*",
+                "--problem",
+            ])
+            .arg(crate::util::manifest().join("problems/mayan"))
+            .args(extra)
+            .arg("--json")
+            .arg(&json)
+            .arg(file)
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+        (out.status.code(), v["submissions"][0].clone())
+    };
+    let (code_stdin, stdin_run) = score(&stdin_twin, &[]);
+    let (code_noip, noip_run) = score(&noip_file, &["--file-io", "mayan"]);
+    assert_eq!(code_stdin, Some(0));
+    assert_eq!(code_noip, Some(0));
+    assert_eq!(noip_run["score"], stdin_run["score"]);
+    assert_eq!(noip_run["score"], noip_run["max_score"]);
+    // Graded with stdin and stdout, it prints nothing: the reason says why.
+    let (code, plain) = score(&noip_file, &["--stdio"]);
+    assert_eq!(code, Some(1));
+    let reason = plain["tests"][0]["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("opens mayan.in") && reason.contains("--file-io mayan"),
+        "{reason}"
+    );
+}
+
+#[test]
+fn under_file_io_the_input_is_read_only_and_only_the_output_file_is_judged() {
+    if !have("gcc") {
+        return;
+    }
+    let f = Fixture::new();
+    // It tries to change its input (each attempt that works is a wrong
+    // line in its answer), prints garbage on stdout, and writes the answer
+    // to mayan.out.
+    let file = f.write(
+        "noip.c",
+        "#include <stdio.h>\n#include <sys/stat.h>\nint main(void) {\n\
+         FILE *in = fopen(\"mayan.in\", \"r\"); int n = 0; if (!in || fscanf(in, \"%d\", &n) != 1) return 7;\n\
+         FILE *w = fopen(\"mayan.in\", \"a\"); int changed = chmod(\"mayan.in\", 0666) == 0;\n\
+         puts(\"garbage on stdout\");\n\
+         FILE *out = fopen(\"mayan.out\", \"w\");\n\
+         if (w || changed) fputs(\"0 0 0\\n\", out);\n\
+         fputs(\"2 0 1\\n1 1 1\\n3 4 -1\\n\", out); fclose(out); return 0; }\n",
+    );
+    let out = f
+        .grade(&file)
+        .args(["--quiet", "--file-io", "mayan"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("file I/O: programs read mayan.in and write mayan.out"),
+        "{stdout}"
+    );
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("secret/1") && l.contains(" AC ")),
+        "{stdout}"
+    );
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+}

@@ -1,6 +1,8 @@
 //! The HTML report in a real browser: grade a wrong submission, render the
 //! report with headless Chromium (Debian's `chromium` package), take a
 //! screenshot, and check the page loaded and ran its script without errors.
+//! [`dump_dom`] and [`page_count`] serve the contest's page too
+//! (`contest.rs`).
 
 use crate::util::{judge_within, tool};
 use std::path::Path;
@@ -23,6 +25,29 @@ fn headless(chromium: &Path, profile: &Path) -> std::process::Command {
     ])
     .arg(format!("--user-data-dir={}", profile.display()));
     c
+}
+
+/// The page as Chromium built it, after checking that it loaded and its
+/// script ran without errors.
+pub fn dump_dom(chromium: &Path, html: &Path, profile: &Path) -> String {
+    let url = format!("file://{}", html.display());
+    let dom = headless(chromium, profile)
+        .args(["--dump-dom", &url])
+        .output()
+        .expect("chromium runs");
+    let log = String::from_utf8_lossy(&dom.stderr);
+    assert!(dom.status.success(), "chromium failed: {log}");
+    assert!(!log.contains("Uncaught"), "script error in the page: {log}");
+    String::from_utf8_lossy(&dom.stdout).into_owned()
+}
+
+/// A count the page's own script wrote on `<body>` (`data-<name>`).
+pub fn page_count(dom: &str, name: &str) -> usize {
+    dom.split(&format!("data-{name}=\""))
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("the page's script did not write data-{name}:\n{dom}"))
 }
 
 #[test]
@@ -55,22 +80,12 @@ fn the_html_report_renders_in_headless_chromium() {
         .code(1);
     let url = format!("file://{}", html.display());
 
-    let dom = headless(&chromium, &root.join("profile"))
-        .args(["--dump-dom", &url])
-        .output()
-        .expect("chromium runs");
-    let dom_text = String::from_utf8_lossy(&dom.stdout);
-    let log = String::from_utf8_lossy(&dom.stderr);
-    assert!(dom.status.success(), "chromium failed: {log}");
-    assert!(!log.contains("Uncaught"), "script error in the page: {log}");
-    // The page's own script ran to the end: it counts the boards it drew.
-    let rendered: usize = dom_text
-        .split("data-rendered=\"")
-        .nth(1)
-        .and_then(|rest| rest.split('"').next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("the page's script did not run:\n{dom_text}"));
+    let dom_text = dump_dom(&chromium, &html, &root.join("profile"));
+    // The page's own script ran to the end: it counts the boards it drew
+    // and the in-page links whose target is missing.
+    let rendered = page_count(&dom_text, "rendered");
     assert!(rendered >= 5, "only {rendered} boards drawn");
+    assert_eq!(page_count(&dom_text, "broken-links"), 0);
     assert!(dom_text.contains("the smallest solution has `2 0 1`"));
 
     let shot = root.join("report.png");

@@ -14,6 +14,7 @@ mod util;
 
 mod attacks;
 mod ci;
+mod contest;
 mod core;
 mod export;
 mod generate;

@@ -228,3 +228,30 @@ fn a_missing_file_or_bad_budget_is_a_configuration_error() {
         .assert()
         .code(2);
 }
+
+#[test]
+fn stress_judges_a_noip_program_by_its_output_file_under_file_io() {
+    let _phase = phase("stress");
+    if !have("gcc") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let code = std::fs::read_to_string(manifest().join("reference/mayan/accepted/solution.c")).unwrap();
+    let noip = code.replacen(
+        "int main(void) {",
+        "int main(void) {\n    freopen(\"mayan.in\", \"r\", stdin);\n    freopen(\"mayan.out\", \"w\", stdout);",
+        1,
+    );
+    let file = dir.path().join("mayan.c");
+    std::fs::write(&file, noip).unwrap();
+    stress(dir.path(), &file)
+        .args(["--count", "60", "--jobs", "2", "--file-io", "mayan"])
+        .assert()
+        .code(0);
+    // With stdin and stdout it prints nothing, and the reason says why.
+    stress(dir.path(), &file)
+        .args(["--count", "5", "--jobs", "1", "--shrink-runs", "20"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("--file-io mayan"));
+}

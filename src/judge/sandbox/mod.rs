@@ -38,7 +38,11 @@
 //!   recognised.
 //! * **Output**: stdout over `output_bytes` (or stderr over the same
 //!   amount) stops the run with [`Status::OutputLimit`]; files are bounded
-//!   by `RLIMIT_FSIZE`, open files by `RLIMIT_NOFILE`.
+//!   by `RLIMIT_FSIZE`, open files by `RLIMIT_NOFILE`. Under file I/O
+//!   ([`RunSpec::input_file`], [`RunSpec::output_file`]) the input is a
+//!   read-only file of the judge's in the work folder and the output file
+//!   is read back as a regular file only, never through a link, at most
+//!   `output_bytes`.
 //! * **Processes**: a pids cgroup, else `RLIMIT_NPROC` (per run uid).
 //! * No core dumps, `PATH=/usr/bin:/bin` and nothing else inherited,
 //!   `no_new_privs`, default signal dispositions.
@@ -162,6 +166,15 @@ pub struct RunSpec {
     /// destination)`. Only regular files (a link is not followed), at most
     /// `limits.file_size_bytes`; a missing one is skipped.
     pub collect: Vec<(String, PathBuf)>,
+    /// NOIP file I/O: the bytes of `stdin` are given to the program as this
+    /// file of its work folder instead (owned by the judge, mode 0444: the
+    /// program may read it, not change it), and its stdin is empty.
+    pub input_file: Option<String>,
+    /// A file the program writes in its work folder, read back into
+    /// [`RunResult::output_file`] after the run: a regular file only (a
+    /// link is not followed), at most `limits.output_bytes` (a larger one
+    /// makes a run that exited [`Status::OutputLimit`]).
+    pub output_file: Option<String>,
 }
 
 impl fmt::Debug for RunSpec {
@@ -175,6 +188,8 @@ impl fmt::Debug for RunSpec {
             .field("env", &self.env)
             .field("read_only_dirs", &self.read_only_dirs)
             .field("collect", &self.collect)
+            .field("input_file", &self.input_file)
+            .field("output_file", &self.output_file)
             .finish()
     }
 }
@@ -236,6 +251,13 @@ fn lossy<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&String::from_utf8_lossy(bytes))
 }
 
+fn lossy_option<S: Serializer>(bytes: &Option<Vec<u8>>, s: S) -> Result<S::Ok, S::Error> {
+    match bytes {
+        Some(b) => lossy(b, s),
+        None => s.serialize_none(),
+    }
+}
+
 /// What happened in one run.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct RunResult {
@@ -257,6 +279,11 @@ pub struct RunResult {
     /// The first [`STDERR_KEEP_BYTES`] of stderr (serialized lossily).
     #[serde(serialize_with = "lossy")]
     pub stderr: Vec<u8>,
+    /// The spec's [`RunSpec::output_file`] as the program left it; `None`
+    /// when none was asked for, or no regular file of that name (at most
+    /// `output_bytes`) was there.
+    #[serde(serialize_with = "lossy_option")]
+    pub output_file: Option<Vec<u8>>,
 }
 
 /// The user a root judge runs programs as.
@@ -669,7 +696,7 @@ impl Sandbox {
                         source,
                     })?;
             }
-            Ok(r)
+            read_output_file(spec, &ws, r)
         });
         ws.remove();
         drop(lease);
@@ -714,6 +741,9 @@ impl Sandbox {
     ) -> Result<RunResult, SandboxError> {
         copy_files(spec, &ws.box_dir, owner)?;
         let program = self.program_path(spec, &ws.box_dir, owner)?;
+        if let Some(name) = &spec.input_file {
+            give_input_file(name, &spec.stdin, &ws.box_dir)?;
+        }
         let stdin = stdin_file(spec, ws.base(), &program)?;
         let cg = self.run_cgroup(&spec.limits, &program)?;
         let status_pipe = if self.protections.isolation {
@@ -955,6 +985,7 @@ impl Sandbox {
             peak_memory_kib,
             stdout: obs.stdout,
             stderr: obs.stderr,
+            output_file: None,
         }
     }
 }
@@ -984,11 +1015,56 @@ fn copy_files(spec: &RunSpec, box_dir: &Path, owner: Option<(Uid, Gid)>) -> Resu
     Ok(())
 }
 
-/// Stdin: an unlinked temp file, so the program may read it or not.
+/// Writes the input file of a file-I/O run into the work folder: the
+/// judge's, mode 0444, so the program can read it and not change it.
+fn give_input_file(name: &str, bytes: &[u8], box_dir: &Path) -> Result<(), SandboxError> {
+    if !workdir::is_plain_name(name) {
+        return Err(SandboxError::InvalidFileName {
+            name: name.to_string(),
+        });
+    }
+    workdir::write_read_only(box_dir, name, bytes).map_err(|source| SandboxError::CopyFile {
+        src: PathBuf::from("<test input>"),
+        name: name.to_string(),
+        source,
+    })
+}
+
+/// Reads the spec's output file back into the result (see
+/// [`RunSpec::output_file`]); one over the output cap stops a run that
+/// exited with [`Status::OutputLimit`].
+fn read_output_file(
+    spec: &RunSpec,
+    ws: &workdir::Workspace,
+    mut r: RunResult,
+) -> Result<RunResult, SandboxError> {
+    let Some(name) = &spec.output_file else {
+        return Ok(r);
+    };
+    let read = ws
+        .read_back(name, spec.limits.output_bytes)
+        .map_err(|source| SandboxError::Collect {
+            name: name.clone(),
+            source,
+        })?;
+    match read {
+        workdir::ReadBack::Bytes(b) => r.output_file = Some(b),
+        workdir::ReadBack::TooLarge if matches!(r.status, Status::Exited(_)) => {
+            r.status = Status::OutputLimit
+        }
+        workdir::ReadBack::TooLarge | workdir::ReadBack::Missing => {}
+    }
+    Ok(r)
+}
+
+/// Stdin: an unlinked temp file, so the program may read it or not (empty
+/// when the input is given as a file).
 fn stdin_file(spec: &RunSpec, dir: &Path, program: &Path) -> Result<std::fs::File, SandboxError> {
     (|| {
         let mut f = tempfile::tempfile_in(dir)?;
-        f.write_all(&spec.stdin)?;
+        if spec.input_file.is_none() {
+            f.write_all(&spec.stdin)?;
+        }
         f.rewind()?;
         io::Result::Ok(f)
     })()
@@ -1023,7 +1099,8 @@ fn work_tmpfs_bytes(spec: &RunSpec) -> u64 {
         .iter()
         .filter_map(|(src, _)| std::fs::metadata(src).ok())
         .map(|m| m.len())
-        .sum();
+        .sum::<u64>()
+        .saturating_add(spec.stdin.len() as u64);
     given
         .saturating_add(spec.limits.file_size_bytes.saturating_mul(2))
         .saturating_add(1 << 20)

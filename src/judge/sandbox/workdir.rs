@@ -8,6 +8,11 @@
 //! the mount point of the run's private root. Removal never follows a link
 //! and never recurses ([`remove_tree`]), so no tree a program leaves can
 //! make it fail or touch anything outside.
+//!
+//! Under file I/O the test's input is written into the work folder
+//! read-only ([`write_read_only`]) and the output file read back
+//! ([`Workspace::read_back`]) on the same terms as any file collected: a
+//! regular file only, never through a link, at most a given size.
 
 use std::ffi::OsStr;
 use std::fs;
@@ -96,25 +101,52 @@ impl Workspace {
         &self.base
     }
 
-    /// Copies `name` out of the work folder to `dest` if it is a regular
-    /// file (a link the program left there is not followed), at most
-    /// `max_bytes`; `Ok(false)` when there is no such file.
-    pub(crate) fn collect(&self, name: &str, dest: &Path, max_bytes: u64) -> io::Result<bool> {
-        use std::io::Read;
+    /// Opens `name` in the work folder if it is a regular file, without
+    /// following a link (nor blocking on a FIFO); `None` otherwise.
+    fn open_regular(&self, name: &str) -> io::Result<Option<(fs::File, fs::Metadata)>> {
         let Ok(src) = fs::OpenOptions::new()
             .read(true)
             .custom_flags(nix::libc::O_NOFOLLOW | nix::libc::O_NONBLOCK)
             .open(self.box_dir.join(name))
         else {
-            return Ok(false);
+            return Ok(None);
         };
         let meta = src.metadata()?;
-        if !meta.is_file() || meta.len() > max_bytes {
+        Ok(meta.is_file().then_some((src, meta)))
+    }
+
+    /// Copies `name` out of the work folder to `dest` if it is a regular
+    /// file (a link the program left there is not followed), at most
+    /// `max_bytes`; `Ok(false)` when there is no such file.
+    pub(crate) fn collect(&self, name: &str, dest: &Path, max_bytes: u64) -> io::Result<bool> {
+        use std::io::Read;
+        let Some((src, meta)) = self.open_regular(name)? else {
+            return Ok(false);
+        };
+        if meta.len() > max_bytes {
             return Ok(false);
         }
         io::copy(&mut src.take(max_bytes), &mut fs::File::create(dest)?)?;
         fs::set_permissions(dest, fs::Permissions::from_mode(meta.mode() & 0o755 | 0o600))?;
         Ok(true)
+    }
+
+    /// Reads `name` out of the work folder into memory, on the terms of
+    /// [`Workspace::collect`].
+    pub(crate) fn read_back(&self, name: &str, max_bytes: u64) -> io::Result<ReadBack> {
+        use std::io::Read;
+        let Some((src, meta)) = self.open_regular(name)? else {
+            return Ok(ReadBack::Missing);
+        };
+        if meta.len() > max_bytes {
+            return Ok(ReadBack::TooLarge);
+        }
+        let mut bytes = Vec::with_capacity(meta.len() as usize);
+        src.take(max_bytes.saturating_add(1)).read_to_end(&mut bytes)?;
+        if bytes.len() as u64 > max_bytes {
+            return Ok(ReadBack::TooLarge);
+        }
+        Ok(ReadBack::Bytes(bytes))
     }
 
     /// Removes everything: unmounts the work folder's tmpfs (whatever the
@@ -126,6 +158,39 @@ impl Workspace {
         }
         let _ = remove_tree(&self.base);
     }
+}
+
+/// What [`Workspace::read_back`] found.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum ReadBack {
+    /// No regular file of that name (none, a link, a folder, a FIFO).
+    Missing,
+    /// A regular file over the size allowed.
+    TooLarge,
+    /// The file's bytes.
+    Bytes(Vec<u8>),
+}
+
+/// Writes `bytes` to a new file `dir/name` with mode 0444, owned by the
+/// judge: the program can read it, and neither write nor chmod it (unless it
+/// runs as the judge's own user, on a machine without isolation). Whatever
+/// was there by that name goes first.
+pub(crate) fn write_read_only(dir: &Path, name: &str, bytes: &[u8]) -> io::Result<()> {
+    use std::io::Write;
+    let path = dir.join(name);
+    match fs::remove_file(&path) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+        _ => {}
+    }
+    let mut f = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o444)
+        .custom_flags(nix::libc::O_NOFOLLOW)
+        .open(&path)?;
+    f.write_all(bytes)?;
+    // The mode asked for is masked by the umask: set it as meant.
+    f.set_permissions(fs::Permissions::from_mode(0o444))
 }
 
 /// Removes what judges that died left in `work_root`: run folders whose
@@ -333,6 +398,29 @@ mod tests {
         assert_eq!(fs::metadata(base.path()).unwrap().mode() & 0o7777, 0o1777);
         assert!(outside.path().join("keep").exists());
         assert_eq!(fs::metadata(outside.path()).unwrap().mode() & 0o7777, 0o755);
+    }
+
+    #[test]
+    fn an_output_file_is_read_back_only_as_a_regular_file_within_its_cap() {
+        let root = tempfile::tempdir().unwrap();
+        let ws = Workspace::create(Some(root.path()), None, None).unwrap();
+        write_read_only(&ws.box_dir, "mayan.in", b"1\n").unwrap();
+        let meta = fs::metadata(ws.box_dir.join("mayan.in")).unwrap();
+        assert_eq!(meta.mode() & 0o777, 0o444);
+        // Written again (a retried start) over the read-only one.
+        write_read_only(&ws.box_dir, "mayan.in", b"2\n").unwrap();
+        assert_eq!(
+            ws.read_back("mayan.in", 10).unwrap(),
+            ReadBack::Bytes(b"2\n".to_vec())
+        );
+        std::fs::write(ws.box_dir.join("big.out"), [b'1'; 11]).unwrap();
+        assert_eq!(ws.read_back("big.out", 10).unwrap(), ReadBack::TooLarge);
+        std::os::unix::fs::symlink("/etc/passwd", ws.box_dir.join("link.out")).unwrap();
+        assert_eq!(ws.read_back("link.out", 1 << 20).unwrap(), ReadBack::Missing);
+        std::fs::create_dir(ws.box_dir.join("dir.out")).unwrap();
+        assert_eq!(ws.read_back("dir.out", 10).unwrap(), ReadBack::Missing);
+        assert_eq!(ws.read_back("none.out", 10).unwrap(), ReadBack::Missing);
+        ws.remove();
     }
 
     #[test]

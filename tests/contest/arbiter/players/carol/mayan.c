@@ -1,0 +1,6 @@
+#include <stdio.h>
+int main(void) {
+    int n
+    scanf("%d", &n);
+    return 0;
+}
