@@ -151,7 +151,10 @@ fn every_position_in_a_reason_is_a_line_and_a_column() {
             "2 0 1 7\n",
             "wrong output format line 1, column 7: expected 3 integers `x y g`, found 4 tokens",
         ),
-        ("-1\n\t-1\n", "wrong output format line 2, column 2: `-1` must be the only line"),
+        (
+            "-1\n\t-1\n",
+            "wrong output format line 2, column 2: `-1` must be the only line",
+        ),
         (
             "2 0 1\n1 1 1\n3 4 -1\n  0 0 1\n",
             "wrong output format line 4, column 3: more than n = 3 moves",
