@@ -1,7 +1,7 @@
 //! Command-line structure (clap derive). Only argument definitions live here;
 //! each subcommand's logic is in `commands/<name>.rs`.
 
-use crate::puzzle::generate::{BlockCounts, MoveCounts};
+use crate::puzzle::generate::{BlockCounts, MoveCounts, PerColour};
 use crate::puzzle::solver::Reading;
 use crate::workflows::export::kattis::License;
 use clap::{Args, Parser, Subcommand};
@@ -323,17 +323,24 @@ pub struct GenArgs {
     /// How many tests.
     #[arg(long, default_value_t = 10)]
     pub count: usize,
-    /// Moves per puzzle: `N`, or a range `A..B` (both ends included) chosen per puzzle.
+    /// Moves per puzzle: `N`, or a range `A..B` (both ends included) chosen per
+    /// puzzle; up to 8 (above 5, a package's `max_n` must allow it).
     #[arg(long, default_value = "5")]
     pub n: MoveCounts,
     /// Blocks per puzzle: `B` means at least B, `A..B` between A and B [default:
     /// 3n..6n; 20..35 with --impossible; 3..5 with --bottom].
     #[arg(long)]
     pub blocks: Option<BlockCounts>,
-    /// At most this many distinct colours (1..10).
+    /// At most this many distinct colours (1..10); exactly this many with
+    /// --per-colour.
     #[arg(long, visible_alias = "colors", default_value_t = 5,
           value_parser = clap::value_parser!(u8).range(1..=10))]
     pub colours: u8,
+    /// Blocks of each colour: `K`, or a range `A..B` chosen per colour (at
+    /// least 3). `--colours 5 --per-colour 6..7` makes the solver's hardest
+    /// family: five colours of six or seven blocks each.
+    #[arg(long, visible_alias = "per-color")]
+    pub per_colour: Option<PerColour>,
     /// Puzzles with no solution under any reading, every colour at least
     /// three blocks (so that cheap pruning does not settle them).
     #[arg(long)]

@@ -348,9 +348,11 @@ impl Bound {
         }
         let table = &*DISPLACEMENT;
         for (c, f, t) in [(a as usize, from, to), (b as usize, to, from)] {
-            if self.tracked >> c & 1 == 1 {
+            if c != 0 {
                 next.index[c] = next.index[c] - POW8[f] + POW8[t];
-                next.d[c] = table[next.index[c] as usize];
+                if self.tracked >> c & 1 == 1 {
+                    next.d[c] = table[next.index[c] as usize];
+                }
             }
         }
         next.total();
@@ -369,6 +371,17 @@ impl Bound {
             self.needy
         } else {
             u16::MAX
+        }
+    }
+
+    /// `D_c` for a colour: the fewest swaps that must still move one of its
+    /// blocks (0 for a colour that is absent or has more than
+    /// [`TABLE_MAX`] blocks; `u32::MAX` when the board is dead).
+    pub fn displacement(&self, colour: u8) -> u32 {
+        if self.sum == u32::MAX {
+            u32::MAX
+        } else {
+            self.d[colour as usize & 0xF] as u32
         }
     }
 
