@@ -2,7 +2,7 @@
 //! each subcommand's logic is in `commands/<name>.rs`.
 
 use crate::puzzle::generate::{BlockCounts, MoveCounts, PerColour};
-use crate::puzzle::solver::Reading;
+use crate::puzzle::solver::{MemorySize, Reading};
 use crate::workflows::export::kattis::License;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -94,9 +94,14 @@ pub struct SolveArgs {
     /// How to read the rules: literal, no-noop, at-most or no-noop+at-most.
     #[arg(long, default_value = "literal")]
     pub reading: Reading,
-    /// Print nodes searched and time for each puzzle (on stderr).
+    /// Print nodes searched, time and peak memory for each puzzle (on stderr).
     #[arg(long)]
     pub stats: bool,
+    /// Most memory for the solver's table of dead states (e.g. 256M, 2G); a
+    /// full table forgets its cheapest entries, so a solve is slower, never
+    /// wrong or aborted.
+    #[arg(long, default_value = "1G")]
+    pub memory: MemorySize,
 }
 
 /// Options of `check`.
@@ -291,7 +296,17 @@ pub struct BenchArgs {
     /// Write the hard boards (n = 5) to this folder as `hardK.in`.
     #[arg(long)]
     pub save_boards: Option<PathBuf>,
-    /// Skip the n = 7 runs.
+    /// The memoised C++ baseline for the five-colour boards.
+    #[arg(long, default_value = "reference/bench/memo.cpp")]
+    pub memo_baseline: PathBuf,
+    /// Folder of the five-colour benchmark boards (`*.in`, no solution).
+    #[arg(long, default_value = "reference/bench")]
+    pub family: PathBuf,
+    /// The memory cap of the capped solve (the slowest n = 8 board).
+    #[arg(long, default_value = "4M")]
+    pub memory_cap: MemorySize,
+    /// Only the n = 5 runs (no n = 8 hard boards, no five-colour boards at
+    /// n = 6 and 7, no capped solve).
     #[arg(long)]
     pub quick: bool,
     /// Run only one part: `solver`, `grader` (the judge's overhead per test)

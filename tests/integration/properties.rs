@@ -362,3 +362,31 @@ fn exhaustive_comparison_sees_many_solvable_boards() {
         );
     }
 }
+
+// ---- Pinned answers ---------------------------------------------------------
+
+/// The benchmark boards of `reference/bench/` (five colours of six or seven
+/// blocks; with no solution at the top, built with one in `solvable/`) keep
+/// their answers. Each `.ans` was checked against the memoised C++ search
+/// (`reference/bench/memo.cpp`) when the board was added.
+#[test]
+fn the_benchmark_boards_keep_their_answers() {
+    let dir = crate::util::manifest().join("reference/bench");
+    let mut checked = 0;
+    for folder in [dir.clone(), dir.join("solvable")] {
+        let mut inputs: Vec<_> = std::fs::read_dir(&folder)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "in"))
+            .collect();
+        inputs.sort();
+        for input in inputs {
+            let puzzle = Puzzle::parse(&std::fs::read(&input).unwrap()).expect("valid puzzle");
+            let expected = std::fs::read_to_string(input.with_extension("ans")).unwrap();
+            let got = solve(&puzzle, Reading::LITERAL).to_text();
+            assert_eq!(got, expected, "{}", input.display());
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 11, "boards in {}", dir.display());
+}

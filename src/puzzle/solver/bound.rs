@@ -209,7 +209,7 @@ fn distances(removable: &[bool]) -> Vec<u8> {
     let step: [usize; WIDTH] = std::array::from_fn(|x| WIDE_BASE.pow(x as u32));
     while let Some(i) = queue.pop_front() {
         for x in 0..WIDTH {
-            if i / step[x] % WIDE_BASE == 0 {
+            if (i / step[x]).is_multiple_of(WIDE_BASE) {
                 continue;
             }
             for to in [x.wrapping_sub(1), x + 1] {
@@ -357,6 +357,33 @@ impl Bound {
         }
         next.total();
         next
+    }
+
+    /// Colours with 3 to [`TABLE_MAX`] blocks, as bits: those with a `D_c`.
+    #[inline]
+    pub fn tracked(&self) -> u16 {
+        self.tracked
+    }
+
+    /// Whether colour `c` has a block in column `x`.
+    #[inline]
+    pub fn present(&self, c: usize, x: usize) -> bool {
+        (self.index[c] >> (3 * x)) & 7 != 0
+    }
+
+    /// The change of `D_c` when one block of tracked colour `c` moves from
+    /// column `from` (where it has one) to `to`, or `None` when `D_c` would
+    /// then exceed `left`. `table` is [`Bound::table`].
+    #[inline]
+    pub fn step(&self, table: &[u8], c: usize, from: usize, to: usize, left: u32) -> Option<i32> {
+        let d = table[(self.index[c] - POW8[from] + POW8[to]) as usize];
+        (d as u32 <= left).then(|| d as i32 - self.d[c] as i32)
+    }
+
+    /// The displacement table (built on first use), for [`Bound::step`].
+    #[inline]
+    pub fn table() -> &'static [u8] {
+        &DISPLACEMENT
     }
 
     /// The colours one of which a move must move to be allowed with `k`

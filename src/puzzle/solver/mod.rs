@@ -148,6 +148,45 @@ impl Limits {
     pub const DEFAULT_MEMORY: u64 = 1 << 30;
 }
 
+/// A number of bytes as a user writes it: `1G`, `512M`, `64MiB`, `4096` (units
+/// are binary: K = 1024 bytes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemorySize(pub u64);
+
+/// A memory size that does not parse.
+#[derive(Debug, thiserror::Error)]
+#[error("`{0}` is not a memory size: expected a number of bytes with an optional unit K, M or G (e.g. 512M)")]
+pub struct BadMemorySize(String);
+
+impl FromStr for MemorySize {
+    type Err = BadMemorySize;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = || BadMemorySize(s.to_string());
+        let t = s.trim();
+        let t = t.strip_suffix("iB").or_else(|| t.strip_suffix('B')).unwrap_or(t);
+        let (digits, shift) = match t.char_indices().last() {
+            Some((i, 'K' | 'k')) => (&t[..i], 10),
+            Some((i, 'M' | 'm')) => (&t[..i], 20),
+            Some((i, 'G' | 'g')) => (&t[..i], 30),
+            _ => (t, 0),
+        };
+        let n: u64 = digits.trim().parse().map_err(|_| bad())?;
+        n.checked_mul(1 << shift).map(MemorySize).ok_or_else(bad)
+    }
+}
+
+impl fmt::Display for MemorySize {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let b = self.0;
+        match b {
+            _ if b >= 1 << 30 && b.is_multiple_of(1 << 30) => write!(f, "{} GiB", b >> 30),
+            _ if b >= 1 << 20 && b.is_multiple_of(1 << 20) => write!(f, "{} MiB", b >> 20),
+            _ if b >= 1 << 10 && b.is_multiple_of(1 << 10) => write!(f, "{} KiB", b >> 10),
+            _ => write!(f, "{b} bytes"),
+        }
+    }
+}
+
 impl Default for Limits {
     fn default() -> Self {
         Limits {
