@@ -22,8 +22,8 @@ const WAYS: usize = 6;
 /// Bits of a column that hold cells.
 const CELLS: u32 = 0x0FFF_FFFF;
 
-/// Buckets of a new table (64 KiB).
-const FIRST_BUCKETS: usize = 1 << 9;
+/// Buckets of a new table (8 KiB: most puzzles need no more).
+const FIRST_BUCKETS: usize = 1 << 6;
 
 /// Two cache lines of entries; an all-zero entry is free (no dead state is
 /// the empty board).
@@ -85,7 +85,7 @@ fn value_of(entry: &[u32; WIDTH]) -> u32 {
 
 impl Table {
     /// An empty table that will use at most `cap` bytes (at least one
-    /// 64 KiB table, whatever the cap).
+    /// 8 KiB table, whatever the cap).
     pub fn new(cap: u64) -> Table {
         Table {
             buckets: vec![Bucket::default(); FIRST_BUCKETS],
@@ -192,14 +192,22 @@ impl Table {
     }
 
     /// Doubles the table when the cap allows the old and the new one side by
-    /// side; whether it did. An entry that finds no room in the new table
+    /// side and the allocation succeeds; whether it did. An entry that finds no room in the new table
     /// (rare: new buckets are half as full) is dropped.
     fn grow(&mut self) -> bool {
         let more = self.buckets.len() * 2;
         if bytes(more) + self.bytes() > self.cap {
             return false;
         }
-        let old = std::mem::replace(&mut self.buckets, vec![Bucket::default(); more]);
+        // A machine that cannot give the memory (an address-space limit)
+        // keeps the table as it is rather than abort.
+        let mut buckets = Vec::new();
+        if buckets.try_reserve_exact(more).is_err() {
+            self.cap = self.bytes();
+            return false;
+        }
+        buckets.resize(more, Bucket::default());
+        let old = std::mem::replace(&mut self.buckets, buckets);
         self.shift -= 1;
         self.len = 0;
         for b in &old {
