@@ -61,10 +61,12 @@ fn describe(answer: &Answer, peak: Option<u64>) -> String {
 /// Runs `f` and measures the process's peak resident memory while it ran,
 /// in bytes: the kernel's high-water mark (`VmHWM`), first lowered to the
 /// current size (`/proc/self/clear_refs`) so that an earlier, larger solve
-/// does not hide this one. Falls back to `getrusage`'s `ru_maxrss` (the peak
-/// of the whole process) where the mark cannot be reset; `None` when
-/// neither is available.
+/// does not hide this one; before that, memory that earlier solves freed is
+/// handed back to the system, or it would still count. Falls back to
+/// `getrusage`'s `ru_maxrss` (the peak of the whole process) where the mark
+/// cannot be reset; `None` when neither is available.
 pub fn measured<T>(f: impl FnOnce() -> T) -> (T, Option<u64>) {
+    release_freed_memory();
     let reset = std::fs::write("/proc/self/clear_refs", "5").is_ok();
     let value = f();
     let peak = if reset { high_water_mark() } else { None };
@@ -91,4 +93,21 @@ fn max_rss() -> Option<u64> {
     use nix::sys::resource::{UsageWho, getrusage};
     let kib = getrusage(UsageWho::RUSAGE_SELF).ok()?.max_rss();
     u64::try_from(kib).ok().filter(|&k| k > 0).map(|k| k * 1024)
+}
+
+/// Returns the heap's free pages to the system (glibc keeps freed blocks of
+/// up to 32 MiB for reuse, which would count as resident).
+fn release_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        unsafe extern "C" {
+            fn malloc_trim(pad: usize) -> i32;
+        }
+        // SAFETY: glibc's malloc_trim only releases free memory of the
+        // allocator Rust uses here (the system allocator); no pointer the
+        // program holds is touched.
+        unsafe {
+            malloc_trim(0);
+        }
+    }
 }
