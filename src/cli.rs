@@ -1,8 +1,8 @@
 //! Command-line structure (clap derive). Only argument definitions live here;
 //! each subcommand's logic is in `commands/<name>.rs`.
 
-use crate::puzzle::generate::{BlockCounts, MoveCounts};
-use crate::puzzle::solver::Reading;
+use crate::puzzle::generate::{BlockCounts, MoveCounts, PerColour};
+use crate::puzzle::solver::{MemorySize, Reading};
 use crate::workflows::export::kattis::License;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -110,9 +110,14 @@ pub struct SolveArgs {
     /// How to read the rules: literal, no-noop, at-most or no-noop+at-most.
     #[arg(long, default_value = "literal")]
     pub reading: Reading,
-    /// Print nodes searched and time for each puzzle (on stderr).
+    /// Print nodes searched, time and peak memory for each puzzle (on stderr).
     #[arg(long)]
     pub stats: bool,
+    /// Most memory for the solver's table of dead states (e.g. 256M, 2G); a
+    /// full table forgets its cheapest entries, so a solve is slower, never
+    /// wrong or aborted.
+    #[arg(long, default_value = "1G")]
+    pub memory: MemorySize,
 }
 
 /// Options of `check`.
@@ -337,7 +342,17 @@ pub struct BenchArgs {
     /// Write the hard boards (n = 5) to this folder as `hardK.in`.
     #[arg(long)]
     pub save_boards: Option<PathBuf>,
-    /// Skip the n = 7 runs.
+    /// The memoised C++ baseline for the five-colour boards.
+    #[arg(long, default_value = "reference/bench/memo.cpp")]
+    pub memo_baseline: PathBuf,
+    /// Folder of the five-colour benchmark boards (`*.in`, no solution).
+    #[arg(long, default_value = "reference/bench")]
+    pub family: PathBuf,
+    /// The memory cap of the capped solve (the slowest n = 8 board).
+    #[arg(long, default_value = "4M")]
+    pub memory_cap: MemorySize,
+    /// Only the n = 5 runs (no n = 8 hard boards, no five-colour boards at
+    /// n = 6 and 7, no capped solve).
     #[arg(long)]
     pub quick: bool,
     /// Run only one part: `solver`, `grader` (the judge's overhead per test)
@@ -369,17 +384,24 @@ pub struct GenArgs {
     /// How many tests.
     #[arg(long, default_value_t = 10)]
     pub count: usize,
-    /// Moves per puzzle: `N`, or a range `A..B` (both ends included) chosen per puzzle.
+    /// Moves per puzzle: `N`, or a range `A..B` (both ends included) chosen per
+    /// puzzle; up to 8 (above 5, a package's `max_n` must allow it).
     #[arg(long, default_value = "5")]
     pub n: MoveCounts,
     /// Blocks per puzzle: `B` means at least B, `A..B` between A and B [default:
     /// 3n..6n; 20..35 with --impossible; 3..5 with --bottom].
     #[arg(long)]
     pub blocks: Option<BlockCounts>,
-    /// At most this many distinct colours (1..10).
+    /// At most this many distinct colours (1..10); exactly this many with
+    /// --per-colour.
     #[arg(long, visible_alias = "colors", default_value_t = 5,
           value_parser = clap::value_parser!(u8).range(1..=10))]
     pub colours: u8,
+    /// Blocks of each colour: `K`, or a range `A..B` chosen per colour (at
+    /// least 3). `--colours 5 --per-colour 6..7` makes the solver's hardest
+    /// family: five colours of six or seven blocks each.
+    #[arg(long, visible_alias = "per-color")]
+    pub per_colour: Option<PerColour>,
     /// Puzzles with no solution under any reading, every colour at least
     /// three blocks (so that cheap pruning does not settle them).
     #[arg(long)]

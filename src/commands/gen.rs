@@ -2,8 +2,7 @@
 //! `PREFIXk.ans` (the solver's answer under the literal rules).
 
 use crate::cli::GenArgs;
-use crate::package::InputLimits;
-use crate::puzzle::generate::{Generated, Generator, Spec};
+use crate::puzzle::generate::{self, Generated, Generator, Spec};
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{IsTerminal, Write};
@@ -120,10 +119,11 @@ pub fn run(args: &GenArgs) -> Result<i32> {
         moves: args.n.0,
         blocks: args.blocks.map(|b| b.0),
         colours: args.colours,
+        per_colour: args.per_colour.map(|p| p.0),
         impossible: args.impossible,
         bottom: args.bottom,
         allow_sensitive: args.allow_sensitive,
-        max_n: InputLimits::default().max_n,
+        max_n: generate::MAX_N,
     };
     let mut generator = Generator::new(args.seed, spec)?;
     let prefix = args

@@ -54,13 +54,45 @@ impl BoardGen {
         None
     }
 
-    fn try_board(&mut self, shape: Shape) -> Option<Board> {
-        // Column heights: drop blocks one by one into non-full columns.
+    /// A random valid board with exactly `counts[i]` blocks of its `i`-th
+    /// colour (the colours themselves drawn at random from 1..=10), such as
+    /// five colours of six or seven blocks each. `None` when the counts cannot
+    /// fit (more than 35 blocks or 10 colours) or no board was found in a
+    /// bounded number of tries.
+    pub fn board_with_counts(&mut self, counts: &[usize]) -> Option<Board> {
+        let blocks: usize = counts.iter().sum();
+        if blocks > WIDTH * HEIGHT || counts.len() > MAX_COLOUR as usize {
+            return None;
+        }
+        for _ in 0..1000 {
+            let heights = self.heights(blocks);
+            let mut palette: Vec<u8> = (1..=MAX_COLOUR).collect();
+            self.rng.shuffle(&mut palette);
+            let mut bag: Vec<u8> = Vec::with_capacity(blocks);
+            for (&c, &k) in palette.iter().zip(counts) {
+                bag.extend(std::iter::repeat_n(c, k));
+            }
+            self.rng.shuffle(&mut bag);
+            if let Some(b) = fill(heights, bag) {
+                return Some(b);
+            }
+        }
+        None
+    }
+
+    /// Column heights for `blocks` blocks: dropped one by one into non-full
+    /// columns.
+    fn heights(&mut self, blocks: usize) -> [usize; WIDTH] {
         let mut heights = [0usize; WIDTH];
-        for _ in 0..shape.blocks {
+        for _ in 0..blocks {
             let open: Vec<usize> = (0..WIDTH).filter(|&x| heights[x] < HEIGHT).collect();
             heights[open[self.rng.usize(..open.len())]] += 1;
         }
+        heights
+    }
+
+    fn try_board(&mut self, shape: Shape) -> Option<Board> {
+        let heights = self.heights(shape.blocks);
         // Which colours (a random subset of 1..=10), and how many of each.
         let mut palette: Vec<u8> = (1..=MAX_COLOUR).collect();
         self.rng.shuffle(&mut palette);
@@ -75,21 +107,26 @@ impl BoardGen {
             bag.push(palette[self.rng.usize(..palette.len())]);
         }
         self.rng.shuffle(&mut bag);
-        // Fill cells bottom-up, column by column, never completing a run.
-        let mut b = Board::EMPTY;
-        for x in 0..WIDTH {
-            for y in 0..heights[x] {
-                let pick = (0..bag.len()).find(|&i| {
-                    let c = bag[i];
-                    let vertical = y >= 2 && b.get(x, y - 1) == c && b.get(x, y - 2) == c;
-                    let horizontal = x >= 2 && b.get(x - 1, y) == c && b.get(x - 2, y) == c;
-                    !vertical && !horizontal
-                })?;
-                b.set(x, y, bag.swap_remove(pick));
-            }
-        }
-        Some(b)
+        fill(heights, bag)
     }
+}
+
+/// Fills the cells bottom-up, column by column, from a shuffled bag of
+/// colours, never completing a run; `None` when the bag leaves no choice.
+fn fill(heights: [usize; WIDTH], mut bag: Vec<u8>) -> Option<Board> {
+    let mut b = Board::EMPTY;
+    for x in 0..WIDTH {
+        for y in 0..heights[x] {
+            let pick = (0..bag.len()).find(|&i| {
+                let c = bag[i];
+                let vertical = y >= 2 && b.get(x, y - 1) == c && b.get(x, y - 2) == c;
+                let horizontal = x >= 2 && b.get(x - 1, y) == c && b.get(x - 2, y) == c;
+                !vertical && !horizontal
+            })?;
+            b.set(x, y, bag.swap_remove(pick));
+        }
+    }
+    Some(b)
 }
 
 #[cfg(test)]

@@ -38,6 +38,10 @@ pub const MAX_PER_MOVE: u32 = 10;
 /// Blocks on the bottom row at most (one per column).
 pub const BOTTOM_MAX: u32 = WIDTH as u32;
 
+/// The largest `n` that `gen` builds puzzles for: the contest's 5, and up to
+/// 8 for speed tests of solutions (a package's `max_n` must allow it).
+pub const MAX_N: u32 = 8;
+
 /// Whole attempts (construction, solve, filters) per puzzle before giving up.
 pub const MAX_ATTEMPTS: u32 = 2000;
 
@@ -133,6 +137,17 @@ impl FromStr for BlockCounts {
     }
 }
 
+/// Blocks of each colour: `K` (exactly) or `A..B` (chosen per colour).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PerColour(pub Span);
+
+impl FromStr for PerColour {
+    type Err = SpanError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        parse_span(s, None).map(PerColour)
+    }
+}
+
 /// What puzzles to make.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Spec {
@@ -141,8 +156,12 @@ pub struct Spec {
     /// The number of blocks; `None` for the default of each kind (see
     /// [`Spec::block_range`]).
     pub blocks: Option<Span>,
-    /// At most this many distinct colours (1..=10).
+    /// At most this many distinct colours (1..=10); exactly this many with
+    /// `per_colour`.
     pub colours: u8,
+    /// Blocks of each colour, chosen per colour from this range (for example
+    /// five colours of six or seven blocks each); `None` for any.
+    pub per_colour: Option<Span>,
     /// Only puzzles with no solution under any reading, every colour with at
     /// least three blocks (so the "stranded colour" pruning never applies).
     pub impossible: bool,
@@ -161,6 +180,7 @@ impl Default for Spec {
             moves: Span::exactly(5),
             blocks: None,
             colours: 5,
+            per_colour: None,
             impossible: false,
             bottom: false,
             allow_sensitive: false,
@@ -202,6 +222,9 @@ impl Spec {
                 max: self.max_n,
             });
         }
+        if let Some(each) = self.per_colour {
+            self.check_per_colour(each)?;
+        }
         if let Some(b) = self.blocks {
             if b.lo > CAPACITY {
                 return Err(GenError::Unmeetable(format!(
@@ -236,6 +259,50 @@ impl Spec {
                     b.lo
                 )));
             }
+        }
+        Ok(())
+    }
+}
+
+impl Spec {
+    /// Rejects a per-colour request no puzzle can meet.
+    fn check_per_colour(&self, each: Span) -> Result<(), GenError> {
+        let colours = self.colours as u32;
+        let unmeetable = |why: String| Err(GenError::Unmeetable(why));
+        if self.bottom {
+            return unmeetable("--per-colour does not apply to bottom-row boards (at most 5 blocks)".into());
+        }
+        if each.lo < 3 {
+            return unmeetable(format!(
+                "a colour with {} blocks can never leave the board: blocks per colour must be at least 3",
+                each.lo
+            ));
+        }
+        if colours * each.lo > CAPACITY {
+            return unmeetable(format!(
+                "{colours} colours of at least {} blocks need {} cells, but the board has {CAPACITY}",
+                each.lo,
+                colours * each.lo
+            ));
+        }
+        if !self.impossible && colours * each.lo > MAX_PER_MOVE * self.moves.hi {
+            return unmeetable(format!(
+                "{} moves clear at most {} blocks in built puzzles ({MAX_PER_MOVE} a move), but {colours} \
+                 colours of at least {} blocks make {}",
+                self.moves.hi,
+                MAX_PER_MOVE * self.moves.hi,
+                each.lo,
+                colours * each.lo
+            ));
+        }
+        if let Some(b) = self.blocks
+            && (colours * each.lo > b.hi || colours * each.hi < b.lo)
+        {
+            return unmeetable(format!(
+                "{colours} colours of {each} blocks make {}..{} blocks, outside --blocks {b}",
+                colours * each.lo,
+                colours * each.hi
+            ));
         }
         Ok(())
     }
@@ -418,23 +485,52 @@ impl Generator {
     }
 
     /// The block count to build a puzzle of `n` moves with, or `None` when
-    /// the spec's range cannot be built in `n` moves.
+    /// the spec's range cannot be built in `n` moves. With `per_colour`, the
+    /// count comes with the colours (see [`Generator::colour_counts`]).
     fn target(&mut self, n: u32) -> Option<u32> {
+        if let Some(each) = self.spec.per_colour {
+            return (self.spec.colours as u32 * each.lo <= MAX_PER_MOVE * n).then_some(0);
+        }
         let range = self.spec.block_range(n);
         let lo = range.lo.max(3);
         let hi = range.hi.min(MAX_PER_MOVE * n);
         (lo <= hi).then(|| self.boards.rng().u32(lo..=hi))
     }
 
-    /// A built puzzle with `n` moves and `blocks` blocks, or `None` when this
-    /// attempt failed.
+    /// With `per_colour`: the spec's number of colours, each with a count from
+    /// the range, at most `most` blocks in all and within `--blocks`; `None`
+    /// when this draw missed.
+    fn colour_counts(&mut self, each: Span, most: u32) -> Option<Vec<(u8, u32)>> {
+        let palette = self.palette();
+        let rng = self.boards.rng();
+        let counts: Vec<(u8, u32)> = palette.iter().map(|&c| (c, each.pick(rng))).collect();
+        let total: u32 = counts.iter().map(|&(_, k)| k).sum();
+        let in_range = self.spec.blocks.is_none_or(|b| b.contains(total));
+        (total <= most && in_range).then_some(counts)
+    }
+
+    /// A built puzzle with `n` moves and `blocks` blocks (or the per-colour
+    /// counts), or `None` when this attempt failed.
     fn built(&mut self, n: u32, blocks: u32) -> Option<Construction> {
+        if let Some(each) = self.spec.per_colour {
+            let counts = self.colour_counts(each, MAX_PER_MOVE * n)?;
+            return construct_counts(self.boards.rng(), n, &counts);
+        }
         let palette = self.palette();
         construct(self.boards.rng(), n, blocks, &palette)
     }
 
-    /// A random board for `--impossible`: every colour at least three blocks.
+    /// A random board for `--impossible`: every colour at least three blocks
+    /// (or the per-colour counts).
     fn random_board(&mut self, n: u32) -> Option<Puzzle> {
+        if let Some(each) = self.spec.per_colour {
+            let counts = self.colour_counts(each, CAPACITY)?;
+            let counts: Vec<usize> = counts.iter().map(|&(_, k)| k as usize).collect();
+            return self
+                .boards
+                .board_with_counts(&counts)
+                .map(|board| Puzzle { n, board });
+        }
         let range = self.spec.block_range(n);
         let blocks = self.boards.rng().u32(range.lo.max(3)..=range.hi.min(CAPACITY));
         let most = (self.spec.colours as u32).min(blocks / 3).max(1);
@@ -688,7 +784,38 @@ fn mv(x: usize, y: usize, dir: Dir) -> Move {
 /// `palette`, backwards from the empty board (see the module docs). `None`
 /// when this attempt failed; try again with the same source for another.
 pub fn construct(rng: &mut fastrand::Rng, n: u32, blocks: u32, palette: &[u8]) -> Option<Construction> {
-    if n == 0 || palette.is_empty() || blocks > CAPACITY {
+    if palette.is_empty() {
+        return None;
+    }
+    construct_with(rng, n, blocks, palette, None)
+}
+
+/// Like [`construct`], with exactly `count` blocks of each `(colour, count)`
+/// (such as five colours of six or seven blocks each): every group takes a
+/// colour whose count it does not overshoot and leaves either used up or
+/// with three blocks or more to place. `None` when this attempt failed.
+pub fn construct_counts(rng: &mut fastrand::Rng, n: u32, counts: &[(u8, u32)]) -> Option<Construction> {
+    let mut target = [0u32; 16];
+    for &(c, k) in counts {
+        target[(c & 0xF) as usize] += k;
+    }
+    let palette: Vec<u8> = counts.iter().map(|&(c, _)| c).collect();
+    let blocks = counts.iter().map(|&(_, k)| k).sum();
+    let built = construct_with(rng, n, blocks, &palette, Some(&target))?;
+    let got = built.puzzle.board.colour_counts();
+    (1..=MAX_COLOUR as usize)
+        .all(|c| got[c] as u32 == target[c])
+        .then_some(built)
+}
+
+fn construct_with(
+    rng: &mut fastrand::Rng,
+    n: u32,
+    blocks: u32,
+    palette: &[u8],
+    target: Option<&[u32; 16]>,
+) -> Option<Construction> {
+    if n == 0 || blocks > CAPACITY {
         return None;
     }
     let mut s = Board::EMPTY;
@@ -696,8 +823,15 @@ pub fn construct(rng: &mut fastrand::Rng, n: u32, blocks: u32, palette: &[u8]) -
     let mut moves = Vec::with_capacity(n as usize);
     for i in 0..n {
         let left = blocks.checked_sub(s.block_count())?;
-        let want = plan_step(rng, left, n - i, !s.is_empty())?;
-        let (p, m) = step(rng, &s, want, palette)?;
+        let colours = Colours {
+            palette,
+            quota: match target {
+                Some(t) => Some(remaining(t, &s)?),
+                None => None,
+            },
+        };
+        let want = plan_step(rng, left, n - i, !s.is_empty(), |w| colours.can_clear(w))?;
+        let (p, m) = step(rng, &s, want, &colours)?;
         debug_assert!({
             let mut b = p;
             b.play(m);
@@ -713,11 +847,96 @@ pub fn construct(rng: &mut fastrand::Rng, n: u32, blocks: u32, palette: &[u8]) -
     })
 }
 
+/// Blocks of each colour still to place: `target` less what `s` holds;
+/// `None` when `s` holds too many of some colour.
+fn remaining(target: &[u32; 16], s: &Board) -> Option<[u32; 16]> {
+    let have = s.colour_counts();
+    let mut left = *target;
+    for (c, &k) in have.iter().enumerate() {
+        left[c] = left[c].checked_sub(k as u32)?;
+    }
+    Some(left)
+}
+
+/// The colours a construction gives its groups: any of a palette, or with a
+/// quota, only colours that still have that many blocks to place.
+struct Colours<'a> {
+    palette: &'a [u8],
+    /// Blocks of each colour still to place.
+    quota: Option<[u32; 16]>,
+}
+
+impl Colours<'_> {
+    /// Whether one step can clear `w` blocks in one group (3 to 5) or two
+    /// of different colours (6 to 10) within the quota; always without one.
+    fn can_clear(&self, w: u32) -> bool {
+        let Some(quota) = self.quota else {
+            return true;
+        };
+        let fits = |c: u8, size: u32| {
+            let left = quota[c as usize & 0xF];
+            left >= size && (left == size || left - size >= 3)
+        };
+        let one = |size: u32| self.palette.iter().any(|&c| fits(c, size));
+        match w {
+            0 => true,
+            3..=5 => one(w),
+            _ => (w.saturating_sub(5).max(3)..=w.saturating_sub(3).min(5)).any(|a| {
+                self.palette.iter().any(|&c1| {
+                    fits(c1, a)
+                        && self
+                            .palette
+                            .iter()
+                            .any(|&c2| (c2 != c1 || self.palette.len() == 1) && fits(c2, w - a))
+                })
+            }),
+        }
+    }
+
+    /// A colour for a group of `size` blocks, other than `not` (unless the
+    /// palette has one colour); with a quota, one that the group leaves used
+    /// up or with three blocks or more, after `taken` blocks of colour
+    /// `not`'s group (`taken` 0 when there is none). `None` when no colour
+    /// fits.
+    fn pick(&self, rng: &mut fastrand::Rng, size: u32, not: u8, taken: u32) -> Option<u8> {
+        let Some(mut quota) = self.quota else {
+            // The plain case keeps the random draws of earlier versions, so
+            // seeds give the same puzzles as before.
+            return Some(loop {
+                let c = self.palette[rng.usize(..self.palette.len())];
+                if c != not || self.palette.len() == 1 {
+                    break c;
+                }
+            });
+        };
+        quota[not as usize & 0xF] = quota[not as usize & 0xF].saturating_sub(taken);
+        let fits: Vec<u8> = self
+            .palette
+            .iter()
+            .copied()
+            .filter(|&c| {
+                let left = quota[c as usize & 0xF];
+                (c != not || self.palette.len() == 1) && left >= size && (left == size || left - size >= 3)
+            })
+            .collect();
+        (!fits.is_empty()).then(|| fits[rng.usize(..fits.len())])
+    }
+}
+
 /// How many blocks this backward step clears: 0 (a move that clears nothing,
 /// only when the board is not empty) or 3..=10, leaving a remainder that the
 /// `steps - 1` other steps can clear, near an even share.
-fn plan_step(rng: &mut fastrand::Rng, left: u32, steps: u32, quiet_ok: bool) -> Option<u32> {
+fn plan_step(
+    rng: &mut fastrand::Rng,
+    left: u32,
+    steps: u32,
+    quiet_ok: bool,
+    colours_ok: impl Fn(u32) -> bool,
+) -> Option<u32> {
     let rest_ok = |w: u32| {
+        if !colours_ok(w) {
+            return false;
+        }
         let Some(rest) = left.checked_sub(w) else {
             return false;
         };
@@ -740,12 +959,12 @@ fn plan_step(rng: &mut fastrand::Rng, left: u32, steps: u32, quiet_ok: bool) -> 
 
 /// One backward step: a board and a move that turns it into `s` while
 /// clearing `want` blocks.
-fn step(rng: &mut fastrand::Rng, s: &Board, want: u32, palette: &[u8]) -> Option<(Board, Move)> {
+fn step(rng: &mut fastrand::Rng, s: &Board, want: u32, colours: &Colours) -> Option<(Board, Move)> {
     for _ in 0..STEP_TRIES {
         let t = if want == 0 {
             *s
         } else {
-            match before_removal(rng, s, want, palette) {
+            match before_removal(rng, s, want, colours) {
                 Some(t) => t,
                 None => continue,
             }
@@ -785,23 +1004,17 @@ fn some_cell(rng: &mut fastrand::Rng, g: &GroupShape) -> (usize, usize) {
 /// A board `T` whose runs are exactly `want` inserted blocks and that settles
 /// into `s`: one group, two groups at once, or two where removing the second
 /// lets the first fall into place.
-fn before_removal(rng: &mut fastrand::Rng, s: &Board, want: u32, palette: &[u8]) -> Option<Board> {
-    let colour = |rng: &mut fastrand::Rng, not: u8| loop {
-        let c = palette[rng.usize(..palette.len())];
-        if c != not || palette.len() == 1 {
-            break c;
-        }
-    };
+fn before_removal(rng: &mut fastrand::Rng, s: &Board, want: u32, colours: &Colours) -> Option<Board> {
     if want <= 5 {
         let g = pick_shape(rng, s, want, |_| true)?;
-        let (t, mask) = insert(s, &[(g, colour(rng, 0))])?;
+        let (t, mask) = insert(s, &[(g, colours.pick(rng, want, 0, 0)?)])?;
         return clears_to(&t, &mask, s).then_some(t);
     }
     let a = rng.u32(want.saturating_sub(5).max(3)..=(want - 3).min(5));
     let b = want - a;
     let g1 = pick_shape(rng, s, a, |_| true)?;
-    let c1 = colour(rng, 0);
-    let c2 = colour(rng, c1);
+    let c1 = colours.pick(rng, a, 0, 0)?;
+    let c2 = colours.pick(rng, b, c1, a)?;
     let (cx, cy) = some_cell(rng, g1);
     if rng.u32(..10) < 4 {
         // Cascade: the second group lifts a cell of the first out of line.
@@ -939,6 +1152,71 @@ mod tests {
             assert!(!b.has_stranded_colour());
             assert!((12..=20).contains(&b.block_count()));
             assert_eq!(Puzzle::parse(t.puzzle.to_text().as_bytes()), Ok(t.puzzle));
+        }
+    }
+
+    #[test]
+    fn per_colour_tests_have_exactly_the_colours_and_counts_asked_for() {
+        let counts_ok = |p: &Puzzle| {
+            let counts: Vec<u8> = p.board.colour_counts().into_iter().filter(|&k| k > 0).collect();
+            counts.len() == 5 && counts.iter().all(|k| (6..=7).contains(k))
+        };
+        let built = spec(|s| {
+            s.per_colour = Some(Span { lo: 6, hi: 7 });
+            s.moves = Span { lo: 6, hi: 8 };
+            s.max_n = MAX_N;
+        });
+        for t in take(4, built, 2) {
+            assert!(counts_ok(&t.puzzle), "{:?}", t.puzzle);
+            assert!(empties_exactly(
+                &t.puzzle,
+                t.answer.moves.as_ref().expect("solvable")
+            ));
+        }
+        let impossible = spec(|s| {
+            s.per_colour = Some(Span { lo: 6, hi: 7 });
+            s.impossible = true;
+        });
+        for t in take(4, impossible, 2) {
+            assert!(counts_ok(&t.puzzle), "{:?}", t.puzzle);
+            assert!(t.answer.moves.is_none());
+        }
+    }
+
+    #[test]
+    fn per_colour_requests_no_board_can_meet_are_refused() {
+        for (f, why) in [
+            (spec(|s| s.per_colour = Some(Span::exactly(2))), "at least 3"),
+            (
+                spec(|s| s.per_colour = Some(Span::exactly(8))),
+                "the board has 35",
+            ),
+            (
+                spec(|s| {
+                    s.per_colour = Some(Span::exactly(7));
+                    s.moves = Span::exactly(3);
+                }),
+                "3 moves clear at most 30 blocks",
+            ),
+            (
+                spec(|s| {
+                    s.per_colour = Some(Span::exactly(3));
+                    s.bottom = true;
+                }),
+                "bottom-row",
+            ),
+            (
+                spec(|s| {
+                    s.per_colour = Some(Span::exactly(6));
+                    s.blocks = Some(Span { lo: 10, hi: 20 });
+                }),
+                "outside --blocks",
+            ),
+        ] {
+            match Generator::new(1, f) {
+                Err(GenError::Unmeetable(m)) => assert!(m.contains(why), "{m}"),
+                other => panic!("{f:?}: {:?}", other.err()),
+            }
         }
     }
 

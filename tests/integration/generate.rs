@@ -86,6 +86,37 @@ fn impossible_tests_answer_minus_one_with_three_blocks_of_every_colour() {
 }
 
 #[test]
+fn per_colour_tests_have_the_shape_asked_for_up_to_eight_moves() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (built, impossible) = (tmp.path().join("built"), tmp.path().join("impossible"));
+    let shape = [
+        "--colours",
+        "5",
+        "--per-colour",
+        "6..7",
+        "--count",
+        "2",
+        "--quiet",
+    ];
+    gen_into(&built, &[&shape[..], &["--n", "8"]].concat()).success();
+    gen_into(&impossible, &[&shape[..], &["--n", "7", "--impossible"]].concat()).success();
+    for (dir, solvable) in [(&built, true), (&impossible, false)] {
+        for (name, text) in files(dir) {
+            let Some(stem) = name.strip_suffix(".in") else {
+                continue;
+            };
+            let p = Puzzle::parse(text.as_bytes()).expect("valid puzzle");
+            assert_eq!(p.n, if solvable { 8 } else { 7 }, "{name}");
+            let counts: Vec<u8> = p.board.colour_counts().into_iter().filter(|&k| k > 0).collect();
+            assert_eq!(counts.len(), 5, "{name}: {counts:?}");
+            assert!(counts.iter().all(|k| (6..=7).contains(k)), "{name}: {counts:?}");
+            let answer = std::fs::read_to_string(dir.join(format!("{stem}.ans"))).unwrap();
+            assert_eq!(answer == "-1\n", !solvable, "{name}: {answer}");
+        }
+    }
+}
+
+#[test]
 fn bottom_row_tests_keep_every_block_on_row_zero() {
     let tmp = tempfile::tempdir().unwrap();
     gen_into(
@@ -112,9 +143,12 @@ fn a_request_no_board_can_meet_exits_2_and_writes_nothing() {
             "a board with every block on the bottom row holds at most 5 blocks, but at least 20 were asked for",
         ));
     assert!(!out.exists());
-    gen_into(&out, &["--n", "6"])
+    gen_into(&out, &["--n", "9"])
         .code(2)
-        .stderr(predicate::str::contains("n must be between 1 and 5"));
+        .stderr(predicate::str::contains("n must be between 1 and 8"));
+    gen_into(&out, &["--per-colour", "2"])
+        .code(2)
+        .stderr(predicate::str::contains("blocks per colour must be at least 3"));
     gen_into(&out, &["--prefix", "a/b"])
         .code(2)
         .stderr(predicate::str::contains("--prefix"));

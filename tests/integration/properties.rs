@@ -2,10 +2,14 @@
 //! exhaustive search. The search and its simulator are written here from
 //! RULES.md alone, with no pruning and nothing shared with `src/`, so a bug in
 //! the packed board or in the solver's pruning shows up as a disagreement.
+//! The solver's lower bound is also checked directly along known solutions
+//! (puzzles built backwards), on boards far too large for the exhaustive
+//! search: an unsound bound fails there before it can hide behind `-1`.
 
 use mayan_judge::puzzle::boards::{BoardGen, Shape};
+use mayan_judge::puzzle::generate::construct;
 use mayan_judge::puzzle::sim::{Board, Move, Puzzle};
-use mayan_judge::puzzle::solver::{Reading, solve};
+use mayan_judge::puzzle::solver::{Bound, Reading, solve};
 use proptest::prelude::*;
 
 // ---- An independent, naive simulator --------------------------------------
@@ -111,7 +115,38 @@ fn as_triples(moves: &[Move]) -> Vec<(i64, i64, i64)> {
         .collect()
 }
 
+/// The solver and the exhaustive search give the same answer under every
+/// reading.
+fn agree(p: &Puzzle) -> Result<(), TestCaseError> {
+    for reading in Reading::ALL {
+        let ours = solve(p, reading).moves.map(|m| as_triples(&m));
+        prop_assert_eq!(
+            ours,
+            brute_answer(p, reading),
+            "{:?} n={} {}",
+            p.board,
+            p.n,
+            reading
+        );
+    }
+    Ok(())
+}
+
 // ---- Boards ---------------------------------------------------------------
+
+/// A puzzle built backwards from the empty board with `n` moves, `blocks`
+/// blocks and the first `colours` of a shuffled palette, with the moves that
+/// solve it (not always the smallest solution), or `None` when the attempt
+/// failed.
+fn constructed(seed: u64, n: u32, blocks: u32, colours: usize) -> Option<(Puzzle, Vec<Move>)> {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut palette: Vec<u8> = (1..=10).collect();
+    rng.shuffle(&mut palette);
+    palette.truncate(colours);
+    (0..20)
+        .find_map(|_| construct(&mut rng, n, blocks, &palette))
+        .map(|c| (c.puzzle, c.moves))
+}
 
 fn board_strategy(max_blocks: usize, max_colours: usize) -> impl Strategy<Value = Board> {
     (any::<u64>(), 0..=max_blocks, 1..=max_colours).prop_filter_map(
@@ -190,6 +225,108 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// What the bound claims, checked along a known solution at every step:
+    /// each colour's `D_c` is at most the number of the remaining moves that
+    /// move one of its blocks (so the bound is at most the moves left), the
+    /// bound lets the solution's move through, and after a move that removes
+    /// nothing the solver's quick update equals the bound of the new board.
+    /// Up to 35 blocks in up to five colours, so colours of six to ten
+    /// blocks are common.
+    #[test]
+    fn along_a_solution_each_colour_moves_at_least_its_displacement(
+        seed in any::<u64>(),
+        n in 1u32..=8,
+        colours in 1usize..=5,
+        extra in 0u32..=30,
+    ) {
+        let blocks = (3 * n + extra).min(35).min(10 * n);
+        let Some((puzzle, moves)) = constructed(seed, n, blocks, colours) else {
+            return Ok(());
+        };
+        let mut boards = vec![puzzle.board];
+        for &mv in &moves {
+            let mut b = *boards.last().unwrap();
+            b.play(mv);
+            boards.push(b);
+        }
+        let mover = |i: usize| {
+            let (b, mv) = (boards[i], moves[i]);
+            (b.get(mv.x as usize, mv.y as usize), b.get(mv.target_x() as usize, mv.y as usize))
+        };
+        for i in 0..moves.len() {
+            let (board, mv, k) = (boards[i], moves[i], (moves.len() - i) as u32);
+            let bound = Bound::of(&board);
+            prop_assert!(bound.moves() <= k, "bound {} with {} moves left: {:?}", bound.moves(), k, board);
+            for c in 1..=10u8 {
+                let moved = (i..moves.len())
+                    .filter(|&j| {
+                        let (a, b) = mover(j);
+                        a != b && (a == c || b == c)
+                    })
+                    .count() as u32;
+                prop_assert!(
+                    bound.displacement(c) <= moved,
+                    "colour {} has D = {} but moves {} times in the last {} moves of {:?}",
+                    c, bound.displacement(c), moved, k, puzzle
+                );
+            }
+            let (a, b) = mover(i);
+            let (from, to) = (mv.x as usize, mv.target_x() as usize);
+            prop_assert!(bound.allows(k, a, b, from, to), "move {} of {:?} not allowed", mv, board);
+            let next = boards[i + 1];
+            if next.block_count() == board.block_count() {
+                prop_assert_eq!(bound.after(a, b, from, to), Bound::of(&next));
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// The family the bound was made for: five colours of six or seven
+    /// blocks each (30 to 35 blocks), with one or two moves.
+    #[test]
+    fn five_colours_of_six_or_seven_blocks_agree_with_exhaustive_search(
+        seed in any::<u64>(),
+        n in 1u32..=2,
+        sevens in 0usize..=5,
+    ) {
+        let counts: Vec<usize> = (0..5).map(|i| if i < sevens { 7 } else { 6 }).collect();
+        if let Some(board) = BoardGen::new(seed).board_with_counts(&counts) {
+            agree(&Puzzle { n, board })?;
+        }
+    }
+
+    /// Solvable boards whose colours have many blocks: two moves before the
+    /// end of a built puzzle with one to five colours, solved with one, two
+    /// and three moves (under `at-most`, fewer may do).
+    #[test]
+    fn many_blocks_of_few_colours_agree_with_exhaustive_search(
+        seed in any::<u64>(),
+        n in 2u32..=5,
+        colours in 1usize..=5,
+        extra in 0u32..=20,
+    ) {
+        let blocks = (3 * n + extra).min(35).min(10 * n);
+        let Some((puzzle, moves)) = constructed(seed, n, blocks, colours) else {
+            return Ok(());
+        };
+        let mut board = puzzle.board;
+        for &mv in &moves[..moves.len() - 2] {
+            board.play(mv);
+        }
+        for n in 1..=3 {
+            if n < 3 || board.block_count() <= 12 {
+                agree(&Puzzle { n, board })?;
+            }
+        }
+    }
+}
+
 /// The comparison above means little if nearly every board is `-1`: on a fixed
 /// sweep of small boards, check agreement and that many have solutions.
 #[test]
@@ -224,4 +361,32 @@ fn exhaustive_comparison_sees_many_solvable_boards() {
             solvable[r]
         );
     }
+}
+
+// ---- Pinned answers ---------------------------------------------------------
+
+/// The benchmark boards of `reference/bench/` (five colours of six or seven
+/// blocks; with no solution at the top, built with one in `solvable/`) keep
+/// their answers. Each `.ans` was checked against the memoised C++ search
+/// (`reference/bench/memo.cpp`) when the board was added.
+#[test]
+fn the_benchmark_boards_keep_their_answers() {
+    let dir = crate::util::manifest().join("reference/bench");
+    let mut checked = 0;
+    for folder in [dir.clone(), dir.join("solvable")] {
+        let mut inputs: Vec<_> = std::fs::read_dir(&folder)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "in"))
+            .collect();
+        inputs.sort();
+        for input in inputs {
+            let puzzle = Puzzle::parse(&std::fs::read(&input).unwrap()).expect("valid puzzle");
+            let expected = std::fs::read_to_string(input.with_extension("ans")).unwrap();
+            let got = solve(&puzzle, Reading::LITERAL).to_text();
+            assert_eq!(got, expected, "{}", input.display());
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 11, "boards in {}", dir.display());
 }
