@@ -238,8 +238,6 @@ pub struct Bound {
     pub max: u32,
     /// Colours with `D_c = max > 0`, as bits (bit c for colour c).
     pub at_max: u16,
-    /// Colours with `D_c > 0`, as bits.
-    pub needy: u16,
     /// Colours with 3 to [`TABLE_MAX`] blocks (those with a `D_c`), as bits.
     tracked: u16,
     /// Per colour, the column vector's index in the table.
@@ -291,7 +289,6 @@ impl Bound {
             sum: 0,
             max: 0,
             at_max: 0,
-            needy: 0,
             tracked: 0,
             index,
             d: [0; 16],
@@ -313,10 +310,10 @@ impl Bound {
         b
     }
 
-    /// Sets `sum`, `max`, `at_max` and `needy` from `d`.
+    /// Sets `sum`, `max` and `at_max` from `d`.
     #[inline]
     fn total(&mut self) {
-        (self.sum, self.max, self.at_max, self.needy) = (0, 0, 0, 0);
+        (self.sum, self.max, self.at_max) = (0, 0, 0);
         let mut rest = self.tracked;
         while rest != 0 {
             let c = rest.trailing_zeros() as usize;
@@ -324,7 +321,6 @@ impl Bound {
             let d = self.d[c] as u32;
             self.sum += d;
             if d > 0 {
-                self.needy |= 1 << c;
                 if d > self.max {
                     self.max = d;
                     self.at_max = 0;
@@ -373,7 +369,9 @@ impl Bound {
 
     /// The change of `D_c` when one block of tracked colour `c` moves from
     /// column `from` (where it has one) to `to`, or `None` when `D_c` would
-    /// then exceed `left`. `table` is [`Bound::table`].
+    /// then exceed `left`. `table` is [`Bound::table`]. (A settled board has
+    /// at most five blocks of one colour in a column, none three in a row,
+    /// so the column's count stays below 8 and the base-8 index is exact.)
     #[inline]
     pub fn step(&self, table: &[u8], c: usize, from: usize, to: usize, left: u32) -> Option<i32> {
         let d = table[(self.index[c] - POW8[from] + POW8[to]) as usize];
@@ -384,21 +382,6 @@ impl Bound {
     #[inline]
     pub fn table() -> &'static [u8] {
         &DISPLACEMENT
-    }
-
-    /// The colours one of which a move must move to be allowed with `k`
-    /// moves left (see [`Bound::allows`]): those at `D_c = k` when some are
-    /// (each must move now), else those with `D_c > 0` when the sum leaves
-    /// no room for a move that lowers no `D_c`, else every colour (bits).
-    #[inline]
-    pub fn must_move(&self, k: u32) -> u16 {
-        if self.max >= k {
-            self.at_max
-        } else if self.sum > 2 * (k - 1) {
-            self.needy
-        } else {
-            u16::MAX
-        }
     }
 
     /// `D_c` for a colour: the fewest swaps that must still move one of its

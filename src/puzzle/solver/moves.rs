@@ -284,7 +284,7 @@ mod tests {
     fn the_column_filter_agrees_with_the_bound_move_by_move() {
         let mut boards = BoardGen::new(17);
         let mut seen = 0;
-        for i in 0..3000 {
+        for i in 0..1000 {
             let shape = Shape {
                 blocks: 6 + i % 30,
                 colours: 1 + i % 6,
@@ -313,6 +313,6 @@ mod tests {
                 }
             }
         }
-        assert!(seen > 10_000, "only {seen} moves compared");
+        assert!(seen > 3_000, "only {seen} moves compared");
     }
 }
