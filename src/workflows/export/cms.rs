@@ -14,7 +14,7 @@
 //! ```
 
 use super::checkers::{PythonProtocol, python_checker};
-use super::data::{self, checked_tests, require_accepted, subtasks};
+use super::data::{self, checked_tests, subtasks};
 use super::hydro::yaml_string;
 use super::{ExportError, PackageFormat, Summary, write, write_executable};
 use crate::package::Problem;
@@ -30,8 +30,6 @@ impl PackageFormat for Cms {
     }
 
     fn write(&self, problem: &Problem, dir: &Path, name: &str) -> Result<Summary, ExportError> {
-        data::literal_only(problem)?;
-        require_accepted(problem)?;
         let config = &problem.config;
         let statement = data::statement(problem, "CMS")?;
         let mut summary = Summary {

@@ -16,7 +16,7 @@
 //! DMOJ 4.1 has no file I/O, so programs read stdin there.
 
 use super::checkers::{PythonProtocol, python_checker};
-use super::data::{self, checked_tests, flat_name, require_accepted, subtasks};
+use super::data::{checked_tests, flat_name, subtasks};
 use super::hydro::yaml_string;
 use super::{ExportError, PackageFormat, Summary, write};
 use crate::package::Problem;
@@ -37,8 +37,6 @@ impl PackageFormat for Dmoj {
     }
 
     fn write(&self, problem: &Problem, dir: &Path, name: &str) -> Result<Summary, ExportError> {
-        data::literal_only(problem)?;
-        require_accepted(problem)?;
         let config = &problem.config;
         let mut summary = Summary {
             format: self.name(),

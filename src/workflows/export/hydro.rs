@@ -16,7 +16,7 @@
 //! group scores only when all its tests pass), or one per test.
 
 use super::checkers::testlib_checker;
-use super::data::{self, checked_tests, flat_name, require_accepted, subtasks};
+use super::data::{self, checked_tests, flat_name, subtasks};
 use super::{ExportError, PackageFormat, Summary, write};
 use crate::package::Problem;
 use std::path::Path;
@@ -36,8 +36,6 @@ impl PackageFormat for Hydro {
     }
 
     fn write(&self, problem: &Problem, dir: &Path, _name: &str) -> Result<Summary, ExportError> {
-        data::literal_only(problem)?;
-        require_accepted(problem)?;
         let config = &problem.config;
         let statement = data::statement(problem, "Hydro")?;
         let filename = match &config.io {

@@ -26,10 +26,9 @@
 //! input validator can then be strict about the format, as Kattis expects.
 
 use super::checkers::{PythonProtocol, python_checker};
-use super::data::{self, checked_tests, reference_programs_of, require_accepted};
+use super::data::{self, checked_tests, reference_programs_of};
 use super::{ExportError, PackageFormat, Summary, latex, safe_file_name, write, write_executable};
 use crate::package::Problem;
-use crate::puzzle::solver::Reading;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeSet;
 use std::fmt;
@@ -136,12 +135,6 @@ impl PackageFormat for Kattis {
             package: config.name.clone(),
             message,
         };
-        if problem.checker.reading != Reading::LITERAL {
-            return Err(unsupported(format!(
-                "[checker] reading = \"{}\": the exported output validator implements the literal rules only",
-                config.checker.reading
-            )));
-        }
         match (self.license, &self.rights_owner, &self.source) {
             (Some(License::PublicDomain), Some(_), _) => {
                 return Err(unsupported(
@@ -156,7 +149,6 @@ impl PackageFormat for Kattis {
             _ => {}
         }
         let statement = data::statement(problem, "Kattis")?;
-        require_accepted(problem)?;
         let mut summary = Summary {
             format: self.name(),
             ..Summary::default()

@@ -116,6 +116,12 @@ pub trait PackageFormat {
     /// whose final name will be `name` (some formats take the problem's id
     /// from it).
     fn write(&self, problem: &Problem, dir: &Path, name: &str) -> Result<Summary, ExportError>;
+    /// Whether the format's checker judges every reading of the rules
+    /// (LemonLime runs `mayan-judge check` itself); the exported checkers
+    /// implement the literal reading only, so the others refuse the rest.
+    fn any_reading(&self) -> bool {
+        false
+    }
 }
 
 /// Exports `problem` to `out` in `format`. Without `force`, a folder that
@@ -127,6 +133,10 @@ pub fn export(
     out: &Path,
     force: bool,
 ) -> Result<Summary, ExportError> {
+    if !format.any_reading() {
+        data::literal_only(problem)?;
+    }
+    data::require_accepted(problem)?;
     let bad = |message: &str| ExportError::BadOutput {
         path: out.to_path_buf(),
         message: message.to_string(),

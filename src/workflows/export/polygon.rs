@@ -14,9 +14,7 @@
 //! without groups every test carries `points_per_test`.
 
 use super::checkers::testlib_checker;
-use super::data::{
-    self, ExportTest, Subtask, checked_tests, reference_programs_of, require_accepted, subtasks,
-};
+use super::data::{self, ExportTest, Subtask, checked_tests, reference_programs_of, subtasks};
 use super::{ExportError, PackageFormat, Summary, latex, safe_file_name, write};
 use crate::package::Problem;
 use html_escape::encode_double_quoted_attribute as attr;
@@ -55,8 +53,6 @@ impl PackageFormat for Polygon {
     }
 
     fn write(&self, problem: &Problem, dir: &Path, _name: &str) -> Result<Summary, ExportError> {
-        data::literal_only(problem)?;
-        require_accepted(problem)?;
         let statement = data::statement(problem, "Polygon")?;
         let mut summary = Summary {
             format: self.name(),
