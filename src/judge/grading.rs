@@ -629,8 +629,10 @@ impl<'a> Grader<'a> {
 /// normally, so the checker decides).
 pub fn run_verdict(run: &RunResult, limits: ProblemLimits) -> (Option<Verdict>, String) {
     // Over the limit, however it ended (a run may go on past it when TLEs
-    // are run again, or finish between two looks of the watchdog).
-    if run.cpu_ms > limits.time_ms && !matches!(run.status, Status::TimeLimit { .. }) {
+    // are run again, or finish between two looks of the watchdog, or be
+    // stopped by the wall clock on a loaded machine after using more CPU
+    // time than the limit): a CPU time TLE, whatever stopped it.
+    if run.cpu_ms > limits.time_ms && !matches!(run.status, Status::TimeLimit { wall: false }) {
         return (
             Some(Verdict::TimeLimit),
             format!("CPU time over {} ms ({} ms)", limits.time_ms, run.cpu_ms),
@@ -789,6 +791,20 @@ mod tests {
         assert_eq!((t.verdict, t.runs), (Verdict::TimeLimit, 3));
         assert!(
             t.reason.starts_with("CPU time over 1000 ms (1100 ms)"),
+            "{}",
+            t.reason
+        );
+    }
+
+    #[test]
+    fn a_run_stopped_by_the_wall_clock_after_the_cpu_limit_is_a_cpu_tle() {
+        // A loaded machine: the retry (allowed 1.5x the CPU limit) reached
+        // the wall limit first, with more CPU time than the limit.
+        let r = Scripted::new(vec![run(Status::TimeLimit { wall: true }, 1417, b"", None)]);
+        let t = judge_case4(&r, None, 0, None);
+        assert_eq!(t.verdict, Verdict::TimeLimit);
+        assert!(
+            t.reason.starts_with("CPU time over 1000 ms (1417 ms)"),
             "{}",
             t.reason
         );

@@ -292,9 +292,14 @@ mod tests {
         }
     }
 
+    /// The bundled package with one accepted reference program (an export
+    /// refuses a package without one).
     fn bundled() -> (crate::package::embedded::Embedded, Problem) {
         let e = crate::package::embedded::Embedded::extract().unwrap();
         let p = Problem::load(&e.package_dir()).unwrap();
+        let accepted = p.reference_dir.join("accepted");
+        std::fs::create_dir_all(&accepted).unwrap();
+        std::fs::write(accepted.join("solution.c"), "int main(void) { return 0; }\n").unwrap();
         (e, p)
     }
 
