@@ -9,20 +9,11 @@
 //! I/O, scoring groups).
 
 use crate::export::{boards, extra_outputs, outputs, python, solve};
-use crate::util::{CASE4, CASE4_ANSWER, judge, manifest, tool};
+use crate::util::{CASE4, CASE4_ANSWER, bundled_tests, judge, manifest, tool};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// Exports `package` in `format` to `out`.
-/// How many tests the bundled problem has (`testdata/mayan/**/*.in`).
-fn bundled_tests() -> usize {
-    walkdir::WalkDir::new(manifest().join("testdata/mayan"))
-        .into_iter()
-        .flatten()
-        .filter(|e| e.path().extension().is_some_and(|x| x == "in"))
-        .count()
-}
-
 fn export(format: &str, package: &Path, out: &Path) {
     judge()
         .args(["export", "--format", format])

@@ -52,6 +52,16 @@ pub const CASE4_ANSWER: &str = "2 0 1\n1 1 1\n3 4 -1\n";
 /// A valid output for CASE4 that leaves blocks (WA).
 pub const CASE4_WRONG: &str = "2 0 1\n1 1 1\n4 0 -1\n";
 
+/// How many tests the bundled problem has (`testdata/mayan/**/*.in`), so
+/// tests that count them follow the package.
+pub fn bundled_tests() -> usize {
+    walkdir::WalkDir::new(manifest().join("testdata/mayan"))
+        .into_iter()
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "in"))
+        .count()
+}
+
 // ---- files ------------------------------------------------------------------
 
 /// Writes `text` to `path`, creating its folders.
