@@ -5,7 +5,7 @@
 
 use super::read_input;
 use crate::cli::{ColorChoice, ShowArgs};
-use crate::puzzle::checker::{Parsed, Reason, Replay, parse_answer, replay};
+use crate::puzzle::checker::{Parsed, Replay, line_of_move, parse_answer, replay};
 use crate::puzzle::sim::{Move, Puzzle, Style, render, render_replay};
 use crate::puzzle::solver::solve;
 use anyhow::{Result, anyhow};
@@ -24,7 +24,7 @@ pub fn run(args: &ShowArgs) -> Result<i32> {
     };
     println!("puzzle: n = {}, {} blocks", puzzle.n, puzzle.board.block_count());
     print!("{}", render(&puzzle.board, None, style));
-    let (moves, failure): (Vec<Move>, Option<Reason>) = match &args.moves {
+    let (moves, failure): (Vec<Move>, Option<String>) = match &args.moves {
         None => match solve(&puzzle, args.reading).moves {
             Some(m) => {
                 println!("the smallest solution ({}):", args.reading);
@@ -45,7 +45,14 @@ pub fn run(args: &ShowArgs) -> Result<i32> {
                 }
                 Ok(Parsed::Moves(written)) => match replay(&puzzle, &written, args.reading) {
                     Replay::Cleared(m) => (m, None),
-                    Replay::Failed(reason, played) => (played, Some(reason)),
+                    Replay::Failed(reason, played) => {
+                        // The file and line of the move to blame, as a compiler names them.
+                        let at = match reason.wrong_move().and_then(|k| line_of_move(&answer, k)) {
+                            Some((line, column)) => format!("{}:{line}:{column}: ", path.display()),
+                            None => format!("{}: ", path.display()),
+                        };
+                        (played, Some(format!("{at}{reason}")))
+                    }
                 },
             }
         }

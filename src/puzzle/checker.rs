@@ -209,6 +209,16 @@ impl Reason {
             _ => None,
         }
     }
+
+    /// The 1-based move the reason blames, when one move is to blame.
+    pub fn wrong_move(&self) -> Option<usize> {
+        match *self {
+            Reason::IllegalMove { index, .. }
+            | Reason::NotSmallest { index, .. }
+            | Reason::EmptiedEarly { index, .. } => Some(index),
+            _ => None,
+        }
+    }
 }
 
 /// Where the `k`-th (1-based) non-blank line of an answer starts: `(line,
@@ -237,6 +247,11 @@ pub struct Judgement {
     pub first_wrong_move: Option<usize>,
     /// That move as the contestant wrote it.
     pub first_wrong_move_text: Option<String>,
+    /// 1-based line of the output the judgement points at: the place of a
+    /// format error, or the line of the first wrong move.
+    pub line: Option<usize>,
+    /// 1-based column there (where the token or the move starts).
+    pub column: Option<usize>,
     /// The reference answer the output was judged against.
     pub reference: Reference,
 }
@@ -288,17 +303,13 @@ fn ser_moves<S: serde::Serializer>(m: &[Move], s: S) -> Result<S::Ok, S::Error> 
 
 impl Judgement {
     fn new(verdict: Verdict, reason: Reason) -> Judgement {
-        let first_wrong_move = match &reason {
-            Reason::IllegalMove { index, .. }
-            | Reason::NotSmallest { index, .. }
-            | Reason::EmptiedEarly { index, .. } => Some(*index),
-            _ => None,
-        };
+        let first_wrong_move = reason.wrong_move();
         let first_wrong_move_text = match &reason {
             Reason::IllegalMove { text, .. } => Some(text.clone()),
             Reason::NotSmallest { theirs, .. } => Some(theirs.clone()),
             _ => None,
         };
+        let (line, column) = reason.position().unzip();
         Judgement {
             verdict,
             message: reason.to_string(),
@@ -306,8 +317,24 @@ impl Judgement {
             moves: Vec::new(),
             first_wrong_move,
             first_wrong_move_text,
+            line,
+            column,
             reference: Reference::NotComputed,
         }
+    }
+
+    /// Points a judgement about a move at that move's line in `output`, and
+    /// starts its message with the place, as a format error's message does.
+    fn locate_move(&mut self, output: &[u8]) {
+        if self.line.is_some() {
+            return;
+        }
+        let Some((line, column)) = self.first_wrong_move.and_then(|k| line_of_move(output, k)) else {
+            return;
+        };
+        self.line = Some(line);
+        self.column = Some(column);
+        self.message = format!("line {line}, column {column}: {}", self.message);
     }
 }
 
@@ -488,6 +515,7 @@ pub fn reference(
 pub fn judge(puzzle: &Puzzle, output: &[u8], reference: &Option<Vec<Move>>, opts: Options) -> Judgement {
     let mut j = judge_inner(puzzle, output, reference, opts);
     j.reference = Reference::of(reference);
+    j.locate_move(output);
     j
 }
 
@@ -650,6 +678,32 @@ mod tests {
                 }
             )
         );
+    }
+
+    #[test]
+    fn a_wrong_move_is_named_by_its_line_and_column_in_the_output() {
+        let j = run(CASE4, b"\n2 0 1\n\n  1 9 1\n3 4 -1\n");
+        assert_eq!(
+            (j.first_wrong_move, j.line, j.column),
+            (Some(2), Some(4), Some(3))
+        );
+        assert!(
+            j.message
+                .starts_with("line 4, column 3: move 2 `1 9 1` is illegal"),
+            "{}",
+            j.message
+        );
+        let j = run(EARLY, b"2 0 -1\r\n 3 0 -1\n");
+        assert_eq!(j.verdict, Verdict::WrongAnswer);
+        assert!(
+            j.message.starts_with("line 1, column 1: the moves clear"),
+            "{}",
+            j.message
+        );
+        // A format error keeps its own place, named once.
+        let j = run(CASE4, b"2 0 1\n1 x 1\n");
+        assert_eq!((j.line, j.column), (Some(2), Some(3)));
+        assert_eq!(j.message, "line 2, column 3: token `x` is not an integer");
     }
 
     #[test]

@@ -183,11 +183,23 @@ fn show_explains_moves_that_are_not_a_solution() {
         .code(1)
         .stdout(
             predicate::str::contains("move 3: 4 0 -1")
-                .and(predicate::str::contains(
-                    "not a solution: after 3 moves the board still holds 21 blocks",
-                ))
+                .and(predicate::str::contains(format!(
+                    "not a solution: {}: after 3 moves the board still holds 21 blocks",
+                    moves.display()
+                )))
                 .and(predicate::str::contains("\x1b[").not()),
         );
+    // An illegal move is named by its file, line and column.
+    let moves = write_in(dir.path(), "illegal", "2 0 1\n\n  1 9 1\n3 4 -1\n");
+    judge()
+        .args(["show", "--color", "never"])
+        .args([&input, &moves])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(format!(
+            "not a solution: {}:3:3: move 2 `1 9 1` is illegal: y = 9 is off the board",
+            moves.display()
+        )));
 }
 
 #[test]

@@ -196,6 +196,9 @@ pub fn outputs(answer: &str) -> Vec<Vec<u8>> {
         "1\u{b}0 0 1\n".into(),
         "2147483648\n".into(),
         "1.0 0 1\n".into(),
+        format!("\u{feff}{answer}"),
+        "\u{feff}-1\n".into(),
+        "\u{feff}\u{feff}-1\n".into(),
     ];
     let moves: Vec<&str> = answer.lines().collect();
     if moves != ["-1"] {
@@ -299,8 +302,8 @@ pub fn solve(input: &str) -> String {
 }
 
 /// The boards both agreement tests judge outputs on: official case 4, three
-/// small boards (no solution, emptied early, a same-colour swap), and four
-/// of the packages' tests.
+/// small boards (no solution, emptied early, a same-colour swap), four of
+/// the packages' tests, and case 4 again as a Windows editor saves it.
 pub fn boards() -> Vec<String> {
     let mut boards: Vec<String> = [CASE4, NONE, EARLY, NOOP].iter().map(|s| s.to_string()).collect();
     for test in [
@@ -312,6 +315,8 @@ pub fn boards() -> Vec<String> {
         let path = manifest().join(format!("testdata/{test}.in"));
         boards.push(std::fs::read_to_string(&path).unwrap());
     }
+    // Case 4 again, with a byte order mark and CRLF line ends.
+    boards.push(format!("\u{feff}{}", CASE4.replace('\n', "\r\n")));
     boards
 }
 
@@ -399,7 +404,10 @@ fn the_python_output_validator_refuses_unknown_flags_and_writes_feedback() {
     );
     let (code, judge_msg, team_msg) = run(&[], b"2 0 1\n1 9 1\n3 4 -1\n");
     assert_eq!(code, 43);
-    assert!(judge_msg.contains("move 2 `1 9 1` is illegal"), "{judge_msg}");
+    assert!(
+        judge_msg.starts_with("WA: line 2: move 2 `1 9 1` is illegal"),
+        "{judge_msg}"
+    );
     assert_eq!(team_msg, "WA: move 2 is wrong\n");
     let (code, judge_msg, _) = run(&["strict"], b"-1\n");
     assert_eq!(code, 1, "{judge_msg}");

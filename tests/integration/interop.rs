@@ -130,6 +130,21 @@ fn the_cpp_testlib_checker_agrees_with_check_on_hundreds_of_outputs() {
             program.display()
         );
     }
+    // A wrong move is named by its line in the output, by both.
+    std::fs::write(&out, "\u{feff}2 0 1\n\n1 9 1\n3 4 -1\n").unwrap();
+    for program in [&bin, &smallest] {
+        let output = Command::new(program)
+            .args(if program == &bin { vec!["check"] } else { vec![] })
+            .args([&inp, &out, &ans])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.starts_with("wrong answer line 3") && stderr.contains("move 2 `1 9 1` is illegal"),
+            "{}: {stderr}",
+            program.display()
+        );
+    }
     eprintln!("{cases} outputs judged alike by check and the C++ testlib checker ({accepted} accepted)");
 }
 

@@ -45,6 +45,8 @@ JUDGE_ERROR = 1
 
 # What Rust's u8::is_ascii_whitespace accepts (not vertical tab).
 WHITESPACE = b" \t\n\x0c\r"
+# A leading UTF-8 byte order mark carries no meaning, as a blank.
+BOM = b"\xef\xbb\xbf"
 
 
 class JudgeError(Exception):
@@ -80,6 +82,11 @@ def tokens(text):
     return out
 
 
+def strip_bom(text):
+    """`text` without a leading UTF-8 byte order mark."""
+    return text[len(BOM):] if text.startswith(BOM) else text
+
+
 def parse_int(tok):
     """A decimal integer with an optional sign, or None. Values beyond the
     64-bit range saturate, so a huge number is still a number out of range."""
@@ -108,7 +115,7 @@ def show_token(tok):
 
 def parse_puzzle(text):
     """(n, board) from an input file; JudgeError when it breaks the rules."""
-    toks = tokens(text)
+    toks = tokens(strip_bom(text))
     pos = [0]
 
     def next_int(what):
@@ -231,7 +238,7 @@ def parse_answer(text, n):
     Rejected with PE when the text is not in the output format."""
     moves = []
     minus_one = False
-    for idx, raw in enumerate(text.split(b"\n")):
+    for idx, raw in enumerate(strip_bom(text).split(b"\n")):
         line = idx + 1
         toks = tokens(raw)
         if not toks:
@@ -288,6 +295,17 @@ def replay(n, start, moves):
         )
 
 
+def line_of_move(text, k):
+    """The 1-based line of the k-th non-blank line of `text` (the k-th move)."""
+    seen = 0
+    for idx, raw in enumerate(strip_bom(text).split(b"\n")):
+        if tokens(raw):
+            seen += 1
+            if seen == k:
+                return idx + 1
+    return None
+
+
 def move_text(m):
     return "%d %d %d" % tuple(m)
 
@@ -302,6 +320,17 @@ def judge(n, board, reference, output, accept_any):
                 "WA", "answer is -1 but a solution exists (it starts with `%s`)" % move_text(reference[0])
             )
         return
+    try:
+        judge_moves(n, board, reference, written, accept_any)
+    except Rejected as r:
+        line = line_of_move(output, r.move) if r.move else None
+        if line is not None:
+            r.message = "line %d: %s" % (line, r.message)
+        raise
+
+
+def judge_moves(n, board, reference, written, accept_any):
+    """judge() for written moves: Rejected names the move to blame."""
     replay(n, board, written)
     if reference == NO_SOLUTION:
         moves = ", ".join(move_text(m) for m in written)

@@ -51,6 +51,7 @@ struct JudgeError {
 struct Rejected {
     TResult verdict;
     std::string message;
+    size_t move;  // the 1-based move to blame, or 0
 };
 
 std::string str(long long v) { return vtos(v); }
@@ -240,8 +241,8 @@ struct Answer {
     std::vector<Move> moves;
 };
 
-Rejected pe(const std::string& message) { return Rejected{_pe, message}; }
-Rejected wa(const std::string& message) { return Rejected{_wa, message}; }
+Rejected pe(const std::string& message) { return Rejected{_pe, message, 0}; }
+Rejected wa(const std::string& message, size_t move = 0) { return Rejected{_wa, message, move}; }
 
 Answer parse_answer(const std::string& text, long long n) {
     Answer a;
@@ -284,10 +285,11 @@ void replay(const Puzzle& p, const std::vector<Move>& moves) {
     for (size_t i = 0; i < moves.size(); i++) {
         if (i > 0 && is_empty(b))
             throw wa("the board is empty after move " + vtos(i) + ", but n = " + str(p.n) +
-                     " moves are required");
+                         " moves are required",
+                     i);
         std::string why = illegal_reason(b, moves[i]);
         if (!why.empty())
-            throw wa("move " + vtos(i + 1) + " `" + move_text(moves[i]) + "` is illegal: " + why);
+            throw wa("move " + vtos(i + 1) + " `" + move_text(moves[i]) + "` is illegal: " + why, i + 1);
         play(b, moves[i]);
     }
     if (!is_empty(b)) {
@@ -297,7 +299,8 @@ void replay(const Puzzle& p, const std::vector<Move>& moves) {
     }
     if (given < p.n)
         throw wa("the board is empty after move " + str(given) + ", but n = " + str(p.n) +
-                 " moves are required");
+                     " moves are required",
+                 (size_t)given);
 }
 
 // Judges the contestant's output against the answer file's moves.
@@ -322,14 +325,28 @@ void judge(const Puzzle& p, const Answer& reference, const std::string& output) 
         const Move& b = reference.moves[i];
         if (a.x != b.x || a.y != b.y || a.g != b.g)
             throw wa("the moves clear the board but are not the smallest solution: move " + vtos(i + 1) +
-                     " is `" + move_text(a) + "`, the smallest solution has `" + move_text(b) + "`");
+                     " is `" + move_text(a) + "`, the smallest solution has `" + move_text(b) + "`",
+                     i + 1);
     }
 }
 
-// The whole file, byte for byte.
+// The 1-based line of the k-th non-blank line of `text` (the k-th move), or 0.
+size_t line_of_move(const std::string& text, size_t k) {
+    size_t start = 0, seen = 0;
+    for (size_t line = 1; start <= text.size() && k > 0; line++) {
+        size_t end = text.find('\n', start);
+        if (end == std::string::npos) end = text.size();
+        if (!tokens(text.substr(start, end - start)).empty() && ++seen == k) return line;
+        start = end + 1;
+    }
+    return 0;
+}
+
+// The whole file, byte for byte, without a leading UTF-8 byte order mark.
 std::string read_all(InStream& in) {
     std::string s;
     while (!in.eof()) s += in.readChar();
+    if (s.compare(0, 3, "\xEF\xBB\xBF") == 0) s.erase(0, 3);
     return s;
 }
 
@@ -352,7 +369,8 @@ int main(int argc, char* argv[]) {
     } catch (const JudgeError& e) {
         quit(_fail, "judge error: " + e.message);
     } catch (const Rejected& r) {
-        quit(r.verdict, r.message);
+        size_t line = line_of_move(output, r.move);
+        quit(r.verdict, line ? "line " + vtos(line) + ": " + r.message : r.message);
     }
     quit(_ok, "correct");
 }
