@@ -47,7 +47,7 @@ impl ReportFormat for Csv {
             vec![
                 c.package.clone(),
                 c.name.clone(),
-                c.expected.clone(),
+                c.expected.to_string(),
                 c.result.clone(),
                 status.to_string(),
             ]

@@ -522,7 +522,7 @@ impl ReportFormat for Html {
                 "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"{class}\">{status}</td><td>{}</td></tr>",
                 esc(&c.package),
                 esc(&c.name),
-                esc(&c.expected),
+                esc(&c.expected.to_string()),
                 esc(&c.result)
             );
         }

@@ -153,7 +153,7 @@ mod snapshots {
     use crate::judge::grading::{SubmissionReport, TestResult};
     use crate::puzzle::checker::{Options, check};
     use crate::puzzle::verdict::Verdict;
-    use crate::workflows::ci::Check;
+    use crate::workflows::ci::{Check, Expectation};
     use crate::workflows::validate::{Coverage, Finding};
 
     const CASE4: &str = "3\n1 2 2 3 2 0\n1 4 1 3 4 0\n5 1 4 1 3 3 0\n1 5 3 5 3 5 0\n4 4 3 4 4 0\n";
@@ -242,7 +242,10 @@ mod snapshots {
         let check = |name: &str, expected: &str, result: &str, failure: Option<&str>| Check {
             package: "mayan".into(),
             name: name.into(),
-            expected: expected.into(),
+            expected: match expected {
+                "valid package" => Expectation::ValidPackage,
+                folder => Expectation::Verdict(folder.parse().expect("a folder name")),
+            },
             result: result.into(),
             failure: failure.map(str::to_string),
             wall_ms: 1200,

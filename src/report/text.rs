@@ -132,7 +132,7 @@ impl ReportFormat for Text {
         let w_exp = report
             .checks
             .iter()
-            .map(|c| c.expected.len())
+            .map(|c| c.expected.to_string().len())
             .max()
             .unwrap_or(8)
             .max(8);

@@ -17,6 +17,7 @@ use crate::package::{PROBLEM_FILE, PackageError, Problem};
 use crate::puzzle::verdict::Verdict;
 use crate::workflows::validate::{self, reference_programs};
 use serde::Serialize;
+use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// The current [`CiReport::schema_version`].
@@ -31,6 +32,33 @@ pub const TIME_MULTIPLIER: u64 = 2;
 /// that it is slow by design, not by a hair.
 pub const TIME_SAFETY_MARGIN: u64 = 2;
 
+/// What a CI check expects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Expectation {
+    /// A package's validation: no problems.
+    ValidPackage,
+    /// A reference program: the verdict its folder names.
+    Verdict(Expected),
+}
+
+/// `valid package`, or the folder name (`accepted`, `wrong_answer`, ...);
+/// padding and width apply, for tables.
+impl fmt::Display for Expectation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Expectation::ValidPackage => f.pad("valid package"),
+            Expectation::Verdict(e) => f.pad(&e.to_string()),
+        }
+    }
+}
+
+/// In JSON, the words of [`fmt::Display`].
+impl Serialize for Expectation {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
 /// One unit of CI work and how it went.
 #[derive(Clone, Debug, Serialize)]
 pub struct Check {
@@ -39,8 +67,8 @@ pub struct Check {
     /// `validate`, or the reference program's path under the package's
     /// reference folder (e.g. `accepted/backtrack.cpp`).
     pub name: String,
-    /// What was expected, in words.
-    pub expected: String,
+    /// What was expected (in words in the reports).
+    pub expected: Expectation,
     /// What happened, in words (e.g. `13 AC, 1 WA`).
     pub result: String,
     /// `None` when it matched; otherwise why not.
@@ -217,7 +245,7 @@ fn validate_unit(found: &Found) -> Check {
             .to_string_lossy()
             .into_owned(),
         name: "validate".into(),
-        expected: "valid package".into(),
+        expected: Expectation::ValidPackage,
         result: String::new(),
         failure: None,
         wall_ms: 0,
@@ -260,7 +288,7 @@ fn program_unit(
     let mut check = Check {
         package: problem.config.name.clone(),
         name,
-        expected: expected.to_string(),
+        expected: Expectation::Verdict(expected),
         result: String::new(),
         failure: None,
         wall_ms: 0,
@@ -420,8 +448,8 @@ impl CiReport {
                 });
             }
             let support = out.last_mut().expect("pushed above");
-            match check.expected.parse::<Expected>() {
-                Ok(Expected::Accepted) => {
+            match check.expected {
+                Expectation::Verdict(Expected::Accepted) => {
                     for t in &grading.tests {
                         if support
                             .slowest_accepted
@@ -436,7 +464,7 @@ impl CiReport {
                         .as_ref()
                         .map(|(_, _, ms)| (ms * TIME_MULTIPLIER).div_ceil(100).max(1) * 100);
                 }
-                Ok(Expected::TimeLimitExceeded) => {
+                Expectation::Verdict(Expected::TimeLimitExceeded) => {
                     let tle = grading.tests.iter().any(|t| t.verdict == Verdict::TimeLimit);
                     support.too_slow.push((check.name.clone(), tle));
                 }
@@ -514,7 +542,7 @@ mod tests {
         Check {
             package: "p".into(),
             name: name.into(),
-            expected: expected.to_string(),
+            expected: Expectation::Verdict(expected),
             result: String::new(),
             failure: None,
             wall_ms: 0,
