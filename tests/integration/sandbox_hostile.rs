@@ -371,7 +371,16 @@ fn fork_bomb_is_contained() {
         return;
     };
     let (r, t) = run_in(sandbox(), &p, b"", small());
-    assert!(matches!(r.status, Status::TimeLimit { .. }), "{r:?}");
+    // Stopped by whichever limit it reaches first: the CPU time, or the
+    // memory cgroup. Its 64 processes, forking over and over, charge the
+    // cgroup 33-47 MiB of the 64 MiB by the time they have used 1 s of CPU
+    // on an idle machine (the kernel memory of every fork), and reached the
+    // 64 MiB first in one loaded soak run (of 534ba7a). Either verdict is
+    // the truth; what this test asserts is that the bomb stops.
+    assert!(
+        matches!(r.status, Status::TimeLimit { .. } | Status::MemoryLimit),
+        "{r:?}"
+    );
     assert!(t < Duration::from_secs(10));
     assert_clean(&p);
     // The machine still works.
