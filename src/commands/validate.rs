@@ -4,7 +4,7 @@ use super::grade::find_problem;
 use super::progress::Progress;
 use crate::cli::ValidateArgs;
 use crate::package::{PROBLEM_FILE, Problem, TestsIssue, answer_of};
-use crate::puzzle::sim::MAX_MOVES;
+use crate::puzzle::sim::unsupported_max_n;
 use crate::report::{ReportFormat, Text};
 use crate::workflows::validate::{
     Finding, Rules, SCHEMA_VERSION, Validation, ValidationReport, validate, validate_package,
@@ -46,11 +46,8 @@ fn package(problem: &Problem, quiet: bool) -> Validation {
 /// Loose files: each `.in` (a folder means every `.in` under it), with the
 /// answer beside it (`.ans` or `.out`) checked when there is one.
 fn files(args: &ValidateArgs) -> Result<Validation> {
-    if !(1..=MAX_MOVES).contains(&args.max_n) {
-        bail!(
-            "--max-n {}: the judge supports n from 1 to {MAX_MOVES} (the parser's and the solver's limit)",
-            args.max_n
-        );
+    if let Some(why) = unsupported_max_n(args.max_n) {
+        bail!("--max-n {}: {why}", args.max_n);
     }
     let mut inputs: Vec<PathBuf> = Vec::new();
     for p in &args.paths {

@@ -16,7 +16,7 @@ pub mod expected;
 pub mod languages;
 
 use crate::puzzle::checker;
-use crate::puzzle::sim::MAX_MOVES;
+use crate::puzzle::sim::unsupported_max_n;
 use crate::puzzle::solver::Reading;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -149,6 +149,14 @@ pub struct Group {
     pub points: u32,
 }
 
+impl Group {
+    /// Whether the test named `test` is in the group (a glob that does not
+    /// parse matches nothing; loading a package rejects one).
+    pub fn matches(&self, test: &str) -> bool {
+        glob::Pattern::new(&self.tests).is_ok_and(|p| p.matches(test))
+    }
+}
+
 impl Default for Scoring {
     fn default() -> Self {
         Scoring {
@@ -172,11 +180,7 @@ impl Scoring {
         let mut max = 0;
         for g in &self.groups {
             max += g.points;
-            let pattern = glob::Pattern::new(&g.tests).ok();
-            let mut members = results
-                .iter()
-                .filter(|(name, _)| pattern.as_ref().is_some_and(|p| p.matches(name)))
-                .peekable();
+            let mut members = results.iter().filter(|(name, _)| g.matches(name)).peekable();
             if members.peek().is_some() && members.all(|(_, ok)| *ok) {
                 score += g.points;
             }
@@ -219,7 +223,7 @@ impl Default for CheckerConfig {
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields, default)]
 pub struct InputLimits {
-    /// Largest n (the contest's is 5); at most [`MAX_MOVES`], the largest
+    /// Largest n (the contest's is 5); at most [`MAX_MOVES`](crate::puzzle::sim::MAX_MOVES), the largest
     /// the judge supports.
     pub max_n: u32,
 }
@@ -371,12 +375,10 @@ impl Problem {
             });
         }
         let max_n = config.input.max_n;
-        if !(1..=MAX_MOVES).contains(&max_n) {
+        if let Some(why) = unsupported_max_n(max_n) {
             return Err(PackageError::Invalid {
                 path,
-                message: format!(
-                    "[input] max_n = {max_n}: the judge supports n from 1 to {MAX_MOVES} (the parser's and the solver's limit)"
-                ),
+                message: format!("[input] max_n = {max_n}: {why}"),
             });
         }
         // problems/<name>/ sits beside testdata/ and reference/.
@@ -518,6 +520,7 @@ pub fn answer_of(input: &Path) -> Result<PathBuf, TestsIssue> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::puzzle::sim::MAX_MOVES;
 
     fn package(toml: &str) -> (tempfile::TempDir, Result<Problem, PackageError>) {
         let root = tempfile::tempdir().unwrap();

@@ -866,6 +866,14 @@ struct Colours<'a> {
     quota: Option<[u32; 16]>,
 }
 
+/// Whether colour `c` can take a group of `size` blocks within `quota`:
+/// the group leaves it used up, or with three blocks or more (two could
+/// never be cleared).
+fn fits(quota: &[u32; 16], c: u8, size: u32) -> bool {
+    let left = quota[c as usize & 0xF];
+    left >= size && (left == size || left - size >= 3)
+}
+
 impl Colours<'_> {
     /// Whether one step can clear `w` blocks in one group (3 to 5) or two
     /// of different colours (6 to 10) within the quota; always without one.
@@ -873,21 +881,17 @@ impl Colours<'_> {
         let Some(quota) = self.quota else {
             return true;
         };
-        let fits = |c: u8, size: u32| {
-            let left = quota[c as usize & 0xF];
-            left >= size && (left == size || left - size >= 3)
-        };
-        let one = |size: u32| self.palette.iter().any(|&c| fits(c, size));
+        let one = |size: u32| self.palette.iter().any(|&c| fits(&quota, c, size));
         match w {
             0 => true,
             3..=5 => one(w),
             _ => (w.saturating_sub(5).max(3)..=w.saturating_sub(3).min(5)).any(|a| {
                 self.palette.iter().any(|&c1| {
-                    fits(c1, a)
+                    fits(&quota, c1, a)
                         && self
                             .palette
                             .iter()
-                            .any(|&c2| (c2 != c1 || self.palette.len() == 1) && fits(c2, w - a))
+                            .any(|&c2| (c2 != c1 || self.palette.len() == 1) && fits(&quota, c2, w - a))
                 })
             }),
         }
@@ -914,10 +918,7 @@ impl Colours<'_> {
             .palette
             .iter()
             .copied()
-            .filter(|&c| {
-                let left = quota[c as usize & 0xF];
-                (c != not || self.palette.len() == 1) && left >= size && (left == size || left - size >= 3)
-            })
+            .filter(|&c| (c != not || self.palette.len() == 1) && fits(&quota, c, size))
             .collect();
         (!fits.is_empty()).then(|| fits[rng.usize(..fits.len())])
     }

@@ -374,7 +374,7 @@ fn graded_problem(problem: &Problem, expected: Expected) -> Problem {
 
 /// The time limits a package's reference programs support, from one CI run:
 /// problemtools' rules, so the limit is derived, not guessed.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TimeLimitSupport {
     /// The package.
     pub package: String,
@@ -382,18 +382,22 @@ pub struct TimeLimitSupport {
     pub limit_ms: u64,
     /// The slowest accepted run: program, test, CPU ms.
     pub slowest_accepted: Option<(String, String, u64)>,
-    /// The smallest limit the accepted programs support:
-    /// [`TIME_MULTIPLIER`] x their slowest time, rounded up to 100 ms.
-    pub lowest_supported_ms: Option<u64>,
     /// The time_limit_exceeded programs graded, and whether each still ran
     /// out of time under [`TIME_SAFETY_MARGIN`] x the limit.
     pub too_slow: Vec<(String, bool)>,
 }
 
 impl TimeLimitSupport {
+    /// The smallest limit the accepted programs support:
+    /// [`TIME_MULTIPLIER`] x their slowest time, rounded up to 100 ms.
+    pub fn lowest_supported_ms(&self) -> Option<u64> {
+        let (_, _, ms) = self.slowest_accepted.as_ref()?;
+        Some((ms * TIME_MULTIPLIER).div_ceil(100).max(1) * 100)
+    }
+
     /// Whether the limit keeps both margins.
     pub fn holds(&self) -> bool {
-        self.lowest_supported_ms.is_none_or(|low| self.limit_ms >= low)
+        self.lowest_supported_ms().is_none_or(|low| self.limit_ms >= low)
             && self.too_slow.iter().all(|(_, tle)| *tle)
     }
 
@@ -402,7 +406,7 @@ impl TimeLimitSupport {
     /// 1700 ms or more; under 6000 ms still TLE: time_limit_exceeded/brute.py`.
     pub fn line(&self) -> String {
         let mut out = format!("{}: limit {} ms", self.package, self.limit_ms);
-        match (&self.slowest_accepted, self.lowest_supported_ms) {
+        match (&self.slowest_accepted, self.lowest_supported_ms()) {
             (Some((program, test, ms)), Some(low)) => out.push_str(&format!(
                 "; slowest accepted {ms} ms ({program} on {test}), so the limit can be {low} ms or more"
             )),
@@ -443,7 +447,6 @@ impl CiReport {
                     package: check.package.clone(),
                     limit_ms,
                     slowest_accepted: None,
-                    lowest_supported_ms: None,
                     too_slow: Vec::new(),
                 });
             }
@@ -459,10 +462,6 @@ impl CiReport {
                             support.slowest_accepted = Some((check.name.clone(), t.test.clone(), t.time_ms));
                         }
                     }
-                    support.lowest_supported_ms = support
-                        .slowest_accepted
-                        .as_ref()
-                        .map(|(_, _, ms)| (ms * TIME_MULTIPLIER).div_ceil(100).max(1) * 100);
                 }
                 Expectation::Verdict(Expected::TimeLimitExceeded) => {
                     let tle = grading.tests.iter().any(|t| t.verdict == Verdict::TimeLimit);
@@ -582,7 +581,7 @@ mod tests {
             support.slowest_accepted,
             Some(("accepted/a.c".into(), "secret/2".into(), 401))
         );
-        assert_eq!(support.lowest_supported_ms, Some(900));
+        assert_eq!(support.lowest_supported_ms(), Some(900));
         // u.c did not run out of time under 2x the limit: the limit is broken.
         assert!(!support.holds());
         let line = support.line();

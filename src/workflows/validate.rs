@@ -8,9 +8,9 @@
 //! A finding tied to a place in a file says where as `line L, column C` at
 //! the start of its message.
 
+use crate::package::TestCase;
 use crate::package::expected::Expected;
 use crate::package::languages::LanguageTable;
-use crate::package::{Group, TestCase};
 use crate::puzzle::checker::{Parsed, line_of_move, parse_answer};
 use crate::puzzle::sim::{Board, Dir, Move, Puzzle, strip_bom, tokens};
 use crate::puzzle::solver::{Reading, format_moves, solve};
@@ -387,10 +387,9 @@ pub fn scoring_findings(problem: &crate::package::Problem, tests: &[TestCase]) -
     }
     let toml = problem.dir.join(crate::package::PROBLEM_FILE);
     let toml_text = std::fs::read_to_string(&toml).unwrap_or_default();
-    let matches = |g: &Group, t: &TestCase| glob::Pattern::new(&g.tests).is_ok_and(|p| p.matches(&t.name));
     let mut out: Vec<Finding> = groups
         .iter()
-        .filter(|g| !tests.iter().any(|t| matches(g, t)))
+        .filter(|g| !tests.iter().any(|t| g.matches(&t.name)))
         .map(|g| {
             Finding::at(
                 &toml,
@@ -406,7 +405,7 @@ pub fn scoring_findings(problem: &crate::package::Problem, tests: &[TestCase]) -
     out.extend(
         tests
             .iter()
-            .filter(|t| !groups.iter().any(|g| matches(g, t)))
+            .filter(|t| !groups.iter().any(|g| g.matches(&t.name)))
             .map(|t| {
                 Finding::file(
                     &t.input,

@@ -162,7 +162,7 @@ impl CgroupSupport {
                     continue;
                 };
                 if nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None).is_err() {
-                    remove_dead_run(&e.path());
+                    remove_dead_run(&e.path(), self.version);
                 }
             }
         }
@@ -174,17 +174,33 @@ impl CgroupSupport {
 /// loaded machine, a judge killed a moment ago): whatever is left in the
 /// group is killed (membership proves it is a sandboxed process) and the
 /// removal retried for up to a second.
-fn remove_dead_run(dir: &Path) {
+fn remove_dead_run(dir: &Path, version: CgroupVersion) {
     for _ in 0..50 {
         if fs::remove_dir(dir).is_ok() || !dir.exists() {
             return;
         }
-        if let Ok(procs) = fs::read_to_string(dir.join("cgroup.procs")) {
-            for pid in procs.split_whitespace().filter_map(|p| p.parse::<i32>().ok()) {
-                let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
-            }
-        }
+        kill_group(dir, version);
         std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The pids in the cgroup at `dir`.
+fn procs(dir: &Path) -> Vec<i32> {
+    fs::read_to_string(dir.join("cgroup.procs"))
+        .unwrap_or_default()
+        .split_whitespace()
+        .filter_map(|s| s.parse().ok())
+        .collect()
+}
+
+/// SIGKILLs every process in the cgroup at `dir`: at once through
+/// `cgroup.kill` on v2 (Linux 5.14+), else one by one.
+fn kill_group(dir: &Path, version: CgroupVersion) {
+    if version == CgroupVersion::V2 && fs::write(dir.join("cgroup.kill"), "1").is_ok() {
+        return;
+    }
+    for pid in procs(dir) {
+        let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
     }
 }
 
@@ -270,27 +286,13 @@ impl RunCgroup {
     /// Pids currently in the group.
     fn tasks(&self) -> Vec<i32> {
         // Every run process joined every directory; the first one is enough.
-        let Some(d) = self.dirs.first() else {
-            return Vec::new();
-        };
-        fs::read_to_string(d.path.join("cgroup.procs"))
-            .unwrap_or_default()
-            .split_whitespace()
-            .filter_map(|s| s.parse().ok())
-            .collect()
+        self.dirs.first().map_or_else(Vec::new, |d| procs(&d.path))
     }
 
     /// SIGKILLs every task in the group (once; see [`RunCgroup::kill_all_and_wait`]).
     pub(crate) fn kill_all(&self) {
-        // v2 (Linux 5.14+) kills the whole group atomically.
-        if self.version == CgroupVersion::V2
-            && let Some(d) = self.dirs.first()
-            && fs::write(d.path.join("cgroup.kill"), "1").is_ok()
-        {
-            return;
-        }
-        for pid in self.tasks() {
-            let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
+        if let Some(d) = self.dirs.first() {
+            kill_group(&d.path, self.version);
         }
     }
 

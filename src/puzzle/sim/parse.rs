@@ -15,6 +15,13 @@ use std::fmt;
 /// limit (the contest's is 5); beyond this the search is hopeless anyway.
 pub const MAX_MOVES: u32 = 12;
 
+/// Why a package's or a command's largest `n` cannot be used (`None` when
+/// it is in 1..=[`MAX_MOVES`]); the caller names where it was set.
+pub fn unsupported_max_n(max_n: u32) -> Option<String> {
+    (!(1..=MAX_MOVES).contains(&max_n))
+        .then(|| format!("the judge supports n from 1 to {MAX_MOVES} (the parser's and the solver's limit)"))
+}
+
 /// The UTF-8 byte order mark that some editors (and Windows programs) put at
 /// the start of a text file.
 pub const BOM: &[u8] = b"\xEF\xBB\xBF";

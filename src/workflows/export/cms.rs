@@ -15,8 +15,7 @@
 
 use super::checkers::{PythonProtocol, python_checker};
 use super::data::{self, checked_tests, subtasks};
-use super::hydro::yaml_string;
-use super::{ExportError, PackageFormat, Summary, write, write_executable};
+use super::{ExportError, PackageFormat, Summary, write, write_executable, yaml_string};
 use crate::package::Problem;
 use std::path::Path;
 
@@ -48,8 +47,7 @@ impl PackageFormat for Cms {
                 ),
             });
         }
-        // Test i of CMS is tests[order[i]]: subtask by subtask.
-        let order: Vec<usize> = groups.iter().flat_map(|g| g.tests.iter().copied()).collect();
+        // CMS numbers the tests subtask by subtask: `next` is the number.
         let mut public = Vec::new();
         let mut gen_file = String::new();
         let mut next = 0;
@@ -64,10 +62,8 @@ impl PackageFormat for Cms {
                 gen_file += &format!("{}\n", test.name);
                 if test.group == "sample" {
                     public.push(next.to_string());
-                    summary.sample_tests += 1;
-                } else {
-                    summary.secret_tests += 1;
                 }
+                summary.count_test(test.group);
                 next += 1;
             }
         }
@@ -88,7 +84,7 @@ impl PackageFormat for Cms {
             "time_limit: {}\nmemory_limit: {}\nn_input: {}\n",
             config.limits.time_ms as f64 / 1000.0,
             config.limits.memory_mib,
-            order.len()
+            next
         );
         y += &format!(
             "infile: {}\noutfile: {}\npublic_testcases: {}\ntoken_mode: disabled\n",

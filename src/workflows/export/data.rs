@@ -4,7 +4,7 @@
 //! groups as lists of those tests, the reference programs with their
 //! languages, and the statement.
 
-use super::{ExportError, safe_file_name};
+use super::{ExportError, Summary, safe_file_name, write};
 use crate::package::Problem;
 use crate::package::expected::FOLDERS;
 use crate::package::languages::LanguageTable;
@@ -247,6 +247,18 @@ pub fn require_accepted(problem: &Problem) -> Result<(), ExportError> {
 /// `sample-1`, `secret-bottom-1`.
 pub fn flat_name(t: &ExportTest) -> String {
     format!("{}-{}", t.group, t.file)
+}
+
+/// Writes every test into `dir` as `FLAT.in` and `FLAT.ans` ([`flat_name`]:
+/// the one-folder layout of Hydro, DMOJ and LemonLime) and counts it.
+pub fn write_flat(dir: &Path, tests: &[ExportTest], summary: &mut Summary) -> Result<(), ExportError> {
+    for t in tests {
+        let name = flat_name(t);
+        write(&dir.join(format!("{name}.in")), &t.input)?;
+        write(&dir.join(format!("{name}.ans")), &t.answer)?;
+        summary.count_test(t.group);
+    }
+    Ok(())
 }
 
 /// The exported checkers implement the literal reading only.

@@ -16,20 +16,14 @@
 //! DMOJ 4.1 has no file I/O, so programs read stdin there.
 
 use super::checkers::{PythonProtocol, python_checker};
-use super::data::{checked_tests, flat_name, subtasks};
-use super::hydro::yaml_string;
-use super::{ExportError, PackageFormat, Summary, write};
+use super::data::{checked_tests, flat_name, subtasks, write_flat};
+use super::{ExportError, PackageFormat, Summary, is_problem_id, write, yaml_string};
 use crate::package::Problem;
 use std::path::Path;
 
 /// The DMOJ format.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Dmoj;
-
-/// Whether `name` can be a DMOJ problem code (`[a-z0-9]+`).
-fn is_problem_code(name: &str) -> bool {
-    !name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
-}
 
 impl PackageFormat for Dmoj {
     fn name(&self) -> &'static str {
@@ -42,22 +36,14 @@ impl PackageFormat for Dmoj {
             format: self.name(),
             ..Summary::default()
         };
-        if !is_problem_code(name) {
+        if !is_problem_id(name) {
             summary.notes.push(format!(
                 "DMOJ takes the problem code from the folder name, and `{name}` is not one (only a-z and 0-9)"
             ));
         }
         let tests = checked_tests(problem)?;
         let groups = subtasks(problem, &tests.tests)?;
-        for t in &tests.tests {
-            let file = flat_name(t);
-            write(&dir.join(format!("{file}.in")), &t.input)?;
-            write(&dir.join(format!("{file}.ans")), &t.answer)?;
-            match t.group {
-                "sample" => summary.sample_tests += 1,
-                _ => summary.secret_tests += 1,
-            }
-        }
+        write_flat(dir, &tests.tests, &mut summary)?;
         let case = |i: usize| {
             let file = flat_name(&tests.tests[i]);
             format!(

@@ -16,19 +16,14 @@
 //! group scores only when all its tests pass), or one per test.
 
 use super::checkers::testlib_checker;
-use super::data::{self, checked_tests, flat_name, subtasks};
-use super::{ExportError, PackageFormat, Summary, write};
+use super::data::{self, checked_tests, flat_name, subtasks, write_flat};
+use super::{ExportError, PackageFormat, Summary, write, yaml_string};
 use crate::package::Problem;
 use std::path::Path;
 
 /// The Hydro format.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Hydro;
-
-/// A YAML scalar: double-quoted with JSON escapes (valid YAML).
-pub fn yaml_string(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
-}
 
 impl PackageFormat for Hydro {
     fn name(&self) -> &'static str {
@@ -59,15 +54,7 @@ impl PackageFormat for Hydro {
         };
         let tests = checked_tests(problem)?;
         let groups = subtasks(problem, &tests.tests)?;
-        for t in &tests.tests {
-            let name = flat_name(t);
-            write(&dir.join(format!("testdata/{name}.in")), &t.input)?;
-            write(&dir.join(format!("testdata/{name}.ans")), &t.answer)?;
-            match t.group {
-                "sample" => summary.sample_tests += 1,
-                _ => summary.secret_tests += 1,
-            }
-        }
+        write_flat(&dir.join("testdata"), &tests.tests, &mut summary)?;
         let mut y = String::from(
             "# Written by `mayan-judge export --format hydro` from problem.toml.\ntype: default\n",
         );

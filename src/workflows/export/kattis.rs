@@ -27,7 +27,10 @@
 
 use super::checkers::{PythonProtocol, python_checker};
 use super::data::{self, checked_tests, reference_programs_of};
-use super::{ExportError, PackageFormat, Summary, latex, safe_file_name, write, write_executable};
+use super::{
+    ExportError, PackageFormat, Summary, is_problem_id, latex, safe_file_name, write, write_executable,
+    yaml_string,
+};
 use crate::package::Problem;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeSet;
@@ -244,21 +247,13 @@ impl Kattis {
     }
 }
 
-/// Whether `name` can be a Kattis problem id (`[a-z0-9]+`).
-pub fn is_problem_id(name: &str) -> bool {
-    !name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
-}
-
 /// Writes `data/sample` and `data/secret` (see [`checked_tests`]).
 fn write_tests(problem: &Problem, dir: &Path, summary: &mut Summary) -> Result<(), ExportError> {
     let tests = checked_tests(problem)?;
     for t in &tests.tests {
         write(&dir.join(format!("data/{}/{}.in", t.group, t.file)), &t.input)?;
         write(&dir.join(format!("data/{}/{}.ans", t.group, t.file)), &t.answer)?;
-        match t.group {
-            "sample" => summary.sample_tests += 1,
-            _ => summary.secret_tests += 1,
-        }
+        summary.count_test(t.group);
     }
     if tests.rewritten > 0 {
         summary.notes.push(format!(
@@ -368,11 +363,6 @@ pub fn statement_tex(title: &str, markdown: &str) -> String {
     }));
     tex.push('\n');
     tex
-}
-
-/// A YAML scalar: double-quoted with JSON escapes (valid YAML).
-fn yaml_string(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
 }
 
 /// A stable UUID for the problem (the same name gives the same id, so a

@@ -14,7 +14,7 @@
 //! The special judge is the judge's own checker, so every reading and accept
 //! mode is carried.
 
-use super::data::{checked_tests, flat_name, subtasks};
+use super::data::{checked_tests, flat_name, subtasks, write_flat};
 use super::{ExportError, PackageFormat, Summary, safe_file_name, write, write_executable};
 use crate::package::Problem;
 use serde_json::json;
@@ -48,15 +48,7 @@ impl PackageFormat for Lemon {
         let tests = checked_tests(problem)?;
         let groups = subtasks(problem, &tests.tests)?;
         let data = dir.join("data").join(&task);
-        for t in &tests.tests {
-            let file = flat_name(t);
-            write(&data.join(format!("{file}.in")), &t.input)?;
-            write(&data.join(format!("{file}.ans")), &t.answer)?;
-            match t.group {
-                "sample" => summary.sample_tests += 1,
-                _ => summary.secret_tests += 1,
-            }
-        }
+        write_flat(&data, &tests.tests, &mut summary)?;
         let exe = std::env::current_exe().map_err(ExportError::io(Path::new("/proc/self/exe")))?;
         let copy = data.join("mayan-judge");
         std::fs::copy(&exe, &copy).map_err(ExportError::io(&copy))?;

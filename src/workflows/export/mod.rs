@@ -108,6 +108,16 @@ pub struct Summary {
     pub notes: Vec<String>,
 }
 
+impl Summary {
+    /// Counts one written test of `group` (`sample` or another, secret).
+    pub fn count_test(&mut self, group: &str) {
+        match group {
+            "sample" => self.sample_tests += 1,
+            _ => self.secret_tests += 1,
+        }
+    }
+}
+
 /// A problem package format to export to.
 pub trait PackageFormat {
     /// The name used on the command line (`--format`).
@@ -253,6 +263,17 @@ pub fn safe_file_name(name: &str) -> String {
 }
 
 /// Writes a file, naming it in the error.
+/// A YAML scalar: double-quoted with JSON escapes (valid YAML).
+fn yaml_string(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+}
+
+/// Whether `name` can be a problem id where a judge takes it from the
+/// folder name (Kattis, DMOJ): `[a-z0-9]+`.
+pub fn is_problem_id(name: &str) -> bool {
+    !name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+}
+
 fn write(path: &Path, content: impl AsRef<[u8]>) -> Result<(), ExportError> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(ExportError::io(dir))?;

@@ -63,10 +63,7 @@ impl PackageFormat for Polygon {
         for (i, t) in tests.tests.iter().enumerate() {
             write(&dir.join(format!("tests/{:02}", i + 1)), &t.input)?;
             write(&dir.join(format!("tests/{:02}.a", i + 1)), &t.answer)?;
-            match t.group {
-                "sample" => summary.sample_tests += 1,
-                _ => summary.secret_tests += 1,
-            }
+            summary.count_test(t.group);
         }
         write(
             &dir.join("files/check.cpp"),
