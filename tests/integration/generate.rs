@@ -101,6 +101,12 @@ fn per_colour_tests_have_the_shape_asked_for_up_to_eight_moves() {
     gen_into(&built, &[&shape[..], &["--n", "8"]].concat()).success();
     gen_into(&impossible, &[&shape[..], &["--n", "6", "--impossible"]].concat()).success();
     for (dir, solvable) in [(&built, true), (&impossible, false)] {
+        assert_eq!(
+            files(dir).len(),
+            4,
+            "two tests, each an .in and an .ans, in {}",
+            dir.display()
+        );
         for (name, text) in files(dir) {
             let Some(stem) = name.strip_suffix(".in") else {
                 continue;

@@ -9,7 +9,7 @@
 //! I/O, scoring groups).
 
 use crate::export::{boards, extra_outputs, outputs, python, solve};
-use crate::util::{CASE4, CASE4_ANSWER, bundled_tests, judge, manifest, tool};
+use crate::util::{CASE4, CASE4_ANSWER, CASE4_WRONG, bundled_tests, judge, manifest, tool};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -111,7 +111,7 @@ fn the_cpp_testlib_checker_agrees_with_check_on_hundreds_of_outputs() {
     );
     std::fs::write(&inp, CASE4).unwrap();
     std::fs::write(&ans, CASE4_ANSWER).unwrap();
-    std::fs::write(&out, "2 0 1\n1 1 1\n4 0 -1\n").unwrap();
+    std::fs::write(&out, CASE4_WRONG).unwrap();
     for program in [&bin, &smallest] {
         let result = work.join("result.xml");
         let status = Command::new(program)
@@ -233,10 +233,18 @@ fn the_dmoj_judge_accepts_a_reference_program_and_rejects_a_wrong_one() {
     );
     // The accepted program: every one of the bundled tests AC (the harness
     // checked it); the wrong one: WA somewhere, and nothing but AC or WA.
-    let (ac_part, wa_part) = text
-        .split_once("Running test case wa")
-        .or_else(|| text.split_once("Running test case ac").map(|(wa, ac)| (ac, wa)))
-        .expect("both cases ran");
+    // Each case's part of the log: from its header to the next one, in
+    // whatever order the harness ran them.
+    let part = |case: &str| {
+        let start = text
+            .find(&format!("Running test case {case}"))
+            .unwrap_or_else(|| panic!("case {case} did not run: {text}"));
+        let end = text[start + 1..]
+            .find("Running test case ")
+            .map_or(text.len(), |e| start + 1 + e);
+        &text[start..end]
+    };
+    let (ac_part, wa_part) = (part("ac"), part("wa"));
     let verdicts = |part: &str, code: &str| part.matches(&format!(" {code} [")).count();
     assert_eq!(verdicts(ac_part, "AC"), bundled_tests(), "{text}");
     assert!(verdicts(wa_part, "WA") >= 1, "{text}");
