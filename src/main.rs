@@ -8,6 +8,13 @@ use mayan_judge::commands;
 fn main() {
     restore_sigpipe();
     let cli = Cli::parse_from(mayan_judge::cli::args());
+    if matches!(
+        cli.command,
+        Command::Grade(_) | Command::Ci(_) | Command::Stress(_) | Command::Bench(_)
+    ) {
+        // While the judge is one thread: its cgroup, its user namespace.
+        mayan_judge::judge::sandbox::host::prepare();
+    }
     let result = match &cli.command {
         Command::Solve(args) => commands::solve::run(args),
         Command::Bench(args) => commands::bench::run(args),

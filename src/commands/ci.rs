@@ -11,7 +11,7 @@ use anyhow::Result;
 pub fn run(args: &CiArgs) -> Result<i32> {
     let found = find_packages(&args.root)?;
     let work = shard_units(units(&found), args.shard);
-    let sandbox = super::untrusted_sandbox(&args.sandbox)?;
+    let sandbox = super::untrusted_sandbox(&args.sandbox, &[&args.root])?;
     let cache = default_cache_dir();
     let progress = Progress::new(args.quiet, work.len(), "checks");
     let mut report = CiReport {

@@ -146,7 +146,7 @@ pub fn run(args: &GradeArgs) -> Result<i32> {
             ));
         }
     }
-    let sandbox = super::untrusted_sandbox(&args.sandbox)?;
+    let sandbox = super::untrusted_sandbox(&args.sandbox, &[&problem.dir, &problem.tests_dir])?;
     let runner = Sandboxed(&sandbox);
     let grader = Grader::new(&problem, &runner, cases)
         .context("reading the tests")?

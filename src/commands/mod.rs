@@ -19,18 +19,26 @@ use anyhow::{Context, Result};
 use std::io::Read;
 use std::path::Path;
 
-/// The sandbox for untrusted programs. Where the machine cannot give every
+/// The sandbox for untrusted programs, with `hidden` (packages, tests)
+/// out of every run's sight. Where the machine cannot give every
 /// protection, an error that names what is missing, unless `--trusted`
 /// (then a one-line note on stderr).
-pub fn untrusted_sandbox(args: &crate::cli::SandboxArgs) -> Result<crate::judge::sandbox::Sandbox> {
-    let sandbox = crate::judge::sandbox::Sandbox::detect();
+pub fn untrusted_sandbox(
+    args: &crate::cli::SandboxArgs,
+    hidden: &[&Path],
+) -> Result<crate::judge::sandbox::Sandbox> {
+    let sandbox = crate::judge::sandbox::Sandbox::detect_with(crate::judge::sandbox::SandboxOptions {
+        hidden: hidden.iter().map(|p| p.to_path_buf()).collect(),
+        ..Default::default()
+    });
     let missing = sandbox.protection_details().missing();
     if !missing.is_empty() {
         let list = missing.join("; ");
         if !args.trusted {
             anyhow::bail!(
                 "this machine cannot isolate untrusted programs; missing: {list}. \
-                 Run as root on Linux with namespaces and cgroups, or pass --trusted to run programs you wrote yourself"
+                 `mayan-judge doctor` checks every protection and names the command that gives it; \
+                 pass --trusted to run programs you wrote yourself"
             );
         }
         eprintln!("note: --trusted: running without {list}");

@@ -42,7 +42,7 @@ pub fn run(args: &StressArgs) -> Result<i32> {
     let language = super::pick_language(&languages, args.lang.as_deref(), source)?;
     let (budget, jobs) = (budget(args)?, jobs(args));
     let shrink_limits = shrink_limits(args)?;
-    let sandbox = super::untrusted_sandbox(&args.sandbox)?;
+    let sandbox = super::untrusted_sandbox(&args.sandbox, &[])?;
     let Some(program) = compile(&sandbox, source, language)? else {
         return Ok(2);
     };

@@ -83,6 +83,12 @@ struct Lab {
     secret_dir: tempfile::TempDir,
     target: tempfile::TempDir,
     port: u16,
+    /// The judge's executable (the built one, or a copy installed elsewhere).
+    judge: PathBuf,
+    /// The package graded (the repository's, or a copy installed elsewhere).
+    problem: PathBuf,
+    /// The tests the attacks search for (`@TESTDATA_DIR@`).
+    testdata: PathBuf,
 }
 
 impl Lab {
@@ -112,6 +118,9 @@ impl Lab {
             secret_dir,
             target,
             port: 9,
+            judge: PathBuf::from(JUDGE),
+            problem: repo().join("problems/mayan"),
+            testdata: testdata(),
         }
     }
 
@@ -137,8 +146,8 @@ impl Lab {
             .replace("@PORT@", &self.port.to_string())
             .replace("@TARGET_DIR@", &self.target.path().to_string_lossy())
             .replace("@REPO_DIR@", &repo().to_string_lossy())
-            .replace("@TESTDATA_DIR@", &testdata().to_string_lossy())
-            .replace("@JUDGE_PATH@", JUDGE)
+            .replace("@TESTDATA_DIR@", &self.testdata.to_string_lossy())
+            .replace("@JUDGE_PATH@", &self.judge.to_string_lossy())
             .replace("@CACHE_DIR@", &self.cache().to_string_lossy());
         for (i, _) in filled.match_indices('@') {
             let rest = &filled[i + 1..];
@@ -171,14 +180,14 @@ impl Lab {
     /// TESTS --jobs JOBS --json <dir>/<json> --quiet`, with this lab's
     /// cache and a secret in the judge's environment.
     fn grade_cmd(&self, subs: &[PathBuf], tests: &str, jobs: u32, json: &str) -> Command {
-        let mut c = Command::cargo_bin("mayan-judge").expect("binary built");
+        let mut c = Command::new(&self.judge);
         c.current_dir(repo())
             .env("MAYAN_JUDGE_CACHE", self.cache())
             .env("MJ_SECRET_ENV", format!("{}-env", self.token))
             .arg("grade")
             .args(subs)
             .arg("--problem")
-            .arg(repo().join("problems/mayan"))
+            .arg(&self.problem)
             .arg("--tests")
             .arg(tests)
             .arg("--jobs")
@@ -789,6 +798,88 @@ fn runs_cannot_see_or_reach_each_other_the_judge_or_the_host() {
     }
     modes.check("grading the isolation attacks", &mut failures);
     finish("isolation attacks", &failures);
+}
+
+/// A judge installed as a deployment installs it: the binary in
+/// `/usr/local/bin` and the package (problem and tests) under
+/// `/usr/local/share`, both inside folders every run's root binds. The runs
+/// must see neither: not the binary (`judge_binary.c`), not the tests and
+/// answers (`find_answer.c` searches the bound folders for its own input,
+/// `testdata_listing.c` lists them).
+#[test]
+fn a_judge_and_package_installed_under_usr_local_are_out_of_every_runs_reach() {
+    if !have_gcc() || !nix::unistd::geteuid().is_root() {
+        crate::util::skip("needs root, to install the judge under /usr/local");
+        return;
+    }
+    let _guard = shared();
+    let mut lab = Lab::new();
+    let installed = Installed::new(&lab.token);
+    lab.judge = installed.judge.clone();
+    lab.problem = installed.share.join("problems/mayan");
+    lab.testdata = installed.share.join("testdata/mayan");
+    let attacks = [
+        rt("judge_binary.c", "read the judge's executable installed in /usr/local/bin"),
+        rt(
+            "find_answer.c",
+            "found its input, and the answer beside it, in the package installed under /usr/local/share",
+        ),
+        rt(
+            "testdata_listing.c",
+            "listed the package installed under /usr/local/share, or read an answer there",
+        ),
+    ];
+    let mut subs = vec![lab.innocent("control_solution.c")];
+    subs.extend(attacks.iter().map(|a| lab.attack(a.file)));
+    let g = lab.grade(&subs, FOUR_TESTS, 4, "installed.json");
+    let mut failures = Vec::new();
+    g.check_finished("grading with the judge installed in /usr/local", &mut failures);
+    check_batch(&g, &attacks, &mut failures);
+    check_control(&g, "control_solution.c", &mut failures);
+    finish("judge installed under /usr/local", &failures);
+}
+
+/// A copy of the judge in `/usr/local/bin` and of the package in
+/// `/usr/local/share`, removed on drop.
+struct Installed {
+    judge: PathBuf,
+    share: PathBuf,
+}
+
+impl Installed {
+    fn new(token: &str) -> Installed {
+        let judge = PathBuf::from(format!("/usr/local/bin/mayan-judge-{token}"));
+        let share = PathBuf::from(format!("/usr/local/share/mayan-judge-{token}"));
+        std::fs::create_dir_all("/usr/local/bin").unwrap();
+        std::fs::copy(JUDGE, &judge).unwrap();
+        for (from, to) in [("problems/mayan", "problems/mayan"), ("testdata/mayan", "testdata/mayan")] {
+            copy_tree(&repo().join(from), &share.join(to));
+        }
+        std::fs::set_permissions(&share, std::fs::Permissions::from_mode(0o755)).unwrap();
+        Installed { judge, share }
+    }
+}
+
+impl Drop for Installed {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.judge);
+        let _ = std::fs::remove_dir_all(&self.share);
+    }
+}
+
+/// Copies a folder of plain files and folders, world-readable.
+fn copy_tree(from: &Path, to: &Path) {
+    for e in walkdir::WalkDir::new(from) {
+        let e = e.unwrap();
+        let dest = to.join(e.path().strip_prefix(from).unwrap());
+        if e.file_type().is_dir() {
+            std::fs::create_dir_all(&dest).unwrap();
+            std::fs::set_permissions(&dest, std::fs::Permissions::from_mode(0o755)).unwrap();
+        } else {
+            std::fs::copy(e.path(), &dest).unwrap();
+            std::fs::set_permissions(&dest, std::fs::Permissions::from_mode(0o644)).unwrap();
+        }
+    }
 }
 
 /// The control submission graded first in a batch must compile and be

@@ -29,15 +29,37 @@ pub(crate) struct BoxLease {
 }
 
 impl BoxLease {
-    /// The uid (and gid) programs in this box run as.
+    /// The uid (and gid) programs in this box run as: `60000 + id`, or 0
+    /// (the judge's own, capabilities dropped) for a rootless judge
+    /// without a subordinate range ([`uid_per_run`]).
     pub(crate) fn uid(&self) -> u32 {
-        FIRST_UID + self.id
+        if uid_per_run() { FIRST_UID + self.id } else { 0 }
     }
 }
 
-/// Where lock files live: `/run/mayan-judge` (root only, mode 0700).
+/// Where lock files live: `/run/mayan-judge` (root only, mode 0700); for
+/// a rootless judge, a folder of the user's (`$XDG_RUNTIME_DIR`, else
+/// `/tmp/mayan-judge.<uid>.boxes`: not a `mayan-judge-<pid>-` work
+/// folder, which a later judge would remove), shared by the user's judges, whose
+/// runs share the user's subordinate uids.
 pub(crate) fn lock_dir() -> PathBuf {
-    PathBuf::from("/run/mayan-judge")
+    match super::host::current().mode {
+        super::host::Mode::Rootless { uid, .. } => match std::env::var_os("XDG_RUNTIME_DIR") {
+            Some(d) if Path::new(&d).is_absolute() => Path::new(&d).join("mayan-judge"),
+            _ => std::env::temp_dir().join(format!("mayan-judge.{uid}.boxes")),
+        },
+        _ => PathBuf::from("/run/mayan-judge"),
+    }
+}
+
+/// Whether each box has a uid of its own: as root, or rootless with a
+/// subordinate range that holds the whole pool (`1..` inside maps to it).
+pub(crate) fn uid_per_run() -> bool {
+    match super::host::current().mode {
+        super::host::Mode::Root => true,
+        super::host::Mode::Rootless { subuids, .. } => subuids.is_some_and(|r| r.count >= FIRST_UID + POOL),
+        super::host::Mode::User { .. } => false,
+    }
 }
 
 /// Creates (or checks) the lock folder: owned by the judge, mode 0700.

@@ -11,9 +11,10 @@
 //! * v1: under the judge's own cgroup in each hierarchy (read from
 //!   `/proc/self/cgroup`), so limits that apply to the judge still apply
 //!   to the programs it runs;
-//! * v2: under the judge's own cgroup if its `cgroup.subtree_control`
-//!   already delegates `memory`/`pids` or they can be enabled there; else,
-//!   when running as root, under `<cgroup2 root>/mayan-judge`.
+//! * v2: under the delegated folder [`super::host`] found or asked for
+//!   (`delegation.rs`: the judge's own systemd scope, a cgroup it is alone
+//!   in, or as root `<cgroup2 root>/mayan-judge`), never in the cgroup the
+//!   judge was started in.
 //!
 //! If none of that works (read-only `/sys/fs/cgroup`, no root, controllers
 //! not delegated) detection returns `None` and the sandbox falls back to
@@ -73,10 +74,25 @@ impl CgroupSupport {
 
     /// Detects usable cgroups; `None` when there are none we may write to.
     pub(crate) fn detect() -> Option<CgroupSupport> {
-        let mountinfo = fs::read_to_string("/proc/self/mountinfo").ok()?;
-        let own = fs::read_to_string("/proc/self/cgroup").ok()?;
-        let mounts = parse_mountinfo(&mountinfo);
-        detect_v2(&mounts, &own).or_else(|| detect_v1(&mounts, &own))
+        match &super::host::current().v2 {
+            Some(super::host::V2Place::Parent(dir)) => support_v2(dir),
+            Some(super::host::V2Place::None(_)) => None,
+            None => {
+                let mountinfo = fs::read_to_string("/proc/self/mountinfo").ok()?;
+                let own = fs::read_to_string("/proc/self/cgroup").ok()?;
+                detect_v1(&parse_mountinfo(&mountinfo), &own)
+            }
+        }
+    }
+
+    /// Whether the kernel reports each run's peak memory (`memory.peak`,
+    /// cgroup v2 on Linux 5.19+; v1's `max_usage_in_bytes`).
+    pub(crate) fn peak(&self) -> bool {
+        self.version == CgroupVersion::V1
+            || self
+                .hierarchies
+                .iter()
+                .any(|h| h.memory && h.parent.join("memory.peak").exists())
     }
 
     /// Creates a fresh cgroup for one run and applies the limits.
@@ -466,72 +482,25 @@ fn detect_v1(mounts: &[Mount], own: &str) -> Option<CgroupSupport> {
     }
 }
 
-fn controllers(dir: &Path, file: &str) -> Vec<String> {
-    fs::read_to_string(dir.join(file))
-        .unwrap_or_default()
-        .split_whitespace()
-        .map(str::to_string)
-        .collect()
-}
-
-/// Makes sure `dir`'s children get `wanted`; returns the ones they get.
-fn enable_subtree(dir: &Path, wanted: &[&str]) -> Vec<String> {
-    let available = controllers(dir, "cgroup.controllers");
-    let mut enabled = controllers(dir, "cgroup.subtree_control");
-    for c in wanted {
-        if available.iter().any(|a| a == c) && !enabled.iter().any(|e| e == c) {
-            // Fails with EBUSY when `dir` has processes of its own (the
-            // "no internal processes" rule): then that controller is skipped.
-            if fs::write(dir.join("cgroup.subtree_control"), format!("+{c}")).is_ok() {
-                enabled.push((*c).to_string());
-            }
-        }
+/// cgroup v2 support under `parent`, the folder [`super::host`] chose
+/// (delegated to the judge, its controllers enabled for its children).
+fn support_v2(parent: &Path) -> Option<CgroupSupport> {
+    let enabled = super::delegation::words(parent, "cgroup.subtree_control");
+    let has = |c: &str| enabled.iter().any(|e| e == c);
+    let probe = if has("memory") { "memory.max" } else { "pids.max" };
+    if !(has("memory") || has("pids")) || !probe_dir(parent, probe) {
+        return None;
     }
-    enabled.retain(|e| wanted.contains(&e.as_str()));
-    enabled
-}
-
-fn detect_v2(mounts: &[Mount], own: &str) -> Option<CgroupSupport> {
-    let m = mounts.iter().find(|m| m.fstype == "cgroup2")?;
-    let path = own.lines().find_map(|l| l.strip_prefix("0::"))?;
-    let own_dir = cgroup_dir(m, path)?;
-    let wanted = ["memory", "pids"];
-    let mut candidates = vec![own_dir];
-    if nix::unistd::geteuid().is_root() && m.root == "/" {
-        candidates.push(m.mount_point.join("mayan-judge"));
-    }
-    for parent in candidates {
-        if !parent.exists() {
-            // Only the dedicated top-level directory is ever created here.
-            let top = m.mount_point.clone();
-            if enable_subtree(&top, &wanted).is_empty() || fs::create_dir(&parent).is_err() {
-                continue;
-            }
-        }
-        let enabled = enable_subtree(&parent, &wanted);
-        if enabled.is_empty() {
-            continue;
-        }
-        let probe = if enabled.iter().any(|e| e == "memory") {
-            "memory.max"
-        } else {
-            "pids.max"
-        };
-        if !probe_dir(&parent, probe) {
-            continue;
-        }
-        return Some(CgroupSupport {
-            version: CgroupVersion::V2,
-            hierarchies: vec![Hierarchy {
-                parent,
-                memory: enabled.iter().any(|e| e == "memory"),
-                pids: enabled.iter().any(|e| e == "pids"),
-                // cpu.stat (usage_usec) exists without the cpu controller.
-                cpu: true,
-            }],
-        });
-    }
-    None
+    Some(CgroupSupport {
+        version: CgroupVersion::V2,
+        hierarchies: vec![Hierarchy {
+            parent: parent.to_path_buf(),
+            memory: has("memory"),
+            pids: has("pids"),
+            // cpu.stat (usage_usec) exists without the cpu controller.
+            cpu: true,
+        }],
+    })
 }
 
 // ---------------------------------------------------------------------------

@@ -43,6 +43,12 @@ pub(crate) struct ChildSetup {
     pub(crate) new_namespaces: bool,
     /// Switch to this user and group, with no supplementary groups.
     pub(crate) drop_to: Option<(Uid, Gid)>,
+    /// Drop supplementary groups with the switch (refused in a user
+    /// namespace the judge mapped itself).
+    pub(crate) setgroups: bool,
+    /// Drop every capability for good (securebits, bounding set, sets):
+    /// a rootless program that keeps the judge's uid 0 of its namespace.
+    pub(crate) drop_caps: bool,
     /// Set `no_new_privs`, so set-uid binaries cannot regain privileges.
     pub(crate) no_new_privs: bool,
 }
@@ -128,9 +134,14 @@ fn setup_child(s: &ChildSetup) -> io::Result<()> {
         );
     }
     if let Some((uid, gid)) = s.drop_to {
-        setgroups(&[])?;
+        if s.setgroups {
+            setgroups(&[])?;
+        }
         setgid(gid)?;
         setuid(uid)?;
+    }
+    if s.drop_caps {
+        drop_capabilities()?;
     }
     if s.no_new_privs {
         rustix::thread::set_no_new_privs(true)?;
@@ -143,6 +154,36 @@ fn setup_child(s: &ChildSetup) -> io::Result<()> {
     }
     // If the judge dies, so does the program (after setuid: it clears this).
     rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))?;
+    Ok(())
+}
+
+/// Drops every capability for good: uid 0 regains none at `exec`
+/// (`SECBIT_NOROOT`, locked), none stays in the bounding set, and the
+/// effective, permitted and inheritable sets are emptied.
+fn drop_capabilities() -> io::Result<()> {
+    use nix::libc;
+    // NOROOT, NO_SETUID_FIXUP, NO_CAP_AMBIENT_RAISE and KEEP_CAPS (off),
+    // each with its lock bit: 0x01|0x02|0x04|0x08|0x20|0x40|0x80.
+    const BITS: libc::c_ulong = 0xef;
+    // SAFETY: prctl with integer arguments.
+    if unsafe { libc::prctl(libc::PR_SET_SECUREBITS, BITS, 0, 0, 0) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    for cap in 0..64 {
+        // SAFETY: as above; EINVAL past the kernel's last capability ends the loop.
+        if unsafe { libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0) } != 0 {
+            break;
+        }
+    }
+    let none = rustix::thread::CapabilitySet::empty();
+    rustix::thread::set_capabilities(
+        None,
+        rustix::thread::CapabilitySets {
+            effective: none,
+            permitted: none,
+            inheritable: none,
+        },
+    )?;
     Ok(())
 }
 

@@ -15,7 +15,10 @@
 //! | `/proc` | a new procfs of the run's pid namespace, other users' processes hidden |
 //!
 //! Nothing else of the host is visible: not the tests, the packages, the
-//! cache, other runs, `/root`, `/home`, `/etc` or the judge's files. The
+//! cache, other runs, `/root`, `/home`, `/etc` or the judge's files. Where
+//! the judge's executable or a package lies inside a bound folder (the
+//! judge installed in `/usr/local/bin`, packages under `/usr/share`), an
+//! empty file or folder is bound over it ([`RootPlan::new`]'s `hidden`). The
 //! `init` then forks the program (so the program is an ordinary process,
 //! with ordinary signal semantics), reaps everything, and hands the
 //! program's wait status to the judge through a pipe. When `init` exits,
@@ -110,6 +113,7 @@ impl RootPlan {
         root: &Path,
         workdir: &Path,
         extra_ro: &[PathBuf],
+        hidden: &[PathBuf],
         scratch: ScratchSizes,
         landlock: bool,
     ) -> RootPlan {
@@ -142,6 +146,7 @@ impl RootPlan {
                 read_only.push(dir.to_string_lossy().into_owned());
             }
         }
+        hide(&mut steps, root, hidden, &read_only);
         bind_dir(&mut steps, workdir, &under(Path::new(BOX_DIR)), false);
         for (dir, bytes) in [
             ("/tmp", scratch.tmp_bytes),
@@ -287,6 +292,34 @@ impl RootPlan {
                 Some(c"hidepid=invisible"),
             ),
         }
+    }
+}
+
+/// Binds an empty folder (or file) of the root over each `hidden` path
+/// that lies inside a bound folder, read-only, so that the run sees
+/// nothing there.
+fn hide(steps: &mut Vec<Step>, root: &Path, hidden: &[PathBuf], bound: &[String]) {
+    let empty_dir = root.join(".hidden");
+    let empty_file = root.join(".hidden-file");
+    let mut made = false;
+    for path in hidden {
+        if !bound.iter().any(|b| path.starts_with(b)) {
+            continue;
+        }
+        let Ok(meta) = std::fs::metadata(path) else { continue };
+        if !made {
+            steps.push(Step::Mkdir(c(&empty_dir)));
+            steps.push(Step::Touch(c(&empty_file)));
+            made = true;
+        }
+        let src = if meta.is_dir() { &empty_dir } else { &empty_file };
+        let dst = root.join(path.strip_prefix("/").unwrap_or(path));
+        steps.push(Step::Bind {
+            src: c(src),
+            dst: c(&dst),
+            read_only: true,
+            devices: false,
+        });
     }
 }
 

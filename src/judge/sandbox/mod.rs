@@ -67,6 +67,8 @@
 pub mod boxes;
 mod cgroup;
 mod child;
+mod delegation;
+pub mod host;
 mod isolation;
 mod landlock;
 mod monitor;
@@ -299,10 +301,29 @@ pub struct DropUser {
     pub gid: u32,
 }
 
+/// How the judge holds its privileges (the first words of the
+/// protections line).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum RunMode {
+    /// The judge is root.
+    Root,
+    /// An ordinary user in a user namespace of its own ([`host`]).
+    Rootless,
+    /// An ordinary user without one.
+    User,
+}
+
 /// Which protections a [`Sandbox`] applies; `Display` gives the one-line
 /// description returned by [`Sandbox::protections`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Protections {
+    /// Root, rootless or a plain user.
+    pub mode: RunMode,
+    /// What the machine could not give, each with the command that gives it
+    /// (from [`host`]: no delegated cgroup, no user namespace).
+    pub gaps: Vec<String>,
+    /// The kernel reports each run's peak memory (`memory.peak` on v2).
+    pub memory_peak: bool,
     /// A private root (`pivot_root`) in fresh mount, pid, network, IPC and
     /// UTS namespaces, the run's init killed with the judge.
     pub isolation: bool,
@@ -335,32 +356,57 @@ pub struct Protections {
 impl Protections {
     /// What an untrusted contest needs and this machine does not give, one
     /// phrase each (empty: nothing missing).
-    pub fn missing(&self) -> Vec<&'static str> {
+    pub fn missing(&self) -> Vec<String> {
         let mut m = Vec::new();
         if !self.isolation {
-            m.push("a private file system and pid namespace per run (needs root, mount and pid namespaces)");
+            m.push("a private file system and pid namespace per run (needs root, or unprivileged user namespaces)".to_string());
         }
-        if !self.uid_per_run {
-            m.push("a uid per run (needs root)");
+        // Rootless with one uid, runs are kept apart by their namespaces
+        // (see `host`), not by uids.
+        if !self.uid_per_run && self.mode != RunMode::Rootless {
+            m.push("a uid per run (needs root, or a range in /etc/subuid)".to_string());
         }
         if !self.seccomp {
-            m.push("a system-call filter (seccomp)");
+            m.push("a system-call filter (seccomp)".to_string());
         }
         if !self.cgroup_memory || !self.cgroup_pids {
-            m.push("memory and process limits of the whole run (needs writable cgroup memory and pids controllers)");
+            m.push("memory and process limits of the whole run (needs writable cgroup memory and pids controllers)".to_string());
+        }
+        if !m.is_empty() {
+            m.extend(self.gaps.iter().cloned());
         }
         m
+    }
+
+    /// The mode's label: `root v1`, `root v2`, `rootless v2`, `rootless`...
+    fn mode_label(&self) -> String {
+        let who = match self.mode {
+            RunMode::Root => "root",
+            RunMode::Rootless => "rootless",
+            RunMode::User => "user",
+        };
+        match self.cgroup {
+            Some(CgroupVersion::V1) => format!("{who} v1"),
+            Some(CgroupVersion::V2) => format!("{who} v2"),
+            None => who.to_string(),
+        }
     }
 }
 
 impl fmt::Display for Protections {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: ", self.mode_label())?;
         let mut parts = Vec::new();
+        if self.mode == RunMode::Rootless {
+            parts.push("user namespace".to_string());
+        }
         if self.isolation {
             parts.push("private root (pivot_root: read-only system, /box, tmpfs /tmp) + mount/pid/net/ipc/uts namespaces".to_string());
         }
         if self.uid_per_run {
             parts.push(format!("uid per run ({}+box)", boxes::FIRST_UID));
+        } else if self.isolation && self.mode == RunMode::Rootless {
+            parts.push("one uid, capabilities dropped (no /etc/subuid range)".to_string());
         }
         if self.seccomp {
             parts.push("seccomp deny list".to_string());
@@ -382,6 +428,9 @@ impl fmt::Display for Protections {
                 } else {
                     "cpu.stat"
                 });
+            }
+            if self.memory_peak && v == CgroupVersion::V2 {
+                c.push("memory.peak");
             }
             let v = if v == CgroupVersion::V1 { "v1" } else { "v2" };
             parts.push(format!("cgroup {v} ({})", c.join(", ")));
@@ -439,6 +488,10 @@ pub struct SandboxOptions {
     pub reap_orphans: bool,
     /// Where per-run work directories go (default: the system temp dir).
     pub work_root: Option<PathBuf>,
+    /// Host paths no run may see even where they lie inside a folder bound
+    /// into its root (packages, tests); the judge's own executable is
+    /// always hidden too.
+    pub hidden: Vec<PathBuf>,
 }
 
 impl Default for SandboxOptions {
@@ -452,6 +505,7 @@ impl Default for SandboxOptions {
             landlock: true,
             reap_orphans: true,
             work_root: None,
+            hidden: Vec::new(),
         }
     }
 }
@@ -553,6 +607,8 @@ pub struct Sandbox {
     work_root: Option<PathBuf>,
     /// Where box leases are locked (isolated runs).
     lock_dir: Option<PathBuf>,
+    /// Canonical paths hidden from every run ([`SandboxOptions::hidden`]).
+    hidden: Vec<PathBuf>,
     filters: Option<seccomp::Filters>,
     clk_tck: u64,
 }
@@ -566,13 +622,20 @@ impl Sandbox {
     /// Like [`Sandbox::detect`], with some protections turned off (for
     /// tests, or a CLI `--no-cgroups` style switch).
     pub fn detect_with(opts: SandboxOptions) -> Sandbox {
+        let host = host::current();
+        // Rootless, the judge is uid 0 of its own user namespace.
         let root = geteuid().is_root();
+        let mode = match host.mode {
+            host::Mode::Root => RunMode::Root,
+            host::Mode::Rootless { .. } => RunMode::Rootless,
+            host::Mode::User { .. } => RunMode::User,
+        };
         let cgroups = if opts.cgroups {
             cgroup::CgroupSupport::detect()
         } else {
             None
         };
-        let drop_user = (opts.drop_privileges && root).then(lookup_drop_user);
+        let drop_user = (opts.drop_privileges && mode == RunMode::Root).then(lookup_drop_user);
         let namespaces = opts.namespaces && root && probe_namespaces();
         let lock_dir = boxes::lock_dir();
         let isolation = opts.isolation && isolation::probe() && boxes::prepare_lock_dir(&lock_dir).is_ok();
@@ -593,8 +656,11 @@ impl Sandbox {
             && rustix::process::set_child_subreaper(rustix::process::Pid::from_raw(1)).is_ok();
         let cgroup_pids = cgroups.as_ref().is_some_and(|c| c.pids());
         let protections = Protections {
+            mode,
+            gaps: host_gaps(host),
+            memory_peak: cgroups.as_ref().is_some_and(|c| c.memory() && c.peak()),
             isolation,
-            uid_per_run: isolation,
+            uid_per_run: isolation && boxes::uid_per_run(),
             seccomp: filters.is_some(),
             landlock: if isolation && opts.landlock {
                 landlock::abi()
@@ -608,7 +674,7 @@ impl Sandbox {
             drop_to: drop_user.clone(),
             namespaces,
             subreaper,
-            process_limit_enforced: cgroup_pids || drop_user.is_some() || !root,
+            process_limit_enforced: cgroup_pids || drop_user.is_some() || mode != RunMode::Root,
         };
         let clk_tck = nix::unistd::sysconf(nix::unistd::SysconfVar::CLK_TCK)
             .ok()
@@ -618,6 +684,7 @@ impl Sandbox {
             protections,
             cgroups,
             drop_to: drop_user.map(|d| (Uid::from_raw(d.uid), Gid::from_raw(d.gid))),
+            hidden: hidden_paths(&opts.hidden),
             work_root: opts.work_root,
             lock_dir: isolation.then_some(lock_dir),
             filters,
@@ -686,6 +753,7 @@ impl Sandbox {
             Some(l) => Some((Uid::from_raw(l.uid()), Gid::from_raw(l.uid()))),
             None => self.drop_to,
         };
+
         let tmpfs = lease.is_some().then(|| work_tmpfs_bytes(spec));
         let ws = workdir::Workspace::create(self.work_root.as_deref(), owner, tmpfs).map_err(wd_err)?;
         let result = self.run_in_retrying(spec, &ws, owner).and_then(|r| {
@@ -761,6 +829,7 @@ impl Sandbox {
                 &ws.root_dir,
                 &ws.box_dir,
                 &read_only_dirs(spec, &program),
+                &self.hidden,
                 scratch_sizes(&spec.limits),
                 self.protections.landlock.is_some(),
             ),
@@ -836,6 +905,12 @@ impl Sandbox {
             .map_err(cgroup_error(program))
     }
 
+    /// `uid` unless it is the machine's real root (which `RLIMIT_NPROC`
+    /// does not bind); uid 0 of a rootless judge's namespace is the user.
+    fn real_root(&self, uid: Uid) -> Option<Uid> {
+        (!uid.is_root() || self.protections.mode == RunMode::Rootless).then_some(uid)
+    }
+
     /// The command, with the child's setup installed.
     #[allow(clippy::too_many_arguments)]
     fn command(
@@ -874,8 +949,14 @@ impl Sandbox {
                 isolated,
                 seccomp: self.filters.clone(),
                 cgroup_procs,
-                rlimits: rlimits_for(&spec.limits, cg_memory, cg_pids, child_uid),
+                rlimits: rlimits_for(&spec.limits, cg_memory, cg_pids, self.real_root(child_uid)),
                 drop_to: owner,
+                // In a user namespace mapped by the judge itself, the
+                // kernel refuses setgroups.
+                setgroups: self.protections.mode != RunMode::Rootless || boxes::uid_per_run(),
+                // Rootless with one uid, the program runs as the judge's
+                // uid 0: every capability is dropped before exec.
+                drop_caps: self.protections.mode == RunMode::Rootless && child_uid.is_root(),
                 no_new_privs: true,
             },
         );
@@ -1145,7 +1226,7 @@ impl Drop for KillOnDrop {
 }
 
 /// Resource limits for the child, as `(resource, soft, hard)`.
-fn rlimits_for(limits: &Limits, cg_memory: bool, cg_pids: bool, child_uid: Uid) -> Vec<(Resource, u64, u64)> {
+fn rlimits_for(limits: &Limits, cg_memory: bool, cg_pids: bool, child_uid: Option<Uid>) -> Vec<(Resource, u64, u64)> {
     let memory_bytes = limits.memory_kib.saturating_mul(1024);
     // Backstop only: the watchdog kills at the exact limit.
     let cpu_s = limits.cpu_ms.div_ceil(1000).saturating_add(1);
@@ -1162,9 +1243,9 @@ fn rlimits_for(limits: &Limits, cg_memory: bool, cg_pids: bool, child_uid: Uid) 
     }
     // Deep recursion is fine as long as the memory limit allows it.
     rl.push((Resource::RLIMIT_STACK, memory_bytes, memory_bytes));
-    if !cg_pids && !child_uid.is_root() {
-        // Per-user limit: count what that user already runs.
-        let n = procscan::count_tasks(child_uid.as_raw()).saturating_add(limits.processes);
+    // Per-user limit (root ignores it): count what that user already runs.
+    if let (false, Some(uid)) = (cg_pids, child_uid) {
+        let n = procscan::count_tasks(uid.as_raw()).saturating_add(limits.processes);
         rl.push((Resource::RLIMIT_NPROC, n, n));
     }
     // Never above the judge's own hard limits: raising them needs
@@ -1176,6 +1257,28 @@ fn rlimits_for(limits: &Limits, cg_memory: bool, cg_pids: bool, child_uid: Uid) 
         }
     }
     rl
+}
+
+/// The canonical forms of `paths` and of the judge's own executable.
+fn hidden_paths(paths: &[PathBuf]) -> Vec<PathBuf> {
+    let exe = std::env::current_exe().ok();
+    paths
+        .iter()
+        .chain(exe.as_ref())
+        .filter_map(|p| std::fs::canonicalize(p).ok())
+        .collect()
+}
+
+/// What the host could not give, with the command that gives it.
+fn host_gaps(host: &host::Host) -> Vec<String> {
+    let mut gaps = Vec::new();
+    if let host::Mode::User { why, fix } = &host.mode {
+        gaps.push(format!("no user namespace: {why} (fix: {fix})"));
+    }
+    if let Some(host::V2Place::None(u)) = &host.v2 {
+        gaps.push(format!("{} (fix: {})", u.why, u.fix));
+    }
+    gaps
 }
 
 /// `nobody` and `nogroup` (or `nobody`, or the user's primary group).
@@ -1235,6 +1338,9 @@ mod tests {
     #[test]
     fn protections_text() {
         let mut p = Protections {
+            mode: RunMode::Root,
+            gaps: vec!["no delegated cgroup v2 subtree (fix: systemd-run ...)".into()],
+            memory_peak: false,
             isolation: false,
             uid_per_run: false,
             seccomp: false,
@@ -1250,11 +1356,12 @@ mod tests {
         };
         assert_eq!(
             p.to_string(),
-            "rlimits only (cpu, as, fsize, core, nofile, nproc, stack)"
+            "root: rlimits only (cpu, as, fsize, core, nofile, nproc, stack)"
         );
-        // `grade` refuses such a machine without --trusted, naming each gap.
+        // `grade` refuses such a machine without --trusted, naming each gap
+        // and what the host said about it.
         let missing = p.missing().join("; ");
-        for gap in ["private file system", "uid per run", "seccomp", "cgroup"] {
+        for gap in ["private file system", "uid per run", "seccomp", "cgroup", "fix: systemd-run"] {
             assert!(missing.contains(gap), "{missing}");
         }
         p.cgroup = Some(CgroupVersion::V1);
@@ -1268,12 +1375,24 @@ mod tests {
         });
         assert_eq!(
             p.to_string(),
-            "cgroup v1 (memory, pids) + uid drop to nobody:nogroup (65534:65534) + rlimits (cpu, fsize, core, nofile, stack)"
+            "root v1: cgroup v1 (memory, pids) + uid drop to nobody:nogroup (65534:65534) + rlimits (cpu, fsize, core, nofile, stack)"
         );
         p.isolation = true;
         p.uid_per_run = true;
         p.seccomp = true;
         assert!(p.missing().is_empty(), "{:?}", p.missing());
-        assert!(p.to_string().starts_with("private root (pivot_root"), "{p}");
+        assert!(p.to_string().starts_with("root v1: private root (pivot_root"), "{p}");
+        // Rootless on v2 with one uid: runs are kept apart by namespaces,
+        // which the line says, and nothing is missing.
+        p.mode = RunMode::Rootless;
+        p.uid_per_run = false;
+        p.cgroup = Some(CgroupVersion::V2);
+        p.cgroup_cpu = true;
+        p.memory_peak = true;
+        let line = p.to_string();
+        assert!(line.starts_with("rootless v2: user namespace + private root"), "{line}");
+        assert!(line.contains("one uid, capabilities dropped"), "{line}");
+        assert!(line.contains("cgroup v2 (memory, pids, cpu.stat, memory.peak)"), "{line}");
+        assert!(p.missing().is_empty(), "{:?}", p.missing());
     }
 }
