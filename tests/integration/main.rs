@@ -24,6 +24,7 @@ mod interop;
 mod newcomer;
 mod properties;
 mod protocols;
+mod rootless;
 mod rules;
 mod sandbox_hostile;
 mod stress;

@@ -1275,8 +1275,13 @@ fn host_gaps(host: &host::Host) -> Vec<String> {
     if let host::Mode::User { why, fix } = &host.mode {
         gaps.push(format!("no user namespace: {why} (fix: {fix})"));
     }
-    if let Some(host::V2Place::None(u)) = &host.v2 {
-        gaps.push(format!("{} (fix: {})", u.why, u.fix));
+    match &host.v2 {
+        Some(host::V2Place::None(u)) => gaps.push(format!("{} (fix: {})", u.why, u.fix)),
+        None if host.mode != host::Mode::Root => gaps.push(
+            "cgroup v1 delegates nothing to an ordinary user (fix: boot with systemd.unified_cgroup_hierarchy=1, or run the judge as root)"
+                .into(),
+        ),
+        _ => {}
     }
     gaps
 }

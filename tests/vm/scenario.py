@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""One context of the sandbox tests in the cgroup v2 machine.
+
+Run by tests/vm/run-scenarios inside the VM (.ci/vm/run), once per
+context: root from a system service, root from a delegated unit, an
+ordinary user with a delegated cgroup, an ordinary user without one.
+
+    scenario.py NAME MODE UID_PER_RUN
+
+MODE is the start of the protections line the judge must report (`root
+v2`, `rootless v2`); UID_PER_RUN is `yes` or `no`. In this context it
+checks that:
+  * the reference programs get their verdicts, with every protection
+    named in the report (private root, namespaces, seccomp, Landlock,
+    cgroup v2 memory and pids limits, memory.peak);
+  * a memory hog is MLE (also one whose malloc fails and that says so), a
+    CPU burner TLE, a fork bomb contained, nothing left running;
+  * the attack suite (tests/integration/attacks, the integration test
+    binary in $MAYAN_INTEGRATION_BIN) fails every attack;
+  * the caller's cgroup is exactly as it was.
+Prints `PASS`/`FAIL` lines and exits 1 on any failure.
+"""
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+import time
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+JUDGE = os.environ.get("MAYAN_JUDGE_BIN", str(REPO / "target/debug/mayan-judge"))
+FAILURES = []
+
+
+def check(ok, what, detail=""):
+    print(("PASS " if ok else "FAIL ") + what + (f": {detail}" if detail and not ok else ""), flush=True)
+    if not ok:
+        FAILURES.append(what)
+
+
+def own_cgroup():
+    line = next(l for l in open("/proc/self/cgroup") if l.startswith("0::"))
+    return pathlib.Path("/sys/fs/cgroup") / line[3:].strip().lstrip("/")
+
+
+def snapshot(cg):
+    """What the judge must leave as it was: the type, the controllers
+    enabled for children, and the children."""
+    read = lambda f: (cg / f).read_text().split() if (cg / f).exists() else None
+    return {
+        "type": read("cgroup.type"),
+        "subtree_control": read("cgroup.subtree_control"),
+        "children": sorted(p.name for p in cg.iterdir() if p.is_dir()),
+    }
+
+
+def grade(work, name, subs, tests, jobs=2):
+    out = work / f"{name}.json"
+    cmd = [JUDGE, "grade", "--quiet", "--jobs", str(jobs), "--tests", tests, "--json", str(out),
+           "--problem", str(REPO / "problems/mayan"), *map(str, subs)]
+    started = time.monotonic()
+    p = subprocess.run(cmd, cwd=work, capture_output=True, text=True, timeout=1800)
+    print(f"     ({name}: exit {p.returncode} in {time.monotonic() - started:.0f} s)", flush=True)
+    if p.returncode not in (0, 1) or not out.exists():
+        check(False, f"{name}: the judge graded", f"exit {p.returncode}; stderr: {p.stderr[-2000:]}")
+        return None
+    return json.loads(out.read_text())
+
+
+def verdicts(report, file):
+    for s in report["submissions"]:
+        if pathlib.Path(s["submission"]).name == file:
+            results = s.get("results") or s.get("tests") or []
+            return [r.get("verdict") for r in results], s
+    return [], None
+
+
+def check_protections(report, mode, uid_per_run):
+    line = report.get("protections", "")
+    print(f"     protections: {line}", flush=True)
+    check(line.startswith(mode + ":"), f"the report names the mode `{mode}`", line)
+    for part in ["private root", "mount/pid/net/ipc/uts namespaces", "seccomp", "landlock",
+                 "cgroup v2 (memory, pids", "memory.peak"]:
+        check(part in line, f"the report names `{part}`", line)
+    check(("uid per run" in line) == uid_per_run, f"uid per run is {'on' if uid_per_run else 'off'}", line)
+    check("NOT limited" not in line, "the process count is limited", line)
+
+
+def check_references(work, mode, uid_per_run):
+    ref = REPO / "reference/mayan"
+    want = {
+        "solution.c": "AC", "solution.py": "AC",
+        "no_gravity_cascade.cpp": "WA", "six_rows.py": "RE", "brute.py": "TLE",
+    }
+    subs = [ref / "accepted/solution.c", ref / "accepted/solution.py",
+            ref / "wrong_answer/no_gravity_cascade.cpp", ref / "run_time_error/six_rows.py",
+            ref / "time_limit_exceeded/brute.py"]
+    report = grade(work, "references", subs, "secret/[1-7]")
+    if report is None:
+        return
+    check_protections(report, mode, uid_per_run)
+    for file, verdict in want.items():
+        got, _ = verdicts(report, file)
+        ok = all(v == "AC" for v in got) if verdict == "AC" else verdict in got
+        check(bool(got) and ok, f"reference {file} gets {verdict}", " ".join(map(str, got)))
+
+
+def check_hogs(work):
+    progs = REPO / "tests/vm/programs"
+    want = {"memory_hog.c": {"MLE"}, "malloc_fails.c": {"MLE"}, "cpu_burner.c": {"TLE"},
+            "fork_bomb.c": {"TLE", "MLE"}}
+    report = grade(work, "hogs", [progs / f for f in want], "secret/1")
+    if report is None:
+        return
+    for file, allowed in want.items():
+        got, _ = verdicts(report, file)
+        check(len(got) == 1 and got[0] in allowed, f"{file} is {'/'.join(sorted(allowed))}", " ".join(map(str, got)))
+    time.sleep(1)
+    check(not judge_processes(), "nothing is left running after grading", f"{judge_processes()}")
+
+
+def judge_processes():
+    """Processes still in a cgroup of a judge (its scope, its runs)."""
+    left = []
+    for proc in pathlib.Path("/proc").glob("[0-9]*"):
+        try:
+            cg = (proc / "cgroup").read_text()
+            comm = (proc / "comm").read_text().strip()
+        except OSError:
+            continue
+        if "mayan-judge" in cg:
+            left.append(f"{proc.name} {comm} in {cg.strip()}")
+    return left
+
+
+def check_attacks():
+    binary = os.environ.get("MAYAN_INTEGRATION_BIN")
+    if not binary:
+        check(False, "the attack suite ran", "MAYAN_INTEGRATION_BIN is not set")
+        return
+    env = dict(os.environ, MAYAN_JUDGE_REQUIRE_TOOLS="1")
+    started = time.monotonic()
+    p = subprocess.run([binary, "attacks::", "--test-threads=2"], cwd=REPO, env=env,
+                       capture_output=True, text=True, timeout=2400)
+    print(f"     (attack suite: exit {p.returncode} in {time.monotonic() - started:.0f} s)", flush=True)
+    summary = [l for l in p.stdout.splitlines() if l.startswith("test result") or " ... " in l]
+    for l in summary:
+        print(f"     {l}", flush=True)
+    check(p.returncode == 0, "the attack suite fails every attack", (p.stdout + p.stderr)[-6000:])
+
+
+def main():
+    name, mode, uid_per_run = sys.argv[1], sys.argv[2], sys.argv[3] == "yes"
+    print(f"== {name}: uid {os.getuid()}, cgroup {own_cgroup()}", flush=True)
+    cg = own_cgroup()
+    before = snapshot(cg)
+    with tempfile.TemporaryDirectory(prefix="mj-vm-") as d:
+        work = pathlib.Path(d)
+        os.chmod(work, 0o755)
+        doctor = subprocess.run([JUDGE, "doctor"], capture_output=True, text=True)
+        print("     doctor:\n" + "\n".join("       " + l for l in doctor.stdout.splitlines()), flush=True)
+        check_references(work, mode, uid_per_run)
+        check_hogs(work)
+        if os.environ.get("MAYAN_VM_ATTACKS", "1") == "1":
+            check_attacks()
+    after = snapshot(cg)
+    check(before == after, "the caller's cgroup is exactly as it was", f"before {before}, after {after}")
+    print(f"== {name}: {'ok' if not FAILURES else f'{len(FAILURES)} failure(s)'}", flush=True)
+    sys.exit(1 if FAILURES else 0)
+
+
+if __name__ == "__main__":
+    main()
