@@ -18,7 +18,8 @@ Exit codes:
   grade:                     0 every test AC, 1 some test not AC, 2 judge or configuration error
   stress:                    0 nothing failed, 1 a failing board found, 2 judge or configuration error
   solve, bench, gen:         0 success, 2 bad input, judge or configuration error
-  export:                    0 written, 2 refused or failed (nothing written)";
+  export:                    0 written, 2 refused or failed (nothing written)
+  doctor:                    0 no check FAILs, 1 some check FAILs, 2 error";
 
 /// The process's arguments as clap should see them: testlib's one-dash
 /// `-appes` (after `check`'s files) becomes `--appes`, since clap would read
@@ -99,6 +100,14 @@ Exit codes: 0 nothing failed within the budget, 1 a failing board was found, \
 2 judge or configuration error (including a submission that does not compile, or a missing compiler)."
     )]
     Stress(StressArgs),
+    /// Check this machine for the sandbox: protections, and what makes timings noisy.
+    #[command(
+        after_help = "One line per check: PASS, WARN or FAIL, its name, what was found, and for WARN and \
+FAIL the command that fixes it. Only a missing protection FAILs; timing noise (SMT, the CPU governor, \
+turbo, transparent huge pages, a piped core pattern) at worst WARNs.\n\n\
+Exit codes: 0 no check FAILs (the sandbox has every protection it needs), 1 some check FAILs, 2 error."
+    )]
+    Doctor(DoctorArgs),
 }
 
 /// Options of `solve`.
@@ -527,4 +536,15 @@ pub struct StressArgs {
     /// Sandbox requirements.
     #[command(flatten)]
     pub sandbox: SandboxArgs,
+}
+
+/// Options of `doctor`.
+#[derive(Debug, Args)]
+pub struct DoctorArgs {
+    /// Print the checks as JSON: an array of {name, level, found, fix}.
+    #[arg(long)]
+    pub json: bool,
+    /// Colours of the levels: auto (on a terminal), always, never.
+    #[arg(long, default_value = "auto")]
+    pub color: ColorChoice,
 }

@@ -26,6 +26,7 @@ fn main() {
         Command::Gen(args) => commands::r#gen::run(args),
         Command::Export(args) => commands::export::run(args),
         Command::Stress(args) => commands::stress::run(args),
+        Command::Doctor(args) => commands::doctor::run(args),
     };
     match result {
         Ok(code) => std::process::exit(code),

@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod check;
 pub mod ci;
+pub mod doctor;
 pub mod export;
 pub mod r#gen;
 pub mod grade;

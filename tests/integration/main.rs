@@ -16,6 +16,7 @@ mod attacks;
 mod ci;
 mod contest;
 mod core;
+mod doctor;
 mod export;
 mod generate;
 mod grade;
