@@ -10,7 +10,7 @@ fn main() {
     let cli = Cli::parse_from(mayan_judge::cli::args());
     if matches!(
         cli.command,
-        Command::Grade(_) | Command::Ci(_) | Command::Stress(_) | Command::Bench(_)
+        Command::Grade(_) | Command::Ci(_) | Command::Stress(_) | Command::Bench(_) | Command::Doctor(_)
     ) {
         // While the judge is one thread: its cgroup, its user namespace.
         mayan_judge::judge::sandbox::host::prepare();

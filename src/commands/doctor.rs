@@ -3,7 +3,7 @@
 //! the fix) or as JSON; exit 1 when some check FAILs.
 
 use crate::cli::{ColorChoice, DoctorArgs};
-use crate::judge::doctor::{Check, Level, Machine, machine_checks, sandbox_check, worst};
+use crate::judge::doctor::{Check, Level, Machine, machine_checks, sandbox_checks, worst};
 use crate::judge::sandbox::Sandbox;
 use crate::puzzle::sim::terminal_safe;
 use anyhow::Result;
@@ -28,7 +28,7 @@ pub fn run(args: &DoctorArgs) -> Result<i32> {
 /// The machine's checks, then the sandbox's.
 fn checks() -> Vec<Check> {
     let mut checks = machine_checks(&Machine::live());
-    checks.push(sandbox_check(Sandbox::detect().protection_details()));
+    checks.extend(sandbox_checks(Sandbox::detect().protection_details()));
     checks
 }
 

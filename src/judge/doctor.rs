@@ -18,7 +18,7 @@
 //! (built from `Sandbox::detect`) are made by [`sandbox_check`] and appended
 //! by the command.
 
-use crate::judge::sandbox::Protections;
+use crate::judge::sandbox::{CgroupVersion, Protections, RunMode};
 use serde::Serialize;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -113,7 +113,8 @@ impl Machine {
     pub fn live() -> Machine {
         Machine {
             root: PathBuf::from("/"),
-            is_root: nix::unistd::geteuid().is_root(),
+            // Rootless, the judge is uid 0 of its own namespace: ask the host.
+            is_root: crate::judge::sandbox::host::current().mode == crate::judge::sandbox::host::Mode::Root,
             landlock_abi: live_landlock_abi(),
             cgroup_dir: None,
         }
@@ -200,6 +201,98 @@ pub fn machine_checks(m: &Machine) -> Vec<Check> {
     ]
 }
 
+/// The sandbox's checks: the mode, the cgroup delegation, `memory.peak`,
+/// the uid per run, then `sandbox` (every protection, as
+/// `Sandbox::detect` found them).
+pub fn sandbox_checks(p: &Protections) -> Vec<Check> {
+    vec![
+        mode_check(p),
+        delegation_check(p),
+        peak_check(p),
+        uid_check(p),
+        sandbox_check(p),
+    ]
+}
+
+/// How the judge holds its privileges (root, or rootless in a user namespace).
+fn mode_check(p: &Protections) -> Check {
+    match p.mode {
+        RunMode::Root => Check::pass("mode", "root"),
+        RunMode::Rootless => Check::pass(
+            "mode",
+            "rootless: an ordinary user in a user namespace of its own",
+        ),
+        RunMode::User => Check::fail(
+            "mode",
+            format!("an ordinary user without a user namespace: {}", p.gaps.join("; ")),
+            "see the user namespaces check above",
+        ),
+    }
+}
+
+/// Whether runs' cgroups limit memory and processes: on v2, in a subtree
+/// delegated to the judge.
+fn delegation_check(p: &Protections) -> Check {
+    const NAME: &str = "cgroup delegation";
+    match (p.cgroup, p.cgroup_memory && p.cgroup_pids) {
+        (Some(CgroupVersion::V2), true) => {
+            Check::pass(NAME, "memory and pids limits in a delegated cgroup v2 subtree")
+        }
+        (Some(CgroupVersion::V1), true) => Check::pass(NAME, "memory and pids limits (cgroup v1, as root)"),
+        _ => {
+            let gap = p
+                .gaps
+                .iter()
+                .find(|g| g.contains("cgroup"))
+                .cloned()
+                .unwrap_or_default();
+            let (found, fix) = gap
+                .split_once(" (fix: ")
+                .unwrap_or((gap.as_str(), "run the judge as root)"));
+            Check::fail(
+                NAME,
+                format!("no memory and pids limits: {found}"),
+                fix.trim_end_matches(')'),
+            )
+        }
+    }
+}
+
+/// Whether the kernel measures each run's peak memory.
+fn peak_check(p: &Protections) -> Check {
+    const NAME: &str = "memory.peak";
+    match p.cgroup {
+        Some(CgroupVersion::V2) if p.memory_peak => {
+            Check::pass(NAME, "each run's peak memory from its cgroup")
+        }
+        Some(CgroupVersion::V2) => Check::warn(
+            NAME,
+            "not in this kernel: peak memory is sampled every 10 ms",
+            "use Linux 5.19 or later",
+        ),
+        Some(CgroupVersion::V1) => Check::pass(NAME, "memory.max_usage_in_bytes (cgroup v1)"),
+        None => Check::warn(
+            NAME,
+            "no memory cgroup: peak memory is sampled",
+            "see cgroup delegation",
+        ),
+    }
+}
+
+/// Whether concurrent runs have uids of their own.
+fn uid_check(p: &Protections) -> Check {
+    const NAME: &str = "uid per run";
+    match (p.uid_per_run, p.mode) {
+        (true, _) => Check::pass(NAME, "60000 + box, leased per run"),
+        (false, RunMode::Rootless) => Check::warn(
+            NAME,
+            "one uid for every run (no range of 61000 ids in /etc/subuid and /etc/subgid, or no newuidmap): runs are kept apart by their pid, mount, network and IPC namespaces, Landlock and seccomp",
+            "sudo apt-get install uidmap && sudo usermod --add-subuids 100000-165535 --add-subgids 100000-165535 $USER",
+        ),
+        (false, _) => Check::fail(NAME, "no uid per run", "run the judge as root"),
+    }
+}
+
 /// The check `sandbox`: every protection an untrusted contest needs, as
 /// `Sandbox::detect` found them.
 pub fn sandbox_check(p: &Protections) -> Check {
@@ -210,7 +303,7 @@ pub fn sandbox_check(p: &Protections) -> Check {
         Check::fail(
             "sandbox",
             format!("missing: {}", missing.join("; ")),
-            "run as root, or see `mayan-judge doctor` in the README",
+            "see the checks above, and the README's sandbox section",
         )
     }
 }
@@ -1108,6 +1201,9 @@ mod tests {
 
     fn protections(isolation: bool) -> Protections {
         Protections {
+            mode: crate::judge::sandbox::RunMode::Root,
+            gaps: Vec::new(),
+            memory_peak: false,
             isolation,
             uid_per_run: isolation,
             seccomp: true,
@@ -1142,7 +1238,39 @@ mod tests {
         assert!(c.found.contains("; a uid per run"), "{}", c.found);
         assert_eq!(
             c.fix.as_deref(),
-            Some("run as root, or see `mayan-judge doctor` in the README")
+            Some("see the checks above, and the README's sandbox section")
+        );
+    }
+
+    #[test]
+    fn a_rootless_sandbox_on_v2_with_one_uid_passes_and_warns_of_the_shared_uid() {
+        let mut p = protections(true);
+        p.mode = crate::judge::sandbox::RunMode::Rootless;
+        p.uid_per_run = false;
+        p.cgroup = Some(crate::judge::sandbox::CgroupVersion::V2);
+        p.memory_peak = true;
+        let checks = sandbox_checks(&p);
+        let level = |name: &str| checks.iter().find(|c| c.name == name).unwrap().level;
+        assert_eq!(level("mode"), Level::Pass);
+        assert_eq!(level("cgroup delegation"), Level::Pass);
+        assert_eq!(level("memory.peak"), Level::Pass);
+        assert_eq!(level("uid per run"), Level::Warn);
+        assert_eq!(level("sandbox"), Level::Pass);
+    }
+
+    #[test]
+    fn no_delegated_subtree_fails_with_the_hosts_fix() {
+        let mut p = protections(true);
+        p.cgroup = None;
+        p.cgroup_memory = false;
+        p.cgroup_pids = false;
+        p.gaps = vec!["no delegated cgroup v2 subtree (the judge's cgroup is not writable) (fix: systemd-run --user --scope -p Delegate=yes mayan-judge ...)".into()];
+        let c = delegation_check(&p);
+        assert_eq!(c.level, Level::Fail);
+        assert!(c.found.contains("no delegated cgroup v2 subtree"), "{}", c.found);
+        assert_eq!(
+            c.fix.as_deref(),
+            Some("systemd-run --user --scope -p Delegate=yes mayan-judge ...")
         );
     }
 }

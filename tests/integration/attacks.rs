@@ -819,7 +819,10 @@ fn a_judge_and_package_installed_under_usr_local_are_out_of_every_runs_reach() {
     lab.problem = installed.share.join("problems/mayan");
     lab.testdata = installed.share.join("testdata/mayan");
     let attacks = [
-        rt("judge_binary.c", "read the judge's executable installed in /usr/local/bin"),
+        rt(
+            "judge_binary.c",
+            "read the judge's executable installed in /usr/local/bin",
+        ),
         rt(
             "find_answer.c",
             "found its input, and the answer beside it, in the package installed under /usr/local/share",
@@ -852,7 +855,10 @@ impl Installed {
         let share = PathBuf::from(format!("/usr/local/share/mayan-judge-{token}"));
         std::fs::create_dir_all("/usr/local/bin").unwrap();
         std::fs::copy(JUDGE, &judge).unwrap();
-        for (from, to) in [("problems/mayan", "problems/mayan"), ("testdata/mayan", "testdata/mayan")] {
+        for (from, to) in [
+            ("problems/mayan", "problems/mayan"),
+            ("testdata/mayan", "testdata/mayan"),
+        ] {
             copy_tree(&repo().join(from), &share.join(to));
         }
         std::fs::set_permissions(&share, std::fs::Permissions::from_mode(0o755)).unwrap();

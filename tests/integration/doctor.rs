@@ -68,6 +68,8 @@ fn doctor_help_gives_its_exit_codes() {
     );
 }
 
+/// On this machine (cgroup v1) an ordinary user's judge is rootless, and
+/// gets no cgroup: `doctor` says so, with the fix.
 #[test]
 fn doctor_fails_the_sandbox_for_a_judge_that_is_not_root() {
     let out = if nix::unistd::geteuid().is_root() {
@@ -85,9 +87,31 @@ fn doctor_fails_the_sandbox_for_a_judge_that_is_not_root() {
         sandbox["found"]
             .as_str()
             .unwrap()
-            .contains("a uid per run (needs root)"),
+            .contains("memory and process limits of the whole run"),
         "{sandbox}"
     );
+    let named = |name: &str| {
+        checks
+            .iter()
+            .find(|c| c["name"] == name)
+            .unwrap_or_else(|| panic!("no {name} check"))
+    };
+    if nix::unistd::geteuid().is_root() {
+        assert_eq!(
+            named("mode")["found"],
+            "rootless: an ordinary user in a user namespace of its own"
+        );
+        let delegation = named("cgroup delegation");
+        assert_eq!(delegation["level"], "FAIL", "{delegation}");
+        assert!(
+            delegation["fix"]
+                .as_str()
+                .unwrap()
+                .contains("systemd.unified_cgroup_hierarchy=1"),
+            "{delegation}"
+        );
+        assert_eq!(named("uid per run")["level"], "WARN");
+    }
     assert_eq!(out.status.code(), Some(1));
 }
 

@@ -67,8 +67,14 @@ fn an_ordinary_user_without_delegated_cgroups_is_refused_with_the_fix() {
     let out = grade_as_nobody(dir.path(), &["--tests", "secret/1", "sol.c"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("memory and process limits of the whole run"), "{stderr}");
-    assert!(stderr.contains("fix: boot with systemd.unified_cgroup_hierarchy=1"), "{stderr}");
+    assert!(
+        stderr.contains("memory and process limits of the whole run"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("fix: boot with systemd.unified_cgroup_hierarchy=1"),
+        "{stderr}"
+    );
     assert!(stderr.contains("mayan-judge doctor"), "{stderr}");
 }
 
@@ -113,10 +119,23 @@ fn with_trusted_an_ordinary_users_runs_are_isolated_in_its_user_namespace() {
         std::fs::write(dir.path().join(name), text).unwrap();
         nix::unistd::chown(&dir.path().join(name), Some(NOBODY.into()), Some(NOBODY.into())).unwrap();
     }
-    std::fs::copy(repo().join("reference/mayan/accepted/solution.c"), dir.path().join("solution.c")).unwrap();
+    std::fs::copy(
+        repo().join("reference/mayan/accepted/solution.c"),
+        dir.path().join("solution.c"),
+    )
+    .unwrap();
     let out = grade_as_nobody(
         dir.path(),
-        &["--trusted", "--quiet", "--tests", "secret/[12]", "--json", "r.json", "solution.c", "probe.c"],
+        &[
+            "--trusted",
+            "--quiet",
+            "--tests",
+            "secret/[12]",
+            "--json",
+            "r.json",
+            "solution.c",
+            "probe.c",
+        ],
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
     let report: serde_json::Value =
@@ -139,11 +158,20 @@ fn with_trusted_an_ordinary_users_runs_are_isolated_in_its_user_namespace() {
             .as_array()
             .unwrap()
             .iter()
-            .map(|t| (t["verdict"].as_str().unwrap().to_string(), t["reason"].as_str().unwrap().to_string()))
+            .map(|t| {
+                (
+                    t["verdict"].as_str().unwrap().to_string(),
+                    t["reason"].as_str().unwrap().to_string(),
+                )
+            })
             .collect()
     };
     // The control is accepted: runs work.
-    assert!(verdicts("solution.c").iter().all(|(v, _)| v == "AC"), "{:?}", verdicts("solution.c"));
+    assert!(
+        verdicts("solution.c").iter().all(|(v, _)| v == "AC"),
+        "{:?}",
+        verdicts("solution.c")
+    );
     // The probe got nothing: it answers -1 (right or wrong), never code 42.
     for (v, reason) in verdicts("probe.c") {
         assert!(v == "WA" || v == "AC", "probe.c: {v} {reason}");

@@ -142,7 +142,11 @@ pub(crate) fn plan(f: &Facts) -> Plan {
 
 /// The reason and the fix when no plan works.
 fn unavailable(f: &Facts, alone: bool) -> Unavailable {
-    let systemd = f.systemd.as_ref().err().map_or(String::new(), |e| format!("; {e}"));
+    let systemd = f
+        .systemd
+        .as_ref()
+        .err()
+        .map_or(String::new(), |e| format!("; {e}"));
     if !f.own_writable {
         let fix = if f.root {
             "start the judge in a delegated unit: sudo systemd-run -p Delegate=yes --scope mayan-judge ..."
@@ -150,7 +154,10 @@ fn unavailable(f: &Facts, alone: bool) -> Unavailable {
             "start the judge in a delegated unit of your own: systemd-run --user --scope -p Delegate=yes mayan-judge ... (if that fails: sudo loginctl enable-linger $USER)"
         };
         return Unavailable {
-            why: format!("no delegated cgroup v2 subtree (the judge's cgroup {} is not writable{systemd})", f.own.display()),
+            why: format!(
+                "no delegated cgroup v2 subtree (the judge's cgroup {} is not writable{systemd})",
+                f.own.display()
+            ),
             fix: fix.into(),
         };
     }
@@ -179,7 +186,8 @@ fn unavailable(f: &Facts, alone: bool) -> Unavailable {
             f.own.display(),
             f.own_type
         ),
-        fix: "start the judge in a fresh delegated unit: systemd-run --scope -p Delegate=yes mayan-judge ...".into(),
+        fix: "start the judge in a fresh delegated unit: systemd-run --scope -p Delegate=yes mayan-judge ..."
+            .into(),
     }
 }
 
@@ -413,7 +421,11 @@ mod tests {
         };
         assert!(u.why.contains("no delegated cgroup v2 subtree"), "{}", u.why);
         assert!(u.why.contains("/run/user/2000/bus"), "{}", u.why);
-        assert!(u.fix.contains("systemd-run --user --scope -p Delegate=yes"), "{}", u.fix);
+        assert!(
+            u.fix.contains("systemd-run --user --scope -p Delegate=yes"),
+            "{}",
+            u.fix
+        );
         assert!(u.fix.contains("enable-linger"), "{}", u.fix);
     }
 
@@ -460,12 +472,18 @@ mod tests {
         );
         // On a plain folder the files are ordinary: the steps are recorded.
         let undo = make_leaf(&own).unwrap();
-        assert_eq!(fs::read_to_string(own.join("supervisor/cgroup.procs")).unwrap(), "0");
+        assert_eq!(
+            fs::read_to_string(own.join("supervisor/cgroup.procs")).unwrap(),
+            "0"
+        );
         assert_eq!(undo.enabled, vec!["memory", "pids"]);
         undo.undo();
         // The judge moved back, and the last controller written is the
         // first one enabled, now disabled.
         assert_eq!(fs::read_to_string(own.join("cgroup.procs")).unwrap(), "0");
-        assert_eq!(fs::read_to_string(own.join("cgroup.subtree_control")).unwrap(), "-memory");
+        assert_eq!(
+            fs::read_to_string(own.join("cgroup.subtree_control")).unwrap(),
+            "-memory"
+        );
     }
 }

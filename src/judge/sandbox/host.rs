@@ -129,7 +129,9 @@ fn v2_mount() -> Option<(PathBuf, PathBuf, bool)> {
     let own = fs::read_to_string("/proc/self/cgroup").ok()?;
     let mounts: Vec<Vec<&str>> = mountinfo.lines().map(|l| l.split(' ').collect()).collect();
     fn fstype<'a>(m: &[&'a str]) -> Option<&'a str> {
-        m.iter().position(|w| *w == "-").and_then(|i| m.get(i + 1).copied())
+        m.iter()
+            .position(|w| *w == "-")
+            .and_then(|i| m.get(i + 1).copied())
     }
     let v1_memory = mounts.iter().any(|m| {
         fstype(m) == Some("cgroup") && m.last().is_some_and(|o| o.split(',').any(|c| c == "memory"))
@@ -140,7 +142,11 @@ fn v2_mount() -> Option<(PathBuf, PathBuf, bool)> {
     let m = mounts.iter().find(|m| fstype(m) == Some("cgroup2"))?;
     let (root, point) = (m.get(3)?, PathBuf::from(m.get(4)?));
     let path = own.lines().find_map(|l| l.strip_prefix("0::"))?;
-    let rel = if *root == "/" { path } else { path.strip_prefix(root)? };
+    let rel = if *root == "/" {
+        path
+    } else {
+        path.strip_prefix(root)?
+    };
     let own_dir = point.join(rel.trim_start_matches('/'));
     // In a cgroup namespace the judge's own path reads "/" at its root;
     // the machine's real root has no `cgroup.type` of its own.
@@ -292,7 +298,8 @@ fn restart_in_scope() -> Unavailable {
         .exec();
     Unavailable {
         why: format!("cannot start again in a systemd scope: {err}"),
-        fix: "start the judge in a delegated unit: systemd-run --scope -p Delegate=yes mayan-judge ...".into(),
+        fix: "start the judge in a delegated unit: systemd-run --scope -p Delegate=yes mayan-judge ..."
+            .into(),
     }
 }
 
@@ -317,7 +324,10 @@ fn undo_at_exit(undo: delegation::Undo) {
 /// 0, mapping the user's subordinate ids where it has them.
 fn enter_user_namespace() -> Mode {
     let (uid, gid) = (nix::unistd::getuid().as_raw(), nix::unistd::getgid().as_raw());
-    let name = nix::unistd::User::from_uid(uid.into()).ok().flatten().map(|u| u.name);
+    let name = nix::unistd::User::from_uid(uid.into())
+        .ok()
+        .flatten()
+        .map(|u| u.name);
     let ranges = subordinate_ranges(uid, gid, name.as_deref());
     let result = single_thread()
         .and_then(|()| unshare_and_map(uid, gid, ranges))
@@ -347,19 +357,36 @@ fn userns_fix() -> String {
 
 fn single_thread() -> Result<(), String> {
     let status = fs::read_to_string("/proc/self/status").unwrap_or_default();
-    match status.lines().find_map(|l| l.strip_prefix("Threads:")).map(str::trim) {
+    match status
+        .lines()
+        .find_map(|l| l.strip_prefix("Threads:"))
+        .map(str::trim)
+    {
         Some("1") | None => Ok(()),
-        Some(n) => Err(format!("the judge already runs {n} threads (a user namespace needs one)")),
+        Some(n) => Err(format!(
+            "the judge already runs {n} threads (a user namespace needs one)"
+        )),
     }
 }
 
 /// The user's ranges in `/etc/subuid` and `/etc/subgid`, when both exist
 /// and `newuidmap`/`newgidmap` are installed.
 fn subordinate_ranges(uid: u32, gid: u32, name: Option<&str>) -> Option<(SubIds, SubIds)> {
-    let group = nix::unistd::Group::from_gid(gid.into()).ok().flatten().map(|g| g.name);
+    let group = nix::unistd::Group::from_gid(gid.into())
+        .ok()
+        .flatten()
+        .map(|g| g.name);
     let u = parse_subids(&fs::read_to_string("/etc/subuid").ok()?, uid, name)?;
-    let g = parse_subids(&fs::read_to_string("/etc/subgid").ok()?, gid, name.or(group.as_deref()))?;
-    let found = |p: &str| ["/usr/bin", "/bin", "/usr/sbin"].iter().any(|d| Path::new(d).join(p).exists());
+    let g = parse_subids(
+        &fs::read_to_string("/etc/subgid").ok()?,
+        gid,
+        name.or(group.as_deref()),
+    )?;
+    let found = |p: &str| {
+        ["/usr/bin", "/bin", "/usr/sbin"]
+            .iter()
+            .any(|d| Path::new(d).join(p).exists())
+    };
     (found("newuidmap") && found("newgidmap")).then_some((u, g))
 }
 
@@ -384,7 +411,9 @@ fn unshare_and_map(uid: u32, gid: u32, ranges: Option<(SubIds, SubIds)>) -> Resu
     let helper = ranges.map(|(u, g)| MapHelper::fork(uid, gid, u, g)).transpose()?;
     // SAFETY: the judge is one thread (checked); affects only itself.
     let unshared = unsafe {
-        rustix::thread::unshare_unsafe(rustix::thread::UnshareFlags::NEWUSER | rustix::thread::UnshareFlags::NEWNS)
+        rustix::thread::unshare_unsafe(
+            rustix::thread::UnshareFlags::NEWUSER | rustix::thread::UnshareFlags::NEWNS,
+        )
     };
     if let Err(e) = unshared {
         drop(helper);
@@ -479,7 +508,10 @@ mod tests {
                 count: 65536
             })
         );
-        assert_eq!(parse_subids(text, 2001, Some("carol")).map(|r| r.start), Some(300000));
+        assert_eq!(
+            parse_subids(text, 2001, Some("carol")).map(|r| r.start),
+            Some(300000)
+        );
         // An empty range is no range.
         assert_eq!(parse_subids(text, 3000, Some("bob")), None);
         assert_eq!(parse_subids(text, 3000, None), None);

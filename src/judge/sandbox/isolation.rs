@@ -306,7 +306,9 @@ fn hide(steps: &mut Vec<Step>, root: &Path, hidden: &[PathBuf], bound: &[String]
         if !bound.iter().any(|b| path.starts_with(b)) {
             continue;
         }
-        let Ok(meta) = std::fs::metadata(path) else { continue };
+        let Ok(meta) = std::fs::metadata(path) else {
+            continue;
+        };
         if !made {
             steps.push(Step::Mkdir(c(&empty_dir)));
             steps.push(Step::Touch(c(&empty_file)));

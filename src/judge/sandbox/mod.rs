@@ -1226,7 +1226,12 @@ impl Drop for KillOnDrop {
 }
 
 /// Resource limits for the child, as `(resource, soft, hard)`.
-fn rlimits_for(limits: &Limits, cg_memory: bool, cg_pids: bool, child_uid: Option<Uid>) -> Vec<(Resource, u64, u64)> {
+fn rlimits_for(
+    limits: &Limits,
+    cg_memory: bool,
+    cg_pids: bool,
+    child_uid: Option<Uid>,
+) -> Vec<(Resource, u64, u64)> {
     let memory_bytes = limits.memory_kib.saturating_mul(1024);
     // Backstop only: the watchdog kills at the exact limit.
     let cpu_s = limits.cpu_ms.div_ceil(1000).saturating_add(1);
@@ -1366,7 +1371,13 @@ mod tests {
         // `grade` refuses such a machine without --trusted, naming each gap
         // and what the host said about it.
         let missing = p.missing().join("; ");
-        for gap in ["private file system", "uid per run", "seccomp", "cgroup", "fix: systemd-run"] {
+        for gap in [
+            "private file system",
+            "uid per run",
+            "seccomp",
+            "cgroup",
+            "fix: systemd-run",
+        ] {
             assert!(missing.contains(gap), "{missing}");
         }
         p.cgroup = Some(CgroupVersion::V1);
@@ -1386,7 +1397,10 @@ mod tests {
         p.uid_per_run = true;
         p.seccomp = true;
         assert!(p.missing().is_empty(), "{:?}", p.missing());
-        assert!(p.to_string().starts_with("root v1: private root (pivot_root"), "{p}");
+        assert!(
+            p.to_string().starts_with("root v1: private root (pivot_root"),
+            "{p}"
+        );
         // Rootless on v2 with one uid: runs are kept apart by namespaces,
         // which the line says, and nothing is missing.
         p.mode = RunMode::Rootless;
@@ -1395,9 +1409,15 @@ mod tests {
         p.cgroup_cpu = true;
         p.memory_peak = true;
         let line = p.to_string();
-        assert!(line.starts_with("rootless v2: user namespace + private root"), "{line}");
+        assert!(
+            line.starts_with("rootless v2: user namespace + private root"),
+            "{line}"
+        );
         assert!(line.contains("one uid, capabilities dropped"), "{line}");
-        assert!(line.contains("cgroup v2 (memory, pids, cpu.stat, memory.peak)"), "{line}");
+        assert!(
+            line.contains("cgroup v2 (memory, pids, cpu.stat, memory.peak)"),
+            "{line}"
+        );
         assert!(p.missing().is_empty(), "{:?}", p.missing());
     }
 }
