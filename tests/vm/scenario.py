@@ -70,11 +70,13 @@ def grade(work, name, subs, tests, jobs=2):
 
 
 def verdicts(report, file):
+    """The verdicts of `file` on each test, and the reasons (for messages)."""
     for s in report["submissions"]:
         if pathlib.Path(s["submission"]).name == file:
-            results = s.get("results") or s.get("tests") or []
-            return [r.get("verdict") for r in results], s
-    return [], None
+            tests = s.get("tests") or []
+            reasons = "; ".join(f"{t.get('verdict')} {t.get('reason')}" for t in tests)
+            return [t.get("verdict") for t in tests], reasons or str(s.get("compile_error") or s.get("judge_error"))
+    return [], "not in the report"
 
 
 def check_protections(report, mode, uid_per_run):
@@ -97,14 +99,17 @@ def check_references(work, mode, uid_per_run):
     subs = [ref / "accepted/solution.c", ref / "accepted/solution.py",
             ref / "wrong_answer/no_gravity_cascade.cpp", ref / "run_time_error/six_rows.py",
             ref / "time_limit_exceeded/brute.py"]
-    report = grade(work, "references", subs, "secret/[1-7]")
+    # secret/1-6: on the emulated CPU (some 25 times slower for Python) the
+    # accepted programs stay far below the limit, and brute.py still
+    # exceeds it (it takes 1.4 s of 3 s on secret/4 on a real CPU).
+    report = grade(work, "references", subs, "secret/[1-6]")
     if report is None:
         return
     check_protections(report, mode, uid_per_run)
     for file, verdict in want.items():
-        got, _ = verdicts(report, file)
+        got, reasons = verdicts(report, file)
         ok = all(v == "AC" for v in got) if verdict == "AC" else verdict in got
-        check(bool(got) and ok, f"reference {file} gets {verdict}", " ".join(map(str, got)))
+        check(bool(got) and ok, f"reference {file} gets {verdict}", reasons)
 
 
 def check_hogs(work):
@@ -115,8 +120,8 @@ def check_hogs(work):
     if report is None:
         return
     for file, allowed in want.items():
-        got, _ = verdicts(report, file)
-        check(len(got) == 1 and got[0] in allowed, f"{file} is {'/'.join(sorted(allowed))}", " ".join(map(str, got)))
+        got, reasons = verdicts(report, file)
+        check(len(got) == 1 and got[0] in allowed, f"{file} is {'/'.join(sorted(allowed))}", reasons)
     time.sleep(1)
     check(not judge_processes(), "nothing is left running after grading", f"{judge_processes()}")
 
@@ -140,7 +145,8 @@ def check_attacks():
     if not binary:
         check(False, "the attack suite ran", "MAYAN_INTEGRATION_BIN is not set")
         return
-    env = dict(os.environ, MAYAN_JUDGE_REQUIRE_TOOLS="1")
+    # The CPU is emulated: a hung judge is one that takes 15 minutes.
+    env = dict(os.environ, MAYAN_JUDGE_REQUIRE_TOOLS="1", MAYAN_TEST_HANG_SECS="900")
     started = time.monotonic()
     p = subprocess.run([binary, "attacks::", "--test-threads=2"], cwd=REPO, env=env,
                        capture_output=True, text=True, timeout=2400)
@@ -163,7 +169,7 @@ def main():
         print("     doctor:\n" + "\n".join("       " + l for l in doctor.stdout.splitlines()), flush=True)
         check_references(work, mode, uid_per_run)
         check_hogs(work)
-        if os.environ.get("MAYAN_VM_ATTACKS", "1") == "1":
+        if os.environ.get("MAYAN_ATTACKS", "1") == "1":
             check_attacks()
     after = snapshot(cg)
     check(before == after, "the caller's cgroup is exactly as it was", f"before {before}, after {after}")

@@ -139,7 +139,9 @@ fn v2_mount() -> Option<(PathBuf, PathBuf, bool)> {
     if v1_memory {
         return None;
     }
-    let m = mounts.iter().find(|m| fstype(m) == Some("cgroup2"))?;
+    // The last one mounted is the one seen (a container mounts its own
+    // over the host's).
+    let m = mounts.iter().rev().find(|m| fstype(m) == Some("cgroup2"))?;
     let (root, point) = (m.get(3)?, PathBuf::from(m.get(4)?));
     let path = own.lines().find_map(|l| l.strip_prefix("0::"))?;
     let rel = if *root == "/" {
