@@ -7,7 +7,7 @@ use super::progress::Progress;
 use crate::cli::GradeArgs;
 use crate::judge::grading::{GradeReport, Grader, SubmissionReport};
 use crate::judge::runner::Sandboxed;
-use crate::judge::submission::{Prepared, SubmissionError, default_cache_dir, prepare_all};
+use crate::judge::submission::{Prepared, SourceLimit, SubmissionError, default_cache_dir, prepare_all};
 use crate::package::embedded::Embedded;
 use crate::package::languages::LanguageTable;
 use crate::package::{FileIo, Problem, TestCase};
@@ -175,7 +175,15 @@ pub fn run(args: &GradeArgs) -> Result<i32> {
         ));
     }
     let sources: Vec<_> = programs.iter().map(|&(_, s, l)| (s, l)).collect();
-    let prepared = prepare_all(&sandbox, &sources, args.jobs, &default_cache_dir(), &|_| {});
+    let limit = SourceLimit::of(&problem.config.limits);
+    let prepared = prepare_all(
+        &sandbox,
+        &sources,
+        args.jobs,
+        &default_cache_dir(),
+        limit,
+        &|_| {},
+    );
     for (&(i, _, language), prepared) in programs.iter().zip(prepared) {
         let entry = &mut report.submissions[i];
         entry.language = language.name.clone();

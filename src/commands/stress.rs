@@ -9,7 +9,7 @@ use crate::judge::sandbox::Sandbox;
 use crate::judge::stress::{
     BoardSpec, Budget, Failure, Search, ShrinkLimits, Shrunk, StressError, Tester, search, shrink,
 };
-use crate::judge::submission::{Program, default_cache_dir, prepare};
+use crate::judge::submission::{Program, SourceLimit, default_cache_dir, prepare};
 use crate::package::languages::{Language, LanguageTable};
 use crate::package::{FileIo, ProblemLimits};
 use crate::puzzle::checker::{self, Judgement};
@@ -82,10 +82,19 @@ pub fn run(args: &StressArgs) -> Result<i32> {
     Ok(1)
 }
 
+/// The source limit of `stress`: the default of a package's, since it
+/// reads none.
+const STRESS_SOURCE_LIMIT: &str = "the default of problem.toml [limits] source_kib: stress reads no package";
+
 /// Compiles the submission once (or takes it from the cache); `None`, with
-/// the compiler's message printed, when it does not compile.
+/// the compiler's message printed, when it does not compile (or its source
+/// is over the default source limit).
 fn compile(sandbox: &Sandbox, source: &Path, language: &Language) -> Result<Option<Program>> {
-    let prepared = prepare(sandbox, source, language, &default_cache_dir())
+    let limit = SourceLimit {
+        set_by: STRESS_SOURCE_LIMIT,
+        ..SourceLimit::of(&ProblemLimits::default())
+    };
+    let prepared = prepare(sandbox, source, language, &default_cache_dir(), limit)
         .with_context(|| format!("preparing {}", source.display()))?;
     match prepared {
         Ok(program) => Ok(Some(program)),

@@ -3,15 +3,71 @@
 //! hash of the source, the language and the compile command), and say how to
 //! start it in a fresh work folder. Many submissions (a contest folder) are
 //! prepared `--jobs` at a time ([`prepare_all`]).
+//!
+//! A source over the package's limit ([`SourceLimit`], `problem.toml [limits]
+//! source_kib`) is refused before it is read or compiled, as a compilation
+//! error that says so: its size is taken from the open file's metadata, and
+//! at most one byte over the limit is ever read (a file may grow meanwhile).
+//! What runs is the source as read: an interpreted one is kept in the cache
+//! under its hash, and each run gets that copy, not the file again.
 
 use crate::judge::sandbox::{Limits, RunSpec, Sandbox, SandboxError, Status};
 use crate::package::languages::Language;
+use crate::package::{ProblemLimits, SOURCE_LIMIT_KEY};
 use sha2::{Digest, Sha256};
 use std::ffi::OsString;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 /// Name of the compiled program inside the work folder.
 const EXE_NAME: &str = "solution";
+
+/// How much of a source is read for hints (how it opens its input).
+const HINT_BYTES: u64 = 1 << 20;
+
+/// The largest source a submission may have, and what sets it (named in
+/// the message that refuses a larger one, so the reader knows what to
+/// raise).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SourceLimit {
+    /// The limit, KiB.
+    pub kib: u64,
+    /// Where it comes from, e.g. `problem.toml [limits] source_kib`.
+    pub set_by: &'static str,
+}
+
+impl SourceLimit {
+    /// A package's limit.
+    pub fn of(limits: &ProblemLimits) -> SourceLimit {
+        SourceLimit {
+            kib: limits.source_kib,
+            set_by: SOURCE_LIMIT_KEY,
+        }
+    }
+
+    /// The limit, bytes.
+    pub fn bytes(self) -> u64 {
+        self.kib.saturating_mul(1024)
+    }
+
+    /// Why `source` is refused: `size` bytes (`None`: more than the limit,
+    /// found while reading it).
+    fn refusal(self, source: &Path, size: Option<u64>) -> CompileError {
+        let name = source.file_name().unwrap_or(source.as_os_str()).to_string_lossy();
+        let size = match size {
+            Some(bytes) => format!("{bytes} bytes"),
+            None => format!("more than {} bytes (it grew while it was read)", self.bytes()),
+        };
+        CompileError {
+            message: format!(
+                "{name}: the source is {size}, over the limit of {} bytes ({} KiB, {})",
+                self.bytes(),
+                self.kib,
+                self.set_by
+            ),
+        }
+    }
+}
 
 /// Limits for a compiler run: generous, but a compiler bomb still stops.
 pub fn compile_limits() -> Limits {
@@ -93,8 +149,11 @@ pub type Prepared = Result<Program, CompileError>;
 impl Program {
     /// The `NAME.in` file its source opens (NOIP file I/O), if it does; see
     /// [`input_file_opened`].
+    /// Only its first [`HINT_BYTES`] are read.
     pub fn opened_input_file(&self) -> Option<String> {
-        let code = std::fs::read(self.source.as_ref()?).ok()?;
+        let file = std::fs::File::open(self.source.as_ref()?).ok()?;
+        let mut code = Vec::new();
+        file.take(HINT_BYTES).read_to_end(&mut code).ok()?;
         input_file_opened(&String::from_utf8_lossy(&code))
     }
 
@@ -248,25 +307,56 @@ pub fn shorten(message: &[u8]) -> String {
     out
 }
 
-/// Prepares a submission: compiles it (or takes it from the cache) and
-/// works out how to run it.
+/// Reads a submission's source: one over `limit` is refused (the
+/// contestant's fault, as a compilation error) before anything is read, by
+/// the size of the open file, and at most `limit + 1` bytes are read, so a
+/// file that grows meanwhile is refused too.
+pub fn read_source(
+    source: &Path,
+    limit: SourceLimit,
+) -> Result<Result<Vec<u8>, CompileError>, SubmissionError> {
+    let io = |cause| SubmissionError::Io {
+        path: source.to_path_buf(),
+        cause,
+    };
+    let file = std::fs::File::open(source).map_err(io)?;
+    let size = file.metadata().map_err(io)?.len();
+    if size > limit.bytes() {
+        return Ok(Err(limit.refusal(source, Some(size))));
+    }
+    let mut code = Vec::with_capacity(size as usize);
+    file.take(limit.bytes().saturating_add(1))
+        .read_to_end(&mut code)
+        .map_err(io)?;
+    if code.len() as u64 > limit.bytes() {
+        return Ok(Err(limit.refusal(source, None)));
+    }
+    Ok(Ok(code))
+}
+
+/// Prepares a submission: reads it within `limit` (see [`read_source`]),
+/// compiles it (or takes it from the cache) and works out how to run it.
 pub fn prepare(
     sandbox: &Sandbox,
     source: &Path,
     language: &Language,
     cache_dir: &Path,
+    limit: SourceLimit,
 ) -> Result<Prepared, SubmissionError> {
-    let io = |e| SubmissionError::Io {
-        path: source.to_path_buf(),
-        cause: e,
+    let code = match read_source(source, limit)? {
+        Ok(code) => code,
+        Err(refused) => return Ok(Err(refused)),
     };
-    let code = std::fs::read(source).map_err(io)?;
     let src_name = source_name(source);
     let mut files = Vec::new();
     let mut cached = false;
     let exe_path = match &language.compile {
         None => {
-            files.push((source.to_path_buf(), src_name.clone()));
+            let executable = is_executable(source);
+            files.push((
+                keep_source(&code, executable, language, cache_dir)?,
+                src_name.clone(),
+            ));
             None
         }
         Some(cmd) => {
@@ -314,6 +404,7 @@ pub fn prepare_all(
     sources: &[(&Path, &Language)],
     jobs: usize,
     cache_dir: &Path,
+    limit: SourceLimit,
     on_done: &(dyn Fn(&Path) + Sync),
 ) -> Vec<Result<Prepared, SubmissionError>> {
     use std::sync::Mutex;
@@ -329,7 +420,7 @@ pub fn prepare_all(
                     let Some(&(source, language)) = sources.get(i) else {
                         break;
                     };
-                    let r = prepare(sandbox, source, language, cache_dir);
+                    let r = prepare(sandbox, source, language, cache_dir, limit);
                     on_done(source);
                     results.lock().expect("no panics while held")[i] = Some(r);
                 }
@@ -373,6 +464,62 @@ pub fn input_file_opened(code: &str) -> Option<String> {
     None
 }
 
+/// The cache's name for what `parts` hash to (hex sha256, parts apart).
+fn cache_key(parts: &[&[u8]]) -> String {
+    let mut hasher = Sha256::new();
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
+            hasher.update([0]);
+        }
+        hasher.update(part);
+    }
+    hasher.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Whether the file's owner may execute it (a ready executable must be).
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o100 != 0)
+}
+
+/// A source that is run as it is (interpreted, or a ready executable), as
+/// read, kept in the cache under its hash (0600, or 0700 when the file was
+/// executable): each run gets this copy, so the program run is the one
+/// checked against the limit whatever happens to the file afterwards.
+fn keep_source(
+    code: &[u8],
+    executable: bool,
+    language: &Language,
+    cache_dir: &Path,
+) -> Result<PathBuf, SubmissionError> {
+    use std::os::unix::fs::PermissionsExt;
+    check_cache_dir(cache_dir)?;
+    let mode: &[u8] = if executable { b"0700" } else { b"0600" };
+    let kept = cache_dir.join(format!(
+        "source-{}",
+        cache_key(&[language.name.as_bytes(), mode, code])
+    ));
+    if kept.is_file() {
+        return Ok(kept);
+    }
+    let io = |cause| SubmissionError::Io {
+        path: kept.clone(),
+        cause,
+    };
+    let mut file = tempfile::Builder::new()
+        .prefix("source-")
+        .tempfile_in(cache_dir)
+        .map_err(io)?;
+    file.write_all(code).map_err(io)?;
+    if executable {
+        let exec = std::fs::Permissions::from_mode(0o700);
+        file.as_file().set_permissions(exec).map_err(io)?;
+    }
+    // Renamed within the cache folder: a parallel grader sees all or nothing.
+    file.persist(&kept).map_err(|e| io(e.error))?;
+    Ok(kept)
+}
+
 /// Compiles into the cache; `(Ok(exe) | Err(compiler message), from cache)`.
 fn compile(
     sandbox: &Sandbox,
@@ -382,15 +529,10 @@ fn compile(
     cmd: &[String],
     cache_dir: &Path,
 ) -> Result<(Result<PathBuf, CompileError>, bool), SubmissionError> {
-    let mut hasher = Sha256::new();
-    hasher.update(language.name.as_bytes());
-    for part in cmd {
-        hasher.update([0]);
-        hasher.update(part.as_bytes());
-    }
-    hasher.update([0]);
-    hasher.update(code);
-    let key: String = hasher.finalize().iter().map(|b| format!("{b:02x}")).collect();
+    let mut parts: Vec<&[u8]> = vec![language.name.as_bytes()];
+    parts.extend(cmd.iter().map(|part| part.as_bytes()));
+    parts.push(code);
+    let key = cache_key(&parts);
     check_cache_dir(cache_dir)?;
     let cached = cache_dir.join(&key);
     if cached.is_file() {
@@ -483,6 +625,59 @@ mod tests {
         assert_eq!(found("puts(\"reads mayan.in\"); // open later"), None);
         assert_eq!(found("printf(\"mayan.in\");"), None);
         assert_eq!(found("freopen(\"mayan.out\", \"w\", stdout);"), None);
+    }
+
+    const LIMIT: SourceLimit = SourceLimit {
+        kib: 1,
+        set_by: "problem.toml [limits] source_kib",
+    };
+
+    #[test]
+    fn a_source_within_the_limit_is_read_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let at_limit = dir.path().join("sol.c");
+        std::fs::write(&at_limit, vec![b'x'; 1024]).unwrap();
+        assert_eq!(read_source(&at_limit, LIMIT).unwrap().unwrap().len(), 1024);
+    }
+
+    #[test]
+    fn a_source_over_the_limit_is_refused_by_its_size_with_what_to_raise() {
+        let dir = tempfile::tempdir().unwrap();
+        let big = dir.path().join("sol.c");
+        // Sparse: 200 MiB that cost no disk, and that are never read.
+        std::fs::File::create(&big).unwrap().set_len(200 << 20).unwrap();
+        let refused = read_source(&big, LIMIT).unwrap().unwrap_err();
+        assert_eq!(
+            refused.message,
+            "sol.c: the source is 209715200 bytes, over the limit of 1024 bytes (1 KiB, problem.toml [limits] source_kib)"
+        );
+        std::fs::write(&big, vec![b'x'; 1025]).unwrap();
+        assert!(read_source(&big, LIMIT).unwrap().is_err(), "one byte over");
+    }
+
+    #[test]
+    fn a_source_that_grows_while_it_is_read_is_refused_after_one_byte_too_many() {
+        // A pipe has no size to check first: only the capped read stops it.
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("sol.py");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+        let writer = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || {
+                let mut f = std::fs::OpenOptions::new().write(true).open(fifo).unwrap();
+                // Stops with EPIPE once the reader has had enough.
+                let _ = f.write_all(&vec![b'x'; 1 << 20]);
+            })
+        };
+        let refused = read_source(&fifo, LIMIT).unwrap().unwrap_err();
+        assert!(
+            refused
+                .message
+                .starts_with("sol.py: the source is more than 1024 bytes (it grew while it was read)"),
+            "{}",
+            refused.message
+        );
+        writer.join().unwrap();
     }
 
     #[test]

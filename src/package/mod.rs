@@ -112,17 +112,45 @@ pub struct ProblemLimits {
     pub memory_mib: u64,
     /// Output per test, KiB.
     pub output_kib: u64,
+    /// A submission's source, KiB: a larger one is refused before it is
+    /// read or compiled (see [`ProblemLimits::source_bytes`]).
+    #[serde(deserialize_with = "positive_source_kib")]
+    pub source_kib: u64,
 }
 
+/// Where a package sets the source limit, as messages name it.
+pub const SOURCE_LIMIT_KEY: &str = "problem.toml [limits] source_kib";
+
 impl Default for ProblemLimits {
-    /// The contest's limits: 3 s and 128 MiB per test.
+    /// The contest's limits: 3 s and 128 MiB per test; sources up to
+    /// 256 KiB.
     fn default() -> Self {
         ProblemLimits {
             time_ms: 3000,
             memory_mib: 128,
             output_kib: 1024,
+            source_kib: 256,
         }
     }
+}
+
+impl ProblemLimits {
+    /// The largest source a submission may have, in bytes.
+    pub fn source_bytes(&self) -> u64 {
+        self.source_kib.saturating_mul(1024)
+    }
+}
+
+/// `source_kib` as written: a positive whole number of KiB (0 would refuse
+/// every program, a negative number means nothing). The error, raised while
+/// parsing, comes with the line of the key.
+fn positive_source_kib<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    let kib = i64::deserialize(d)?;
+    u64::try_from(kib).ok().filter(|&k| k > 0).ok_or_else(|| {
+        serde::de::Error::custom(format!(
+            "[limits] source_kib = {kib}: must be a positive number of KiB"
+        ))
+    })
 }
 
 /// How tests score: so many points per accepted test, or, when groups are
@@ -556,6 +584,28 @@ mod tests {
             assert!(
                 msg.contains(&format!("[input] max_n = {bad}")) && msg.contains(&format!("1 to {MAX_MOVES}")),
                 "{msg}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_source_limit_is_256_kib_unless_the_package_says_otherwise() {
+        let (_root, p) = package("name = \"p\"\ntitle = \"P\"\n");
+        assert_eq!(p.unwrap().config.limits.source_bytes(), 256 * 1024);
+        let (_root, p) = package("name = \"p\"\ntitle = \"P\"\n[limits]\nsource_kib = 64\n");
+        assert_eq!(p.unwrap().config.limits.source_bytes(), 64 * 1024);
+    }
+
+    #[test]
+    fn a_source_limit_that_is_not_positive_is_named_with_its_file_and_line() {
+        for bad in ["0", "-1", "\"1M\"", "1.5"] {
+            let (_root, p) = package(&format!(
+                "name = \"p\"\ntitle = \"P\"\n[limits]\ntime_ms = 1000\nsource_kib = {bad}\n"
+            ));
+            let msg = p.unwrap_err().to_string();
+            assert!(
+                msg.contains("problem.toml") && msg.contains("line 5") && msg.contains("source_kib"),
+                "{bad}: {msg}"
             );
         }
     }

@@ -2,6 +2,11 @@
 //! order) with its total and the points of each test, under the header
 //! `contestant,total,<test>,...`; CI checks and validation findings one per
 //! row. Quoting is the `csv` crate's (RFC 4180).
+//!
+//! Every cell that holds text (contestant, test, package and file names,
+//! results, messages) goes through [`text_cell`], which keeps a spreadsheet
+//! from reading it as a formula (OWASP's "CSV Injection"); numbers are
+//! written as they are.
 
 use super::ReportFormat;
 use crate::judge::grading::GradeReport;
@@ -10,6 +15,24 @@ use crate::workflows::validate::ValidationReport;
 
 /// Comma-separated values.
 pub struct Csv;
+
+/// The first characters that make a spreadsheet (Excel, LibreOffice Calc,
+/// Google Sheets) read a cell as a formula, as OWASP's "CSV Injection" page
+/// lists them: `=`, `+`, `-`, `@`, tab and carriage return.
+const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
+
+/// A text cell as written: a cell that would start a formula gets a single
+/// quote in front (`=HYPERLINK(...)` becomes `'=HYPERLINK(...)`), which
+/// spreadsheets read as "this is text"; anything else is unchanged. Only for
+/// text: a number (`-1` in a numeric column) must stay a number. The `csv`
+/// crate then quotes the cell as RFC 4180 says.
+fn text_cell(text: &str) -> String {
+    if text.starts_with(FORMULA_STARTS) {
+        format!("'{text}")
+    } else {
+        text.to_string()
+    }
+}
 
 /// Rows to CSV text.
 fn table(rows: impl IntoIterator<Item = Vec<String>>) -> String {
@@ -24,9 +47,9 @@ impl ReportFormat for Csv {
     fn grade(&self, report: &GradeReport) -> String {
         let report = &*super::with_every_test(report);
         let mut header = vec!["contestant".to_string(), "total".to_string()];
-        header.extend(report.tests.iter().cloned());
+        header.extend(report.tests.iter().map(|t| text_cell(t)));
         let rows = super::ranked(report).into_iter().map(|(_, _, s)| {
-            let mut row = vec![s.name().to_string(), s.score.to_string()];
+            let mut row = vec![text_cell(s.name()), s.score.to_string()];
             row.extend(
                 report
                     .tests
@@ -45,10 +68,10 @@ impl ReportFormat for Csv {
         let rows = report.checks.iter().map(|c| {
             let status = if c.failure.is_some() { "mismatch" } else { "ok" };
             vec![
-                c.package.clone(),
-                c.name.clone(),
-                c.expected.to_string(),
-                c.result.clone(),
+                text_cell(&c.package),
+                text_cell(&c.name),
+                text_cell(&c.expected.to_string()),
+                text_cell(&c.result),
                 status.to_string(),
             ]
         });
@@ -59,11 +82,84 @@ impl ReportFormat for Csv {
         let header = ["file", "line", "problem"].map(String::from).to_vec();
         let rows = report.problems.iter().map(|p| {
             vec![
-                p.file.display().to_string(),
+                text_cell(&p.file.display().to_string()),
                 p.line.map(|l| l.to_string()).unwrap_or_default(),
-                p.message.clone(),
+                text_cell(&p.message),
             ]
         });
         table(std::iter::once(header).chain(rows))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::grading::SubmissionReport;
+    use crate::workflows::validate::Finding;
+
+    const LINK: &str = "=HYPERLINK(\"http://x\",\"y\")";
+
+    /// The cells of a CSV text, as a spreadsheet's importer reads them.
+    fn cells(text: &str) -> Vec<Vec<String>> {
+        csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_reader(text.as_bytes())
+            .records()
+            .map(|r| r.unwrap().iter().map(String::from).collect())
+            .collect()
+    }
+
+    #[test]
+    fn text_that_would_start_a_formula_gets_a_quote_in_front() {
+        for hostile in [LINK, "+1+1", "-2+3", "@SUM(A1:A9)", "\tx", "\r=1+1"] {
+            assert_eq!(text_cell(hostile), format!("'{hostile}"), "{hostile:?}");
+        }
+    }
+
+    #[test]
+    fn other_text_is_left_as_it_is() {
+        for plain in ["alice", "secret/1", "", "'x", " =1", "a=b", "1", "a\tb"] {
+            assert_eq!(text_cell(plain), plain);
+        }
+    }
+
+    #[test]
+    fn a_grading_quotes_names_and_test_names_but_not_points() {
+        let mut report = GradeReport::new("mayan", String::new());
+        report.tests = vec!["secret/1".into(), "-2".into()];
+        let mut s = SubmissionReport::new("class/x/mayan.c".into(), "c", 20);
+        s.contestant = Some(LINK.into());
+        s.no_program = Some("no program".into());
+        report.submissions = vec![s];
+        let text = Csv.grade(&report);
+        assert!(
+            text.contains("\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\""),
+            "{text}"
+        );
+        assert_eq!(
+            cells(&text),
+            [
+                vec!["contestant", "total", "secret/1", "'-2"],
+                vec![&format!("'{LINK}"), "0", "0", "0"]
+            ]
+        );
+    }
+
+    #[test]
+    fn validation_quotes_files_and_messages_but_not_line_numbers() {
+        let report = ValidationReport {
+            schema_version: crate::workflows::validate::SCHEMA_VERSION,
+            target: "files".into(),
+            problems: vec![Finding {
+                file: "@evil.in".into(),
+                line: Some(3),
+                message: "-1 is not a colour".into(),
+            }],
+            coverage: Default::default(),
+        };
+        assert_eq!(
+            cells(&Csv.validation(&report))[1],
+            ["'@evil.in", "3", "'-1 is not a colour"]
+        );
     }
 }

@@ -10,7 +10,7 @@
 use crate::judge::grading::{Grader, SubmissionReport, TestResult};
 use crate::judge::runner::Sandboxed;
 use crate::judge::sandbox::Sandbox;
-use crate::judge::submission::prepare;
+use crate::judge::submission::{SourceLimit, prepare};
 use crate::package::expected::Expected;
 use crate::package::languages::LanguageTable;
 use crate::package::{PROBLEM_FILE, PackageError, Problem};
@@ -320,7 +320,13 @@ fn program_unit(
         Err(e) => return fail(check, format!("reading the tests: {e}")),
     };
     let mut report = SubmissionReport::new(program.display().to_string(), &language.name, grader.max_score());
-    match prepare(sandbox, program, language, cache) {
+    match prepare(
+        sandbox,
+        program,
+        language,
+        cache,
+        SourceLimit::of(&problem.config.limits),
+    ) {
         Err(e) => return fail(check, e.to_string()),
         Ok(Err(ce)) => {
             check.result = "CE".into();

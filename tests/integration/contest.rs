@@ -2,8 +2,9 @@
 //! `tests/contest/` (the same contestants in LemonLime's and Arbiter's
 //! layouts; see its README): the ranking on the terminal, the CSV read back,
 //! the JSON, the HTML page in headless Chromium with every summary link
-//! reaching its section, the same verdicts from two gradings at once, and a
-//! broken test reported once while the others are graded.
+//! reaching its section, the same verdicts from two gradings at once, a
+//! broken test reported once while the others are graded, and contestants
+//! named like spreadsheet formulas written to the CSV as text.
 
 use crate::html_chromium::{dump_dom, page_count};
 use crate::util::{have, manifest, tool};
@@ -251,5 +252,57 @@ fn the_arbiter_layout_under_stdio_with_a_broken_test_reports_it_once_and_grades_
     assert!(
         reason.starts_with("empty output") && reason.contains("--file-io mayan"),
         "{reason}"
+    );
+}
+
+#[test]
+fn a_contestant_named_like_a_formula_is_text_in_the_csv() {
+    if !have("python3") {
+        return;
+    }
+    // A folder name cannot hold `/`, so the link is not `http://...`; the
+    // formula is live all the same.
+    let hostile = r#"=HYPERLINK("x","y")"#;
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class");
+    std::fs::create_dir_all(class.join(hostile)).unwrap();
+    std::fs::create_dir_all(class.join("+1")).unwrap();
+    // grace's program: `-1` whatever the input, right on secret/3 only.
+    std::fs::copy(
+        fixture().join("lemonlime/source/grace/mayan.py"),
+        class.join(hostile).join("mayan.py"),
+    )
+    .unwrap();
+    let csv_file = dir.path().join("class.csv");
+    let out = grade(
+        &class,
+        &fixture().join("problem"),
+        &dir.path().join("cache"),
+        &["--stdio", "--csv"],
+    )
+    .arg(&csv_file)
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let raw = std::fs::read_to_string(&csv_file).unwrap();
+    // A quote in front, and the cell quoted as RFC 4180 says.
+    assert!(raw.contains(r#""'=HYPERLINK(""x"",""y"")",10,0,0,10"#), "{raw}");
+    let rows: Vec<Vec<String>> = csv::Reader::from_path(&csv_file)
+        .unwrap()
+        .records()
+        .map(|r| r.unwrap().iter().map(String::from).collect())
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            vec![
+                format!("'{hostile}"),
+                "10".into(),
+                "0".into(),
+                "0".into(),
+                "10".into()
+            ],
+            ["'+1", "0", "0", "0", "0"].map(String::from).to_vec(),
+        ]
     );
 }

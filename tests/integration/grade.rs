@@ -449,3 +449,48 @@ fn under_file_io_the_input_is_read_only_and_only_the_output_file_is_judged() {
     );
     assert_eq!(out.status.code(), Some(0), "{stdout}");
 }
+
+#[test]
+fn a_200_mib_source_is_refused_before_it_is_read_or_compiled_and_the_others_are_graded() {
+    let f = Fixture::new();
+    // C compiled by a compiler that does not exist: had the judge tried to
+    // compile, it would be a judge error (missing compiler, exit 2).
+    write_in(
+        &f.package(),
+        "languages.toml",
+        "[[language]]\nname = \"c\"\nextensions = [\"c\"]\ncompile = [\"no-such-cc\", \"-o\", \"{exe}\", \"{src}\"]\nrun = [\"{exe}\"]\n",
+    );
+    let big = f.dir.path().join("sol.c");
+    // Sparse: 200 MiB that cost no disk.
+    std::fs::File::create(&big).unwrap().set_len(200 << 20).unwrap();
+    // Beside it, a ready executable (no extension) that prints the answer.
+    let ok = f.write(
+        "answer",
+        &format!("#!/bin/sh\nprintf '{}'\n", CASE4_ANSWER.replace('\n', "\\n")),
+    );
+    std::fs::set_permissions(&ok, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let start = Instant::now();
+    let out = f.grade(&big).arg(&ok).arg("--quiet").output().unwrap();
+    let elapsed = start.elapsed();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "a CE, not a judge error:\n{stdout}");
+    assert!(
+        stdout.contains(
+            "sol.c: the source is 209715200 bytes, over the limit of 262144 bytes (256 KiB, problem.toml [limits] source_kib)"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("no-such-cc"),
+        "the compiler was looked for:\n{stdout}"
+    );
+    let graded = stdout
+        .lines()
+        .find(|l| l.starts_with("secret/1"))
+        .unwrap_or_default();
+    assert!(
+        graded.contains(" AC "),
+        "the other submission is graded:\n{stdout}"
+    );
+    assert!(elapsed < Duration::from_secs(30), "took {elapsed:?}");
+}

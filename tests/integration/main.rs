@@ -13,6 +13,7 @@ mod util;
 // here.
 
 mod attacks;
+mod bundled;
 mod ci;
 mod contest;
 mod core;

@@ -1,0 +1,67 @@
+//! Lists the files of the bundled package for `src/package/embedded.rs`:
+//! `$OUT_DIR/bundled.rs` holds `FILES`, one `(path, include_bytes!(...))`
+//! per file of `problems/mayan/` and `testdata/mayan/`, paths relative to
+//! the repository, in name order, WITHOUT the tests' answers (`.ans`, `.out`).
+//!
+//! A sandboxed program can read the judge's binary, so the binary must not
+//! carry the answers; `Embedded::extract` writes them with the solver.
+//! (`include_dir!` embeds a whole folder and has no way to leave files out.)
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The bundled package's folders, relative to the repository, and whether
+/// answers are left out of each.
+const TREES: [(&str, bool); 2] = [("problems/mayan", false), ("testdata/mayan", true)];
+
+/// The extensions of a test's stored answer (`package::ANSWER_EXTENSIONS`).
+const ANSWER_EXTENSIONS: [&str; 2] = ["ans", "out"];
+
+fn main() {
+    let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
+    let mut files = Vec::new();
+    for (tree, without_answers) in TREES {
+        // A folder: cargo looks at every file in it.
+        println!("cargo::rerun-if-changed={tree}");
+        collect(&root, &root.join(tree), without_answers, &mut files);
+    }
+    files.sort();
+    let mut code = String::from(
+        "/// The bundled package's files (relative path, contents), without answers;\n\
+         /// written by build.rs.\n\
+         static FILES: &[(&str, &[u8])] = &[\n",
+    );
+    for (rel, abs) in &files {
+        writeln!(code, "    ({rel:?}, include_bytes!({abs:?})),").expect("writing to a string");
+    }
+    code.push_str("];\n");
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("set by cargo")).join("bundled.rs");
+    std::fs::write(&out, code).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
+}
+
+/// Adds every file under `dir` (as `(path relative to root, absolute path)`),
+/// answers left out when `without_answers`.
+fn collect(root: &Path, dir: &Path, without_answers: bool, files: &mut Vec<(String, String)>) {
+    let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    for entry in entries {
+        let path = entry.unwrap_or_else(|e| panic!("{}: {e}", dir.display())).path();
+        if path.is_dir() {
+            collect(root, &path, without_answers, files);
+            continue;
+        }
+        let is_answer = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| ANSWER_EXTENSIONS.contains(&e));
+        if without_answers && is_answer {
+            continue;
+        }
+        let text = |p: &Path| {
+            p.to_str()
+                .unwrap_or_else(|| panic!("{}: not UTF-8", p.display()))
+                .to_string()
+        };
+        let rel = path.strip_prefix(root).expect("under the repository");
+        files.push((text(rel), text(&path)));
+    }
+}
