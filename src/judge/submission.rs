@@ -22,6 +22,10 @@ use std::path::{Path, PathBuf};
 /// Name of the compiled program inside the work folder.
 const EXE_NAME: &str = "solution";
 
+/// The least limit of a ready executable, KiB (64 MiB: a statically
+/// linked program is megabytes).
+pub const EXECUTABLE_KIB: u64 = 64 * 1024;
+
 /// How much of a source is read for hints (how it opens its input).
 const HINT_BYTES: u64 = 1 << 20;
 
@@ -42,6 +46,20 @@ impl SourceLimit {
         SourceLimit {
             kib: limits.source_kib,
             set_by: SOURCE_LIMIT_KEY,
+        }
+    }
+
+    /// The limit for a submission in `language`: a ready executable (no
+    /// compiler, run as it is: a linked program, not a source) may have
+    /// [`EXECUTABLE_KIB`] at least.
+    pub fn for_language(self, language: &Language) -> SourceLimit {
+        if language.name == "exe" {
+            SourceLimit {
+                kib: self.kib.max(EXECUTABLE_KIB),
+                ..self
+            }
+        } else {
+            self
         }
     }
 
@@ -343,7 +361,7 @@ pub fn prepare(
     cache_dir: &Path,
     limit: SourceLimit,
 ) -> Result<Prepared, SubmissionError> {
-    let code = match read_source(source, limit)? {
+    let code = match read_source(source, limit.for_language(language))? {
         Ok(code) => code,
         Err(refused) => return Ok(Err(refused)),
     };
