@@ -267,7 +267,14 @@ impl RootPlan {
                 read_only,
                 devices,
             } => {
-                mount(Some(src), dst, None, libc::MS_BIND, None)?;
+                // A rootless judge may not bind a folder alone when a mount
+                // below it is locked to its namespace (EINVAL): then the
+                // folder comes with its submounts (Landlock still allows
+                // no writes there).
+                mount(Some(src), dst, None, libc::MS_BIND, None).or_else(|e| match e.raw_os_error() {
+                    Some(libc::EINVAL) => mount(Some(src), dst, None, libc::MS_BIND | libc::MS_REC, None),
+                    _ => Err(e),
+                })?;
                 let mut flags = libc::MS_BIND | libc::MS_REMOUNT | libc::MS_NOSUID;
                 if *read_only {
                     flags |= libc::MS_RDONLY;

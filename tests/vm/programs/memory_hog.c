@@ -1,6 +1,7 @@
 /* Touches 512 MiB, four times the problem's 128 MiB, in one mapping (huge
  * pages where the kernel gives them: few faults even on an emulated CPU):
  * MLE. */
+#define _GNU_SOURCE
 #include <string.h>
 #include <sys/mman.h>
 int main(void) {
