@@ -115,7 +115,7 @@ impl Machine {
             root: PathBuf::from("/"),
             // Rootless, the judge is uid 0 of its own namespace: ask the host.
             is_root: crate::judge::sandbox::host::current().mode == crate::judge::sandbox::host::Mode::Root,
-            landlock_abi: live_landlock_abi(),
+            landlock_abi: crate::judge::sandbox::landlock_abi(),
             cgroup_dir: None,
         }
     }
@@ -165,23 +165,6 @@ impl Machine {
         names.sort_by(|a, b| natord::compare(a, b));
         names
     }
-}
-
-/// The kernel's Landlock ABI version, asked with the documented query
-/// (`landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION)`);
-/// `None` where the kernel has no Landlock or it is not enabled.
-pub fn live_landlock_abi() -> Option<i64> {
-    use linux_raw_sys::landlock as ll;
-    // SAFETY: the version query: null attribute, size 0; nothing is created.
-    let v = unsafe {
-        nix::libc::syscall(
-            nix::libc::SYS_landlock_create_ruleset,
-            std::ptr::null::<ll::landlock_ruleset_attr>(),
-            0usize,
-            ll::LANDLOCK_CREATE_RULESET_VERSION,
-        )
-    };
-    (v > 0).then_some(v)
 }
 
 /// Every check of the machine, in the order `doctor` prints them.
@@ -451,26 +434,11 @@ fn mount_fields(line: &str) -> Option<(PathBuf, &str, &str)> {
     let mut after = after.split(' ');
     let fstype = after.next()?;
     let options = after.nth(1)?;
-    Some((PathBuf::from(unescape_octal(mount_point)), fstype, options))
-}
-
-/// `mountinfo`'s escapes (`\040` for a space) decoded.
-fn unescape_octal(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        let octal =
-            b[i] == b'\\' && b.len() > i + 3 && b[i + 1..i + 4].iter().all(|c| (b'0'..=b'7').contains(c));
-        if octal {
-            out.push((b[i + 1] - b'0') * 64 + (b[i + 2] - b'0') * 8 + (b[i + 3] - b'0'));
-            i += 4;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    Some((
+        PathBuf::from(crate::judge::sandbox::unescape_mountinfo(mount_point)),
+        fstype,
+        options,
+    ))
 }
 
 /// v1 controllers, named once each, in mount order.

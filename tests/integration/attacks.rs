@@ -47,7 +47,9 @@ const FOUR_TESTS: &str = "secret/1?";
 /// or `MAYAN_TEST_HANG_SECS` (the cgroup v2 machine of `.ci/run` emulates
 /// its CPU, some ten times slower).
 fn hang() -> Duration {
-    let secs = std::env::var("MAYAN_TEST_HANG_SECS").ok().and_then(|s| s.parse().ok());
+    let secs = std::env::var("MAYAN_TEST_HANG_SECS")
+        .ok()
+        .and_then(|s| s.parse().ok());
     Duration::from_secs(secs.unwrap_or(120))
 }
 
@@ -1397,8 +1399,11 @@ fn a_killed_judges_folders_mounts_and_cgroups_are_removed_by_the_next_judge() {
     let _ = judge.kill();
     let _ = judge.wait();
     let (folders, mounts) = run_leftovers(tmp.path(), pid);
+    // A rootless judge (this test as an ordinary user) mounts in a mount
+    // namespace of its own, which dies with it: only its folders remain.
+    let root = nix::unistd::geteuid().is_root();
     assert!(
-        !folders.is_empty() && !mounts.is_empty(),
+        !folders.is_empty() && (!mounts.is_empty() || !root),
         "the killed judge left no work folder or mount to clean up; the check is void"
     );
     let cgroups_before = run_cgroups(pid);

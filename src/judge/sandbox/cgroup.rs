@@ -367,7 +367,8 @@ struct Mount {
     super_opts: Vec<String>,
 }
 
-fn unescape_octal(s: &str) -> String {
+/// `mountinfo`'s escapes (`\040` for a space) decoded.
+pub(crate) fn unescape_octal(s: &str) -> String {
     let b = s.as_bytes();
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;

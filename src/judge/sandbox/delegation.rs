@@ -285,11 +285,26 @@ pub(crate) fn make_leaf(dir: &Path) -> io::Result<Undo> {
 }
 
 impl Undo {
-    /// Moves the judge back, removes the leaf and disables what was
-    /// enabled: the cgroup is as it was found (runs are gone by then).
+    /// Moves the judge back, removes the leaf and any run cgroup still
+    /// being torn down (a fork bomb's may take seconds on a slow machine),
+    /// and disables what was enabled: the cgroup is as it was found.
     pub(crate) fn undo(&self) {
         let _ = fs::write(self.dir.join("cgroup.procs"), "0");
         let _ = fs::remove_dir(self.dir.join(SUPERVISOR));
+        let runs: Vec<PathBuf> = fs::read_dir(&self.dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with("mayan-judge-"))
+            .map(|e| e.path())
+            .collect();
+        for run in runs {
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+            while fs::remove_dir(&run).is_err() && run.exists() && std::time::Instant::now() < deadline {
+                let _ = fs::write(run.join("cgroup.kill"), "1");
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+        }
         for c in self.enabled.iter().rev() {
             let _ = fs::write(self.dir.join("cgroup.subtree_control"), format!("-{c}"));
         }

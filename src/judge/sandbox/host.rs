@@ -162,7 +162,13 @@ fn v2_mount() -> Option<(PathBuf, PathBuf, bool)> {
 fn place_v2(top: &Path, own: &Path, real_root: bool, may_change_process: bool) -> V2Place {
     let scope = std::env::var_os(SCOPE_ENV);
     let in_own_scope = scope.as_deref().is_some_and(|s| own.file_name() == Some(s));
-    let systemd = if may_change_process {
+    let systemd = if scope.is_some() && !in_own_scope {
+        // Asked once already: never again (no loop of restarts).
+        Err(format!(
+            "systemd's scope did not hold the judge ({})",
+            own.display()
+        ))
+    } else if may_change_process {
         systemd_available()
     } else {
         Err("not asked (the judge's process was not prepared)".into())

@@ -93,6 +93,16 @@ use serde::{Serialize, Serializer};
 
 pub use cgroup::CgroupVersion;
 
+/// `/proc/self/mountinfo`'s escapes (`\040` for a space) decoded.
+pub fn unescape_mountinfo(s: &str) -> String {
+    cgroup::unescape_octal(s)
+}
+
+/// The kernel's Landlock ABI version (`None`: no Landlock).
+pub fn landlock_abi() -> Option<i64> {
+    landlock::abi()
+}
+
 /// How much of stderr is kept in [`RunResult::stderr`].
 pub const STDERR_KEEP_BYTES: usize = 64 * 1024;
 
