@@ -1391,17 +1391,19 @@ fn a_killed_judges_folders_mounts_and_cgroups_are_removed_by_the_next_judge() {
         .spawn()
         .unwrap();
     let pid = judge.id();
+    // A rootless judge (this test as an ordinary user) mounts in a mount
+    // namespace of its own, which dies with it: only its folders remain.
+    let root = nix::unistd::geteuid().is_root();
+    let live =
+        |(folders, mounts): (Vec<PathBuf>, Vec<String>)| !folders.is_empty() && (!mounts.is_empty() || !root);
     let started = Instant::now();
-    while run_leftovers(tmp.path(), pid).1.is_empty() && started.elapsed() < Duration::from_secs(60) {
+    while !live(run_leftovers(tmp.path(), pid)) && started.elapsed() < Duration::from_secs(60) {
         std::thread::sleep(Duration::from_millis(20));
     }
     std::thread::sleep(Duration::from_millis(300));
     let _ = judge.kill();
     let _ = judge.wait();
     let (folders, mounts) = run_leftovers(tmp.path(), pid);
-    // A rootless judge (this test as an ordinary user) mounts in a mount
-    // namespace of its own, which dies with it: only its folders remain.
-    let root = nix::unistd::geteuid().is_root();
     assert!(
         !folders.is_empty() && (!mounts.is_empty() || !root),
         "the killed judge left no work folder or mount to clean up; the check is void"

@@ -141,6 +141,7 @@ fn setup_child(s: &ChildSetup) -> io::Result<()> {
         setuid(uid)?;
     }
     if s.drop_caps {
+        own_user_namespace()?;
         drop_capabilities()?;
     }
     if s.no_new_privs {
@@ -155,6 +156,38 @@ fn setup_child(s: &ChildSetup) -> io::Result<()> {
     // If the judge dies, so does the program (after setuid: it clears this).
     rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))?;
     Ok(())
+}
+
+/// A rootless program with one uid gets a user namespace of its own where
+/// it is uid and gid 60000 (the judge's uid 0 outside it: the user): it is
+/// uid 0 nowhere, owns no namespace it lives in, and `exec` leaves it no
+/// capability.
+fn own_user_namespace() -> io::Result<()> {
+    // SAFETY: single-threaded child; affects only this process.
+    unsafe { rustix::thread::unshare_unsafe(rustix::thread::UnshareFlags::NEWUSER) }?;
+    write_proc(c"/proc/self/setgroups", b"deny")?;
+    write_proc(c"/proc/self/uid_map", b"60000 0 1\n")?;
+    write_proc(c"/proc/self/gid_map", b"60000 0 1\n")
+}
+
+/// Writes `data` to a file of `/proc` in one `write`.
+fn write_proc(path: &std::ffi::CStr, data: &[u8]) -> io::Result<()> {
+    use nix::libc;
+    // SAFETY: a valid C string; the descriptor is closed before returning.
+    let fd = unsafe { libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC) };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: a live descriptor and a valid buffer.
+    let n = unsafe { libc::write(fd, data.as_ptr().cast(), data.len()) };
+    let err = io::Error::last_os_error();
+    // SAFETY: closing the descriptor opened above.
+    unsafe { libc::close(fd) };
+    if n == data.len() as isize {
+        Ok(())
+    } else {
+        Err(err)
+    }
 }
 
 /// Drops every capability for good: uid 0 regains none at `exec`

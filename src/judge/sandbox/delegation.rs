@@ -285,12 +285,12 @@ pub(crate) fn make_leaf(dir: &Path) -> io::Result<Undo> {
 }
 
 impl Undo {
-    /// Moves the judge back, removes the leaf and any run cgroup still
-    /// being torn down (a fork bomb's may take seconds on a slow machine),
-    /// and disables what was enabled: the cgroup is as it was found.
+    /// Removes any run cgroup still being torn down (a fork bomb's may
+    /// take seconds on a slow machine), disables what was enabled (only
+    /// then may a process join the cgroup again: the no-internal-process
+    /// rule), moves the judge back and removes the leaf: the cgroup is as
+    /// it was found.
     pub(crate) fn undo(&self) {
-        let _ = fs::write(self.dir.join("cgroup.procs"), "0");
-        let _ = fs::remove_dir(self.dir.join(SUPERVISOR));
         let runs: Vec<PathBuf> = fs::read_dir(&self.dir)
             .into_iter()
             .flatten()
@@ -308,6 +308,8 @@ impl Undo {
         for c in self.enabled.iter().rev() {
             let _ = fs::write(self.dir.join("cgroup.subtree_control"), format!("-{c}"));
         }
+        let _ = fs::write(self.dir.join("cgroup.procs"), "0");
+        let _ = fs::remove_dir(self.dir.join(SUPERVISOR));
     }
 }
 
