@@ -390,13 +390,19 @@ impl CgroupLayout {
     fn parse(mountinfo: &str) -> CgroupLayout {
         let mut v1 = Vec::new();
         let mut v2 = None;
-        for (mount_point, fstype, options) in mountinfo.lines().filter_map(mount_fields) {
-            match fstype {
+        for crate::judge::sandbox::mountinfo::Mount {
+            mount_point,
+            fstype,
+            super_opts,
+            ..
+        } in crate::judge::sandbox::mountinfo::parse(mountinfo)
+        {
+            match fstype.as_str() {
                 "cgroup2" => v2 = v2.or(Some(mount_point)),
                 "cgroup" => v1.extend(
-                    options
-                        .split(',')
-                        .filter(|o| V1_CONTROLLERS.contains(o))
+                    super_opts
+                        .iter()
+                        .filter(|o| V1_CONTROLLERS.contains(&o.as_str()))
                         .map(|c| (c.to_string(), mount_point.clone())),
                 ),
                 _ => {}
@@ -425,20 +431,6 @@ impl CgroupLayout {
             _ => None,
         }
     }
-}
-
-/// A `mountinfo` line's mount point, file-system type and super options.
-fn mount_fields(line: &str) -> Option<(PathBuf, &str, &str)> {
-    let (before, after) = line.split_once(" - ")?;
-    let mount_point = before.split(' ').nth(4)?;
-    let mut after = after.split(' ');
-    let fstype = after.next()?;
-    let options = after.nth(1)?;
-    Some((
-        PathBuf::from(crate::judge::sandbox::unescape_mountinfo(mount_point)),
-        fstype,
-        options,
-    ))
 }
 
 /// v1 controllers, named once each, in mount order.

@@ -27,6 +27,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use nix::sys::signal::{Signal, kill};
+
+use super::mountinfo::{self, Mount};
 use nix::unistd::Pid;
 use serde::Serialize;
 
@@ -80,7 +82,7 @@ impl CgroupSupport {
             None => {
                 let mountinfo = fs::read_to_string("/proc/self/mountinfo").ok()?;
                 let own = fs::read_to_string("/proc/self/cgroup").ok()?;
-                detect_v1(&parse_mountinfo(&mountinfo), &own)
+                detect_v1(&mountinfo::parse(&mountinfo), &own)
             }
         }
     }
@@ -202,10 +204,9 @@ fn remove_dead_run(dir: &Path, version: CgroupVersion) {
 
 /// The pids in the cgroup at `dir`.
 fn procs(dir: &Path) -> Vec<i32> {
-    fs::read_to_string(dir.join("cgroup.procs"))
-        .unwrap_or_default()
-        .split_whitespace()
-        .filter_map(|s| s.parse().ok())
+    super::delegation::procs(dir)
+        .into_iter()
+        .map(|p| p as i32)
         .collect()
 }
 
@@ -358,66 +359,6 @@ impl Drop for RunCgroup {
 // ---------------------------------------------------------------------------
 // Detection helpers
 
-/// A parsed line of `/proc/self/mountinfo`.
-#[derive(Debug)]
-struct Mount {
-    root: String,
-    mount_point: PathBuf,
-    fstype: String,
-    super_opts: Vec<String>,
-}
-
-/// `mountinfo`'s escapes (`\040` for a space) decoded.
-pub(crate) fn unescape_octal(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'\\' && i + 3 < b.len() && b[i + 1..i + 4].iter().all(|c| (b'0'..=b'7').contains(c)) {
-            out.push((b[i + 1] - b'0') * 64 + (b[i + 2] - b'0') * 8 + (b[i + 3] - b'0'));
-            i += 4;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-fn parse_mountinfo(text: &str) -> Vec<Mount> {
-    text.lines()
-        .filter_map(|line| {
-            let (pre, post) = line.split_once(" - ")?;
-            let pre: Vec<&str> = pre.split(' ').collect();
-            let post: Vec<&str> = post.split(' ').collect();
-            if pre.len() < 5 || post.len() < 3 {
-                return None;
-            }
-            Some(Mount {
-                root: unescape_octal(pre[3]),
-                mount_point: PathBuf::from(unescape_octal(pre[4])),
-                fstype: post[0].to_string(),
-                super_opts: post[2].split(',').map(str::to_string).collect(),
-            })
-        })
-        .collect()
-}
-
-/// Maps a path from `/proc/self/cgroup` to a directory under `mount`.
-fn cgroup_dir(mount: &Mount, path: &str) -> Option<PathBuf> {
-    let rel = if mount.root == "/" {
-        path
-    } else {
-        path.strip_prefix(mount.root.as_str())?
-    };
-    let rel = rel.trim_start_matches('/');
-    Some(if rel.is_empty() {
-        mount.mount_point.clone()
-    } else {
-        mount.mount_point.join(rel)
-    })
-}
-
 /// Creates and removes a probe directory under `parent`.
 fn probe_dir(parent: &Path, expect_file: &str) -> bool {
     let n = RUN_COUNTER.fetch_add(1, Ordering::Relaxed);
@@ -452,7 +393,7 @@ fn detect_v1(mounts: &[Mount], own: &str) -> Option<CgroupSupport> {
             };
             ctrls.contains(&want).then(|| path.to_string())
         })?;
-        let Some(parent) = cgroup_dir(m, &path) else {
+        let Some(parent) = m.dir_of(&path) else {
             continue;
         };
         let probe_file = if memory {
@@ -545,22 +486,19 @@ mod tests {
         let text = "30 23 0:26 / /sys/fs/cgroup/memory rw,relatime - cgroup cgroup rw,memory\n\
                     31 23 0:27 /docker/abc /sys/fs/cgroup/pids rw - cgroup cgroup rw,pids\n\
                     32 23 0:28 / /sys/fs/cgroup/un\\040ified rw - cgroup2 cgroup2 rw\n";
-        let m = parse_mountinfo(text);
+        let m = mountinfo::parse(text);
         assert_eq!(m.len(), 3);
         assert_eq!(m[2].mount_point, PathBuf::from("/sys/fs/cgroup/un ified"));
         assert_eq!(
-            cgroup_dir(&m[0], "/a/b"),
+            m[0].dir_of("/a/b"),
             Some(PathBuf::from("/sys/fs/cgroup/memory/a/b"))
         );
         assert_eq!(
-            cgroup_dir(&m[1], "/docker/abc/x"),
+            m[1].dir_of("/docker/abc/x"),
             Some(PathBuf::from("/sys/fs/cgroup/pids/x"))
         );
-        assert_eq!(cgroup_dir(&m[1], "/"), None);
-        assert_eq!(
-            cgroup_dir(&m[0], "/"),
-            Some(PathBuf::from("/sys/fs/cgroup/memory"))
-        );
+        assert_eq!(m[1].dir_of("/"), None);
+        assert_eq!(m[0].dir_of("/"), Some(PathBuf::from("/sys/fs/cgroup/memory")));
     }
 
     #[test]

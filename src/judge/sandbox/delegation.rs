@@ -270,6 +270,15 @@ pub(crate) fn make_leaf(dir: &Path) -> io::Result<Undo> {
         _ => {}
     }
     fs::write(leaf.join("cgroup.procs"), "0")?;
+    Ok(Undo {
+        dir: dir.to_path_buf(),
+        enabled: enable(dir)?,
+    })
+}
+
+/// Enables the [`WANTED`] controllers for `dir`'s children; returns the
+/// ones this call enabled (the others already were).
+pub(crate) fn enable(dir: &Path) -> io::Result<Vec<String>> {
     let before = words(dir, "cgroup.subtree_control");
     let mut enabled = Vec::new();
     for c in WANTED {
@@ -278,10 +287,7 @@ pub(crate) fn make_leaf(dir: &Path) -> io::Result<Undo> {
             enabled.push(c.to_string());
         }
     }
-    Ok(Undo {
-        dir: dir.to_path_buf(),
-        enabled,
-    })
+    Ok(enabled)
 }
 
 impl Undo {

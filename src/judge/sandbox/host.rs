@@ -125,35 +125,22 @@ pub fn current() -> &'static Host {
 /// hybrid host keeps its v1 path), the judge's cgroup under it, and
 /// whether that mount shows the machine's real root cgroup.
 fn v2_mount() -> Option<(PathBuf, PathBuf, bool)> {
-    let mountinfo = fs::read_to_string("/proc/self/mountinfo").ok()?;
+    let mounts = super::mountinfo::parse(&fs::read_to_string("/proc/self/mountinfo").ok()?);
     let own = fs::read_to_string("/proc/self/cgroup").ok()?;
-    let mounts: Vec<Vec<&str>> = mountinfo.lines().map(|l| l.split(' ').collect()).collect();
-    fn fstype<'a>(m: &[&'a str]) -> Option<&'a str> {
-        m.iter()
-            .position(|w| *w == "-")
-            .and_then(|i| m.get(i + 1).copied())
-    }
-    let v1_memory = mounts.iter().any(|m| {
-        fstype(m) == Some("cgroup") && m.last().is_some_and(|o| o.split(',').any(|c| c == "memory"))
-    });
+    let v1_memory = mounts
+        .iter()
+        .any(|m| m.fstype == "cgroup" && m.super_opts.iter().any(|o| o == "memory"));
     if v1_memory {
         return None;
     }
     // The last one mounted is the one seen (a container mounts its own
     // over the host's).
-    let m = mounts.iter().rev().find(|m| fstype(m) == Some("cgroup2"))?;
-    let (root, point) = (m.get(3)?, PathBuf::from(m.get(4)?));
-    let path = own.lines().find_map(|l| l.strip_prefix("0::"))?;
-    let rel = if *root == "/" {
-        path
-    } else {
-        path.strip_prefix(root)?
-    };
-    let own_dir = point.join(rel.trim_start_matches('/'));
+    let m = mounts.iter().rev().find(|m| m.fstype == "cgroup2")?;
+    let own_dir = m.dir_of(own.lines().find_map(|l| l.strip_prefix("0::"))?)?;
     // In a cgroup namespace the judge's own path reads "/" at its root;
     // the machine's real root has no `cgroup.type` of its own.
-    let real_root = *root == "/" && !point.join("cgroup.type").exists();
-    Some((point, own_dir, real_root))
+    let real_root = m.root == "/" && !m.mount_point.join("cgroup.type").exists();
+    Some((m.mount_point.clone(), own_dir, real_root))
 }
 
 /// Chooses and carries out the placement; `may_change_process`: asking
@@ -206,24 +193,15 @@ fn top_folder(top: &Path, dir: &Path) -> V2Place {
             fix: "start the judge in a delegated unit: sudo systemd-run -p Delegate=yes --scope mayan-judge ...".into(),
         })
     };
-    let enable = |d: &Path| -> io::Result<()> {
-        let have = delegation::words(d, "cgroup.subtree_control");
-        for c in delegation::WANTED {
-            if !have.iter().any(|h| h == c) {
-                fs::write(d.join("cgroup.subtree_control"), format!("+{c}"))?;
-            }
-        }
-        Ok(())
-    };
-    if let Err(e) = enable(top) {
+    if let Err(e) = delegation::enable(top) {
         return fail(e);
     }
     match fs::create_dir(dir) {
         Err(e) if e.kind() != io::ErrorKind::AlreadyExists => return fail(e),
         _ => {}
     }
-    match enable(dir) {
-        Ok(()) => V2Place::Parent(dir.to_path_buf()),
+    match delegation::enable(dir) {
+        Ok(_) => V2Place::Parent(dir.to_path_buf()),
         Err(e) => fail(e),
     }
 }

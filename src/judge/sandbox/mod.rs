@@ -72,6 +72,7 @@ pub mod host;
 mod isolation;
 mod landlock;
 mod monitor;
+pub mod mountinfo;
 mod procscan;
 mod reaper;
 mod seccomp;
@@ -92,11 +93,6 @@ use nix::unistd::{Gid, Group, Uid, User, geteuid};
 use serde::{Serialize, Serializer};
 
 pub use cgroup::CgroupVersion;
-
-/// `/proc/self/mountinfo`'s escapes (`\040` for a space) decoded.
-pub fn unescape_mountinfo(s: &str) -> String {
-    cgroup::unescape_octal(s)
-}
 
 /// The kernel's Landlock ABI version (`None`: no Landlock).
 pub fn landlock_abi() -> Option<i64> {
@@ -915,9 +911,10 @@ impl Sandbox {
             .map_err(cgroup_error(program))
     }
 
-    /// `uid` unless it is the machine's real root (which `RLIMIT_NPROC`
-    /// does not bind); uid 0 of a rootless judge's namespace is the user.
-    fn real_root(&self, uid: Uid) -> Option<Uid> {
+    /// The uid `RLIMIT_NPROC` binds for a run as `uid`: none for the
+    /// machine's real root (it ignores the limit); uid 0 of a rootless
+    /// judge's namespace is the user, and bound.
+    fn nproc_uid(&self, uid: Uid) -> Option<Uid> {
         (!uid.is_root() || self.protections.mode == RunMode::Rootless).then_some(uid)
     }
 
@@ -959,7 +956,7 @@ impl Sandbox {
                 isolated,
                 seccomp: self.filters.clone(),
                 cgroup_procs,
-                rlimits: rlimits_for(&spec.limits, cg_memory, cg_pids, self.real_root(child_uid)),
+                rlimits: rlimits_for(&spec.limits, cg_memory, cg_pids, self.nproc_uid(child_uid)),
                 drop_to: owner,
                 // In a user namespace mapped by the judge itself, the
                 // kernel refuses setgroups.
