@@ -108,6 +108,16 @@ turbo, transparent huge pages, a piped core pattern) at worst WARNs.\n\n\
 Exit codes: 0 no check FAILs (the sandbox has every protection it needs), 1 some check FAILs, 2 error."
     )]
     Doctor(DoctorArgs),
+    /// Run an online judge: contestants sign in, submit and see their results live.
+    #[command(
+        after_help = "The contest lives in an SQLite database (--db, default mayan-judge.db beside \
+contest.toml, or in the current folder): restarting on the same database continues the same contest, \
+and a submission is acknowledged only once it is on disk. Generated passwords are printed once and \
+written to passwords.csv beside contest.toml (mode 0600). See docs/SERVE.md.\n\n\
+Exit codes: 0 stopped by Ctrl-C or SIGTERM, 2 configuration error (contest.toml, the package, the \
+database, the address, a machine that cannot isolate programs without --trusted)."
+    )]
+    Serve(ServeArgs),
 }
 
 /// Options of `solve`.
@@ -547,4 +557,41 @@ pub struct DoctorArgs {
     /// Colours of the levels: auto (on a terminal), always, never.
     #[arg(long, default_value = "auto")]
     pub color: ColorChoice,
+}
+
+/// Options of `serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to listen on: 0.0.0.0:8080 for a classroom's LAN; port 0 picks a free one.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub listen: std::net::SocketAddr,
+    /// The contest's file (see docs/SERVE.md); without it, an open practice
+    /// with no contestants (the teacher adds none: give a contest file).
+    #[arg(long)]
+    pub contest: Option<PathBuf>,
+    /// Package folder (default: contest.toml's `problem`, else as `grade` finds it).
+    #[arg(long)]
+    pub problem: Option<PathBuf>,
+    /// The database file (created when missing).
+    #[arg(long)]
+    pub db: Option<PathBuf>,
+    /// Submissions judged at a time.
+    #[arg(long, default_value_t = 1)]
+    pub jobs: usize,
+    /// HTTPS: the certificate chain (PEM); with --tls-key.
+    #[arg(long, requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+    /// HTTPS: the private key (PEM); with --tls-cert.
+    #[arg(long, requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
+    /// Behind a reverse proxy that terminates HTTPS: cookies marked Secure,
+    /// the client's address read from X-Forwarded-For.
+    #[arg(long)]
+    pub behind_proxy: bool,
+    /// Print nothing but errors.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Sandbox options.
+    #[command(flatten)]
+    pub sandbox: SandboxArgs,
 }

@@ -7,7 +7,8 @@
 //! - [`judge`]: running untrusted programs and judging them;
 //! - [`workflows`]: validation, package CI and export;
 //! - [`report`]: one file per output format;
-//! - [`commands`] and [`cli`]: the command line, and nothing below knows it.
+//! - [`commands`] and [`cli`]: the command line, and nothing below knows it;
+//! - [`server`]: the online judge (`serve`), a front end beside `commands`.
 //!
 //! `docs/ARCHITECTURE.md` maps it on one page.
 
@@ -21,4 +22,5 @@ pub mod judge;
 pub mod package;
 pub mod puzzle;
 pub mod report;
+pub mod server;
 pub mod workflows;

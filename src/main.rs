@@ -10,7 +10,12 @@ fn main() {
     let cli = Cli::parse_from(mayan_judge::cli::args());
     if matches!(
         cli.command,
-        Command::Grade(_) | Command::Ci(_) | Command::Stress(_) | Command::Bench(_) | Command::Doctor(_)
+        Command::Grade(_)
+            | Command::Ci(_)
+            | Command::Stress(_)
+            | Command::Bench(_)
+            | Command::Doctor(_)
+            | Command::Serve(_)
     ) {
         // While the judge is one thread: its cgroup, its user namespace.
         mayan_judge::judge::sandbox::host::prepare();
@@ -27,6 +32,7 @@ fn main() {
         Command::Export(args) => commands::export::run(args),
         Command::Stress(args) => commands::stress::run(args),
         Command::Doctor(args) => commands::doctor::run(args),
+        Command::Serve(args) => commands::serve::run(args),
     };
     match result {
         Ok(code) => std::process::exit(code),

@@ -220,21 +220,10 @@ fn grade_one(
     jobs: usize,
     progress: &Progress,
 ) {
-    match prepared {
-        Err(e) => {
-            entry.judge_error = Some(e.to_string());
-            progress.skip(grader.len());
-        }
-        Ok(Err(ce)) => {
-            entry.compile_error = Some(ce.message);
-            progress.skip(grader.len());
-        }
-        Ok(Ok(program)) => {
-            entry.compiled_from_cache = program.cached;
-            entry.tests = grader.grade(&program, jobs, &|r| {
-                progress.step(|| format!("{}: {} ({} ms)", r.test, r.verdict, r.time_ms))
-            });
-            entry.score = grader.score(&entry.tests).0;
-        }
+    let ran = grader.grade_prepared(prepared, entry, jobs, &|r| {
+        progress.step(|| format!("{}: {} ({} ms)", r.test, r.verdict, r.time_ms))
+    });
+    if !ran {
+        progress.skip(grader.len());
     }
 }

@@ -9,6 +9,7 @@ pub mod export;
 pub mod r#gen;
 pub mod grade;
 pub mod progress;
+pub mod serve;
 pub mod show;
 pub mod solve;
 pub mod stress;

@@ -19,7 +19,7 @@
 
 use crate::judge::runner::{RunError, Runner};
 use crate::judge::sandbox::{Limits, RunResult, Status};
-use crate::judge::submission::Program;
+use crate::judge::submission::{Prepared, Program, SubmissionError};
 use crate::package::{FileIo, Problem, ProblemLimits, TestCase};
 use crate::puzzle::checker::{self, Judgement, Reference};
 use crate::puzzle::sim::{Move, Puzzle};
@@ -353,6 +353,23 @@ impl SubmissionReport {
             .join(", ")
     }
 
+    /// The submission's overall verdict: `AC` when every test is, else
+    /// `FAIL` (judge error), `CE`, or the first test's verdict that is not AC.
+    pub fn overall_verdict(&self) -> &'static str {
+        if self.judge_error.is_some() {
+            return Verdict::Fail.code();
+        }
+        if self.compile_error.is_some() {
+            return Verdict::CompileError.code();
+        }
+        self.tests
+            .iter()
+            .map(|t| t.verdict)
+            .find(|&v| v != Verdict::Accepted)
+            .unwrap_or(Verdict::Accepted)
+            .code()
+    }
+
     /// Whether some test failed through the judge's fault.
     pub fn judge_failed(&self) -> bool {
         self.judge_error.is_some() || self.tests.iter().any(|t| t.verdict == Verdict::Fail)
@@ -539,6 +556,29 @@ impl<'a> Grader<'a> {
         on_result: &(dyn Fn(&TestResult) + Sync),
     ) -> Vec<TestResult> {
         self.grade_tests(program, jobs, false, on_result)
+    }
+
+    /// Grades a prepared submission into its report entry: the judge's
+    /// error, the compilation error, or every test's result and the score.
+    /// Returns whether the tests ran.
+    pub fn grade_prepared(
+        &self,
+        prepared: Result<Prepared, SubmissionError>,
+        entry: &mut SubmissionReport,
+        jobs: usize,
+        on_result: &(dyn Fn(&TestResult) + Sync),
+    ) -> bool {
+        match prepared {
+            Err(e) => entry.judge_error = Some(e.to_string()),
+            Ok(Err(ce)) => entry.compile_error = Some(ce.message),
+            Ok(Ok(program)) => {
+                entry.compiled_from_cache = program.cached;
+                entry.tests = self.grade(&program, jobs, on_result);
+                entry.score = self.score(&entry.tests).0;
+                return true;
+            }
+        }
+        false
     }
 
     /// Like [`Grader::grade`], but stops at the first test (in test order)

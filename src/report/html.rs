@@ -55,7 +55,7 @@ const VIEW_BOX: &str = "-.8 -.1 6.5 8.1";
 /// to `k10` (a unit square with its number), the axes `ax` (the frame, x
 /// 0-4 under it, y 0-6 beside it, row 0 at the bottom), the cross `x` and
 /// the moving block `r` (right) / `l` (left) with its arrow.
-fn defs() -> String {
+pub fn board_defs() -> String {
     let mut d =
         String::from("<svg width=\"0\" height=\"0\" style=\"position:absolute\" aria-hidden=\"true\"><defs>");
     for (k, fill) in FILL.iter().enumerate().skip(1) {
@@ -98,7 +98,7 @@ fn page(title: &str, body: &str) -> String {
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>{STYLE}</style></head>\n\
          <body>\n{}{body}\n<script>{SCRIPT}</script>\n</body></html>\n",
         esc(title),
-        defs()
+        board_defs()
     )
 }
 

@@ -14,7 +14,7 @@ mod ranking;
 mod text;
 
 pub use csv::Csv;
-pub use html::Html;
+pub use html::{Html, board_defs, svg_board};
 pub use json::Json;
 pub use junit::Junit;
 pub use markdown::Markdown;

@@ -1,0 +1,52 @@
+//! `mayan-judge serve`: the online judge. Reads the contest file and the
+//! package, makes the sandbox `grade` uses, and hands them to `server`.
+
+use crate::cli::ServeArgs;
+use crate::package::languages::LanguageTable;
+use crate::server::contest::ContestConfig;
+use crate::server::{Options, Rates};
+use anyhow::{Context, Result};
+use std::path::PathBuf;
+
+/// Runs `serve` until Ctrl-C or SIGTERM; returns the exit code.
+pub fn run(args: &ServeArgs) -> Result<i32> {
+    let contest = match &args.contest {
+        Some(path) => ContestConfig::load(path).with_context(|| format!("reading {}", path.display()))?,
+        None => ContestConfig::default_practice(),
+    };
+    let package = args.problem.clone().or_else(|| contest.problem.clone());
+    let (problem, bundled) = super::grade::find_problem(package.as_deref())?;
+    let languages = LanguageTable::for_package(&problem.dir)?;
+    let cases = problem.tests().context("reading the package's tests")?;
+    let sandbox = super::untrusted_sandbox(&args.sandbox, &[&problem.dir, &problem.tests_dir])?;
+    let db = args.db.clone().unwrap_or_else(|| default_db(args));
+    let options = Options {
+        listen: args.listen,
+        problem,
+        cases,
+        languages,
+        contest,
+        db,
+        jobs: args.jobs,
+        tls: args.tls_cert.clone().zip(args.tls_key.clone()),
+        behind_proxy: args.behind_proxy,
+        quiet: args.quiet,
+        sandbox,
+        rates: Rates::default(),
+    };
+    crate::server::serve(options)?;
+    drop(bundled);
+    Ok(0)
+}
+
+/// `mayan-judge.db` beside contest.toml, else in the current folder.
+fn default_db(args: &ServeArgs) -> PathBuf {
+    let dir = args
+        .contest
+        .as_ref()
+        .and_then(|c| c.parent())
+        .filter(|d| !d.as_os_str().is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("."));
+    dir.join("mayan-judge.db")
+}

@@ -1,0 +1,258 @@
+//! The teacher's pages: every submission with its source and results,
+//! rejudging (one, a contestant's, all), disqualifying, answering
+//! clarifications, announcements, and the downloads: the reports `grade
+//! --contest` writes and every contestant's last program in the LemonLime
+//! and Arbiter layouts. Only the `admin` user reaches them.
+
+use super::app::App;
+use super::db::User;
+use super::events::Event;
+use super::web::{
+    CsrfForm, Fail, Identity, PageResult, check_csrf, render, row_context, signed_in, text_field,
+};
+use crate::judge::grading::{GradeReport, SubmissionReport};
+use crate::report::{Csv, Html, Json, ReportFormat};
+use axum::Router;
+use axum::extract::{Path, Query, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Redirect};
+use axum::routing::{get, post};
+use minijinja::context;
+use std::sync::Arc;
+
+/// The teacher's routes, under `/admin`.
+pub fn routes() -> Router<Arc<App>> {
+    Router::new()
+        .route("/admin", get(dashboard))
+        .route("/admin/submissions", get(submissions))
+        .route("/admin/rejudge", post(rejudge))
+        .route("/admin/disqualify", post(disqualify))
+        .route("/admin/clarifications/{id}", post(answer))
+        .route("/admin/announcements", post(announce))
+        .route("/admin/report.{format}", get(report))
+        .route("/admin/programs-{layout}", get(programs))
+}
+
+/// The signed-in teacher, or why not.
+pub fn teacher(identity: &Identity) -> Result<(&User, &str), Fail> {
+    let (user, csrf) = signed_in(identity)?;
+    if !user.is_admin {
+        return Err(Fail::Forbidden("Only the teacher may open this page.".into()));
+    }
+    Ok((user, csrf))
+}
+
+async fn dashboard(
+    State(app): State<Arc<App>>,
+    axum::Extension(id): axum::Extension<Identity>,
+) -> PageResult {
+    let viewer = teacher(&id)?;
+    let queue = app.db.queue_length()?;
+    let users = app.db.users()?;
+    let unanswered = app
+        .db
+        .clarifications(None)?
+        .iter()
+        .filter(|c| c.answer.is_none())
+        .count();
+    render(
+        &app,
+        "admin.html",
+        Some(viewer),
+        context! { queue, users => minijinja::Value::from(minijinja::value::Serde(&users)), unanswered },
+    )
+}
+
+/// `?user=NAME`: one contestant's submissions.
+#[derive(serde::Deserialize)]
+struct Who {
+    user: Option<String>,
+}
+
+async fn submissions(
+    State(app): State<Arc<App>>,
+    axum::Extension(id): axum::Extension<Identity>,
+    Query(who): Query<Who>,
+) -> PageResult {
+    let viewer = teacher(&id)?;
+    let user = match &who.user {
+        Some(name) => Some(app.db.user_by_name(name)?.ok_or(Fail::NotFound)?.0),
+        None => None,
+    };
+    let rows = app.db.submissions(user.as_ref().map(|u| u.id))?;
+    let submissions: Vec<_> = rows.iter().map(|s| row_context(&app, viewer.0, s)).collect();
+    let heading = match &user {
+        Some(u) => format!("Submissions of {}", u.name),
+        None => "Every submission".into(),
+    };
+    render(
+        &app,
+        "submissions.html",
+        Some(viewer),
+        context! { heading, submissions, base => "/submissions", show_user => true },
+    )
+}
+
+/// What to rejudge: one submission, a contestant's, or all.
+#[derive(serde::Deserialize)]
+struct RejudgeForm {
+    csrf: Option<String>,
+    submission: Option<i64>,
+    user: Option<i64>,
+    all: Option<String>,
+}
+
+async fn rejudge(
+    State(app): State<Arc<App>>,
+    axum::Extension(id): axum::Extension<Identity>,
+    axum::Form(form): axum::Form<RejudgeForm>,
+) -> PageResult {
+    let (_, csrf) = teacher(&id)?;
+    check_csrf(csrf, form.csrf.as_deref())?;
+    if form.submission.is_none() && form.user.is_none() && form.all.is_none() {
+        return Err(Fail::Bad(
+            "Say what to rejudge: a submission, a contestant, or all.".into(),
+        ));
+    }
+    app.db.rejudge(form.user, form.submission)?;
+    app.wake.notify();
+    app.live.send(Event::Ranking);
+    let back = match form.submission {
+        Some(s) => format!("/submissions/{s}"),
+        None => "/admin/submissions".into(),
+    };
+    Ok(Redirect::to(&back).into_response())
+}
+
+/// Disqualify a contestant (`yes=1`) or reinstate them (`yes=0`).
+#[derive(serde::Deserialize)]
+struct DisqualifyForm {
+    csrf: Option<String>,
+    user: i64,
+    yes: u8,
+}
+
+async fn disqualify(
+    State(app): State<Arc<App>>,
+    axum::Extension(id): axum::Extension<Identity>,
+    axum::Form(form): axum::Form<DisqualifyForm>,
+) -> PageResult {
+    let (_, csrf) = teacher(&id)?;
+    check_csrf(csrf, form.csrf.as_deref())?;
+    app.db.set_disqualified(form.user, form.yes == 1)?;
+    app.live.send(Event::Ranking);
+    Ok(Redirect::to("/admin").into_response())
+}
+
+/// An answer to a clarification.
+#[derive(serde::Deserialize)]
+struct AnswerForm {
+    csrf: Option<String>,
+    answer: String,
+    public: Option<String>,
+}
+
+async fn answer(
+    State(app): State<Arc<App>>,
+    axum::Extension(id): axum::Extension<Identity>,
+    Path(number): Path<i64>,
+    axum::Form(form): axum::Form<AnswerForm>,
+) -> PageResult {
+    let (_, csrf) = teacher(&id)?;
+    check_csrf(csrf, form.csrf.as_deref())?;
+    let text = text_field("answer", &form.answer)?;
+    let public = form.public.is_some();
+    let asker = app
+        .db
+        .answer(number, &text, public, super::now())?
+        .ok_or(Fail::NotFound)?;
+    let user_id = if public { None } else { asker };
+    app.live.send(Event::Clarification { user_id });
+    Ok(Redirect::to("/clarifications").into_response())
+}
+
+/// An announcement's text.
+#[derive(serde::Deserialize)]
+struct AnnounceForm {
+    csrf: Option<String>,
+    text: String,
+}
+
+async fn announce(
+    State(app): State<Arc<App>>,
+    axum::Extension(id): axum::Extension<Identity>,
+    axum::Form(form): axum::Form<AnnounceForm>,
+) -> PageResult {
+    let (_, csrf) = teacher(&id)?;
+    check_csrf(csrf, form.csrf.as_deref())?;
+    let text = text_field("announcement", &form.text)?;
+    app.db.announce(&text, super::now())?;
+    app.live.send(Event::Announcement);
+    Ok(Redirect::to("/admin").into_response())
+}
+
+/// The contest as `grade --contest` reports it: every contestant's last
+/// judged submission (a contestant with none: "no submission").
+pub fn contest_report(app: &App) -> Result<GradeReport, Fail> {
+    let judged = app.db.judged_reports()?;
+    let mut report = GradeReport::new(&app.problem.name, "mayan-judge serve".into());
+    report.time_limit_ms = app.problem.time_ms;
+    report.contest = Some(app.contest.title.clone());
+    report.tests = app.problem.tests.clone();
+    for user in app
+        .db
+        .users()?
+        .into_iter()
+        .filter(|u| !u.is_admin && !u.disqualified)
+    {
+        let last = judged.iter().rev().find(|(s, _)| s.user_id == user.id);
+        let mut entry = match last.and_then(|(_, r)| super::web::load_report(r)) {
+            Some(r) => r,
+            None => {
+                let mut r = SubmissionReport::new(user.name.clone(), "", app.problem.max_score);
+                r.no_program = Some("no submission".into());
+                r
+            }
+        };
+        entry.contestant = Some(user.name.clone());
+        report.submissions.push(entry);
+    }
+    Ok(report)
+}
+
+async fn report(
+    State(app): State<Arc<App>>,
+    axum::Extension(id): axum::Extension<Identity>,
+    Path(format): Path<String>,
+) -> PageResult {
+    teacher(&id)?;
+    let report = contest_report(&app)?;
+    let (kind, body): (&str, String) = match format.as_str() {
+        "csv" => ("text/csv; charset=utf-8", Csv.grade(&report)),
+        "html" => ("text/html; charset=utf-8", Html.grade(&report)),
+        "json" => ("application/json", Json.grade(&report)),
+        _ => return Err(Fail::NotFound),
+    };
+    let disposition = format!("attachment; filename=\"{}-report.{format}\"", app.problem.name);
+    Ok((
+        [
+            (header::CONTENT_TYPE, kind.to_string()),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        body,
+    )
+        .into_response())
+}
+
+async fn programs(
+    State(app): State<Arc<App>>,
+    axum::Extension(id): axum::Extension<Identity>,
+    Path(layout): Path<String>,
+) -> PageResult {
+    teacher(&id)?;
+    let _ = (&app, layout);
+    Err(Fail::NotFound)
+}
+
+#[allow(dead_code)]
+fn unused(_: CsrfForm) {}

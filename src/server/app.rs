@@ -1,0 +1,467 @@
+//! The server's shared state and start-up: the database opened and
+//! brought up to date, the contest's contestants added (generated
+//! passwords printed once and written to a file only the teacher reads),
+//! the judging workers started, then the web server bound and served, over
+//! HTTPS when a certificate is given.
+
+use super::auth;
+use super::contest::{ContestConfig, Feedback};
+use super::db::{Db, User};
+use super::events::Live;
+use super::queue::{Wake, Workers};
+use crate::judge::grading::{Grader, SubmissionReport, TestResult};
+use crate::judge::runner::Sandboxed;
+use crate::judge::sandbox::Sandbox;
+use crate::judge::submission::{SourceLimit, default_cache_dir};
+use crate::package::languages::LanguageTable;
+use crate::package::{Problem, TestCase};
+use crate::puzzle::verdict::Verdict;
+use anyhow::{Context, Result};
+use governor::{DefaultKeyedRateLimiter, Quota};
+use std::net::{IpAddr, SocketAddr};
+use std::num::NonZeroU32;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Rate limits.
+#[derive(Clone, Copy, Debug)]
+pub struct Rates {
+    /// Requests per second from one address while signed out (sign-in
+    /// attempts among them), with a burst of five times as many.
+    pub per_address: u32,
+    /// Requests per second of one signed-in user, burst five times as many.
+    pub per_user: u32,
+    /// Submissions per minute of one contestant (burst: as many).
+    pub submissions_per_minute: u32,
+}
+
+impl Default for Rates {
+    fn default() -> Self {
+        Rates {
+            per_address: 10,
+            per_user: 20,
+            submissions_per_minute: 10,
+        }
+    }
+}
+
+/// Everything `serve` needs, made by the command from its arguments.
+pub struct Options {
+    /// Where to listen.
+    pub listen: SocketAddr,
+    /// The package.
+    pub problem: Problem,
+    /// Its tests.
+    pub cases: Vec<TestCase>,
+    /// Its languages.
+    pub languages: LanguageTable,
+    /// The contest.
+    pub contest: ContestConfig,
+    /// The database file.
+    pub db: PathBuf,
+    /// Submissions judged at a time.
+    pub jobs: usize,
+    /// HTTPS certificate chain and key (PEM).
+    pub tls: Option<(PathBuf, PathBuf)>,
+    /// Behind a reverse proxy terminating HTTPS.
+    pub behind_proxy: bool,
+    /// Print nothing but errors.
+    pub quiet: bool,
+    /// The sandbox.
+    pub sandbox: Sandbox,
+    /// Rate limits.
+    pub rates: Rates,
+}
+
+/// What the pages show of the package.
+pub struct ProblemInfo {
+    /// Package name (the file stem of NOIP file I/O, archives).
+    pub name: String,
+    /// Its title.
+    pub title: String,
+    /// Tests, in order.
+    pub tests: Vec<String>,
+    /// Most points.
+    pub max_score: u32,
+    /// CPU time limit, ms.
+    pub time_ms: u64,
+    /// Memory limit, MiB.
+    pub memory_mib: u64,
+    /// Largest source accepted, bytes.
+    pub source_bytes: u64,
+    /// Languages contestants may use: (name, extensions).
+    pub languages: Vec<(String, Vec<String>)>,
+    /// The statement, as HTML (from `statement.md`).
+    pub statement: String,
+    /// The samples (input text), drawn on the statement page.
+    pub samples: Vec<String>,
+}
+
+/// The state every request handler shares.
+pub struct App {
+    /// The database.
+    pub db: Arc<Db>,
+    /// Live status and events.
+    pub live: Arc<Live>,
+    /// The judging workers' wake-up.
+    pub wake: Arc<Wake>,
+    /// The contest.
+    pub contest: ContestConfig,
+    /// The package, as pages show it.
+    pub problem: ProblemInfo,
+    /// The package's language table (detection by extension).
+    pub languages: LanguageTable,
+    /// The page templates.
+    pub templates: minijinja::Environment<'static>,
+    /// Cookies marked `Secure` (HTTPS, here or at a proxy).
+    pub secure_cookies: bool,
+    /// Client addresses from `X-Forwarded-For`.
+    pub behind_proxy: bool,
+    listen: SocketAddr,
+    tls: Option<(PathBuf, PathBuf)>,
+    quiet: bool,
+    per_address: DefaultKeyedRateLimiter<IpAddr>,
+    per_user: DefaultKeyedRateLimiter<i64>,
+    submissions: DefaultKeyedRateLimiter<i64>,
+}
+
+impl App {
+    /// Opens the database, adds the contestants, starts the judging workers.
+    pub fn start(o: Options) -> Result<Arc<App>> {
+        let db =
+            Arc::new(Db::open(&o.db).with_context(|| format!("opening the database {}", o.db.display()))?);
+        let requeued = db.requeue_interrupted()?;
+        let new_passwords = add_users(&db, &o.contest)?;
+        let problem = problem_info(&o.problem, &o.cases, &o.languages, &o.contest)?;
+        let live = Arc::new(Live::default());
+        let wake = Arc::new(Wake::default());
+        if !o.quiet {
+            print_start(&o, requeued, &new_passwords)?;
+        }
+        let judging = Judging {
+            problem: o.problem,
+            cases: o.cases,
+            languages: o.languages.clone(),
+            sandbox: o.sandbox,
+            jobs: o.jobs,
+        };
+        judging.start(&db, &live, &wake)?;
+        let r = o.rates;
+        let app = App {
+            db,
+            live,
+            wake,
+            contest: o.contest,
+            problem,
+            languages: o.languages,
+            templates: super::templates::environment(),
+            secure_cookies: o.tls.is_some() || o.behind_proxy,
+            behind_proxy: o.behind_proxy,
+            listen: o.listen,
+            tls: o.tls,
+            quiet: o.quiet,
+            per_address: DefaultKeyedRateLimiter::keyed(quota(r.per_address, 1)),
+            per_user: DefaultKeyedRateLimiter::keyed(quota(r.per_user, 1)),
+            submissions: DefaultKeyedRateLimiter::keyed(quota(r.submissions_per_minute, 60)),
+        };
+        Ok(Arc::new(app))
+    }
+
+    /// Whether a signed-out request from `ip` is within its rate.
+    pub fn allow_address(&self, ip: IpAddr) -> bool {
+        self.per_address.check_key(&ip).is_ok()
+    }
+
+    /// Whether a signed-in user's request is within their rate.
+    pub fn allow_user(&self, user_id: i64) -> bool {
+        self.per_user.check_key(&user_id).is_ok()
+    }
+
+    /// Whether a contestant may submit now (their submission rate).
+    pub fn allow_submission(&self, user_id: i64) -> bool {
+        self.submissions.check_key(&user_id).is_ok()
+    }
+
+    /// What `viewer` may see of a submission's results, by the contest's
+    /// feedback policy: every test, the tests up to the first failure, or
+    /// none (score only / nothing until the end). The teacher sees all,
+    /// everybody sees all once the contest is over.
+    pub fn visible_tests<'r>(&self, viewer: &User, report: &'r SubmissionReport) -> &'r [TestResult] {
+        if viewer.is_admin || self.contest.window.ended(super::now()) {
+            return &report.tests;
+        }
+        match self.contest.feedback {
+            Feedback::AllTests => &report.tests,
+            Feedback::FirstFailure => {
+                let first = report.tests.iter().position(|t| t.verdict != Verdict::Accepted);
+                &report.tests[..first.map_or(report.tests.len(), |i| i + 1)]
+            }
+            Feedback::Score | Feedback::NoneUntilEnd => &[],
+        }
+    }
+
+    /// Whether `viewer` may see a submission's verdict and score at all.
+    pub fn shows_result(&self, viewer: &User) -> bool {
+        viewer.is_admin
+            || self.contest.feedback != Feedback::NoneUntilEnd
+            || self.contest.window.ended(super::now())
+    }
+}
+
+fn quota(per: u32, period_secs: u64) -> Quota {
+    let n = NonZeroU32::new(per.max(1)).unwrap_or(NonZeroU32::MIN);
+    let every = std::time::Duration::from_secs(period_secs) / n.get();
+    Quota::with_period(every.max(std::time::Duration::from_micros(1)))
+        .unwrap_or(Quota::per_second(n))
+        .allow_burst(
+            NonZeroU32::new(n.get().saturating_mul(if period_secs > 1 { 1 } else { 5 })).unwrap_or(n),
+        )
+}
+
+/// Adds the contest's contestants and the teacher (`admin`) that the
+/// database does not have yet; returns the passwords generated for them
+/// (existing users keep theirs: a restart prints nothing new).
+fn add_users(db: &Db, contest: &ContestConfig) -> Result<Vec<(String, String)>> {
+    let mut generated = Vec::new();
+    let admin = contest
+        .admin_password
+        .clone()
+        .map(|p| (p, false))
+        .unwrap_or_else(|| (super::contest::generate_password(), true));
+    let wanted = std::iter::once(("admin".to_string(), None, admin.0, admin.1, true)).chain(
+        contest.contestants.iter().map(|c| {
+            (
+                c.name.clone(),
+                c.display.clone(),
+                c.password.clone(),
+                c.generated,
+                false,
+            )
+        }),
+    );
+    for (name, display, password, was_generated, is_admin) in wanted {
+        match db.user_by_name(&name)? {
+            Some((user, hash)) => {
+                let changed = !was_generated && !auth::verify_password(&password, &hash);
+                let new_hash = changed.then(|| auth::hash_password(&password));
+                if display.is_some() || new_hash.is_some() {
+                    db.update_user(user.id, display.as_deref(), new_hash.as_deref())?;
+                }
+            }
+            None => {
+                db.add_user(
+                    &name,
+                    display.as_deref(),
+                    &auth::hash_password(&password),
+                    is_admin,
+                )?;
+                if was_generated {
+                    generated.push((name, password));
+                }
+            }
+        }
+    }
+    Ok(generated)
+}
+
+/// Prints how the server starts: the contest, what was queued again, and
+/// the passwords generated this time (once; also written to passwords.csv).
+fn print_start(o: &Options, requeued: usize, passwords: &[(String, String)]) -> Result<()> {
+    println!(
+        "{}: {} ({} contestants, database {})",
+        o.contest.title,
+        o.problem.config.title,
+        o.contest.contestants.len(),
+        o.db.display()
+    );
+    if requeued > 0 {
+        println!("{requeued} submissions interrupted by the last stop are judged again");
+    }
+    if !passwords.is_empty() {
+        let file = o.contest.dir.join("passwords.csv");
+        let mut rows: Vec<(String, String)> = read_passwords(&file);
+        rows.retain(|(n, _)| !passwords.iter().any(|(m, _)| m == n));
+        rows.extend(passwords.iter().cloned());
+        let pairs: Vec<(&str, &str)> = rows.iter().map(|(n, p)| (n.as_str(), p.as_str())).collect();
+        super::contest::write_passwords(&file, &pairs)
+            .with_context(|| format!("writing {}", file.display()))?;
+        println!(
+            "generated passwords (shown once; also in {}, mode 0600):",
+            file.display()
+        );
+        for (name, password) in passwords {
+            println!("  {name:<20} {password}");
+        }
+    }
+    Ok(())
+}
+
+fn read_passwords(file: &std::path::Path) -> Vec<(String, String)> {
+    let Ok(text) = std::fs::read_to_string(file) else {
+        return Vec::new();
+    };
+    text.lines()
+        .skip(1)
+        .filter_map(|l| l.split_once(','))
+        .map(|(n, p)| (n.to_string(), p.to_string()))
+        .collect()
+}
+
+/// The package as pages show it.
+fn problem_info(
+    problem: &Problem,
+    cases: &[TestCase],
+    languages: &LanguageTable,
+    contest: &ContestConfig,
+) -> Result<ProblemInfo> {
+    let allowed = |name: &str| {
+        contest
+            .languages
+            .as_ref()
+            .is_none_or(|l| l.iter().any(|x| x == name))
+    };
+    let statement_md = std::fs::read_to_string(problem.dir.join("statement.md")).unwrap_or_default();
+    let samples = cases
+        .iter()
+        .filter(|c| c.name.starts_with("sample"))
+        .filter_map(|c| std::fs::read_to_string(&c.input).ok())
+        .collect();
+    let limits = &problem.config.limits;
+    Ok(ProblemInfo {
+        name: problem.config.name.clone(),
+        title: problem.config.title.clone(),
+        tests: cases.iter().map(|c| c.name.clone()).collect(),
+        max_score: problem.config.scoring.score(&[]).1,
+        time_ms: limits.time_ms,
+        memory_mib: limits.memory_mib,
+        source_bytes: SourceLimit::of(limits).bytes(),
+        languages: languages
+            .names()
+            .into_iter()
+            .filter(|n| allowed(n))
+            .filter_map(|n| languages.get(n).map(|l| (n.to_string(), l.extensions.clone())))
+            .collect(),
+        statement: markdown(&statement_md),
+        samples,
+    })
+}
+
+/// Markdown to HTML, raw HTML in it escaped (a package is data, not code).
+fn markdown(text: &str) -> String {
+    use pulldown_cmark::{Event, Parser, html};
+    let events = Parser::new(text).map(|e| match e {
+        Event::Html(h) | Event::InlineHtml(h) => Event::Text(h),
+        other => other,
+    });
+    let mut out = String::new();
+    html::push_html(&mut out, events);
+    out
+}
+
+/// What the judging thread owns for the life of the process.
+struct Judging {
+    problem: Problem,
+    cases: Vec<TestCase>,
+    languages: LanguageTable,
+    sandbox: Sandbox,
+    jobs: usize,
+}
+
+impl Judging {
+    /// Starts the judging workers on a thread of their own; returns once
+    /// the tests are loaded (or why they cannot be).
+    fn start(self, db: &Arc<Db>, live: &Arc<Live>, wake: &Arc<Wake>) -> Result<()> {
+        let (db, live, wake) = (db.clone(), live.clone(), wake.clone());
+        let work_dir = tempfile::Builder::new()
+            .prefix("mayan-judge-serve-")
+            .tempdir()
+            .context("making the folder submissions are compiled in")?;
+        let (ready_tx, ready_rx) = std::sync::mpsc::channel();
+        std::thread::Builder::new()
+            .name("judging".into())
+            .spawn(move || {
+                let runner = Sandboxed(&self.sandbox);
+                let grader = match Grader::new(&self.problem, &runner, self.cases) {
+                    Ok(g) => g.retry_tle(1),
+                    Err(e) => {
+                        let _ = ready_tx.send(Err(e));
+                        return;
+                    }
+                };
+                let _ = ready_tx.send(Ok(()));
+                Workers {
+                    grader: &grader,
+                    sandbox: &self.sandbox,
+                    languages: &self.languages,
+                    limit: SourceLimit::of(&self.problem.config.limits),
+                    cache_dir: default_cache_dir(),
+                    work_dir: work_dir.path(),
+                    db: &db,
+                    live: &live,
+                    wake: &wake,
+                }
+                .run(self.jobs);
+            })
+            .context("starting the judging thread")?;
+        ready_rx
+            .recv()
+            .context("the judging thread stopped")?
+            .context("reading the tests")?;
+        Ok(())
+    }
+}
+
+/// Binds, prints `listening on URL`, and serves until Ctrl-C or SIGTERM.
+pub async fn listen(app: Arc<App>) -> Result<()> {
+    let router = super::web::router(app.clone());
+    let make = router.into_make_service_with_connect_info::<SocketAddr>();
+    let listener =
+        std::net::TcpListener::bind(app.listen).with_context(|| format!("listening on {}", app.listen))?;
+    listener.set_nonblocking(true)?;
+    let addr = listener.local_addr()?;
+    let scheme = if app.tls.is_some() { "https" } else { "http" };
+    if !app.quiet {
+        println!("listening on {scheme}://{addr}");
+    }
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    let handle = axum_server::Handle::new();
+    tokio::spawn(shutdown_on_signal(handle.clone()));
+    match &app.tls {
+        Some((cert, key)) => {
+            let _ = rustls::crypto::ring::default_provider().install_default();
+            let config = axum_server::tls_rustls::RustlsConfig::from_pem_file(cert, key)
+                .await
+                .with_context(|| {
+                    format!(
+                        "reading the certificate {} and key {}",
+                        cert.display(),
+                        key.display()
+                    )
+                })?;
+            axum_server::from_tcp_rustls(listener, config)?
+                .handle(handle)
+                .serve(make)
+                .await?
+        }
+        None => {
+            axum_server::from_tcp(listener)?
+                .handle(handle)
+                .serve(make)
+                .await?
+        }
+    }
+    Ok(())
+}
+
+async fn shutdown_on_signal(handle: axum_server::Handle<SocketAddr>) {
+    let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+        Ok(s) => s,
+        Err(_) => return,
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = term.recv() => {}
+    }
+    handle.graceful_shutdown(Some(std::time::Duration::from_secs(2)));
+}

@@ -1,0 +1,661 @@
+//! The server's database: one SQLite file (WAL, `synchronous = FULL`), its
+//! schema as versioned migrations, and every query the server makes. A
+//! write returns only once it is committed to disk, so whatever the server
+//! acknowledges survives a SIGKILL or a power cut.
+
+use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite_migration::{M, Migrations};
+use std::path::Path;
+use std::sync::{Mutex, MutexGuard};
+
+/// What the database can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    /// SQLite refused (a full disk, a read-only file, a corrupt database).
+    #[error("database: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// The schema could not be brought up to date.
+    #[error("database schema: {0}")]
+    Migration(#[from] rusqlite_migration::Error),
+}
+
+/// Result of a database call.
+pub type DbResult<T> = Result<T, DbError>;
+
+/// The schema, one migration per version (`PRAGMA user_version`): never
+/// edit a released one, add the next.
+const MIGRATIONS: &[M<'static>] = &[M::up(
+    "CREATE TABLE users (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+        display TEXT,
+        password_hash TEXT NOT NULL,
+        is_admin INTEGER NOT NULL DEFAULT 0,
+        disqualified INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE sessions (
+        token_hash TEXT PRIMARY KEY,
+        user_id INTEGER NOT NULL REFERENCES users(id),
+        csrf TEXT NOT NULL,
+        expires INTEGER NOT NULL
+    );
+    CREATE TABLE api_tokens (
+        token_hash TEXT PRIMARY KEY,
+        user_id INTEGER NOT NULL REFERENCES users(id),
+        created INTEGER NOT NULL
+    );
+    CREATE TABLE submissions (
+        id INTEGER PRIMARY KEY,
+        user_id INTEGER NOT NULL REFERENCES users(id),
+        language TEXT NOT NULL,
+        file_name TEXT NOT NULL,
+        source BLOB NOT NULL,
+        submitted INTEGER NOT NULL,
+        state TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'judging', 'done')),
+        priority INTEGER NOT NULL DEFAULT 0,
+        verdict TEXT,
+        score INTEGER,
+        max_score INTEGER,
+        time_ms INTEGER,
+        memory_kib INTEGER,
+        report TEXT,
+        judged INTEGER,
+        judgings INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX submissions_by_state ON submissions(state, user_id, id);
+    CREATE INDEX submissions_by_user ON submissions(user_id, id);
+    CREATE TABLE clarifications (
+        id INTEGER PRIMARY KEY,
+        user_id INTEGER REFERENCES users(id),
+        question TEXT NOT NULL,
+        asked INTEGER NOT NULL,
+        answer TEXT,
+        answered INTEGER,
+        public INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE announcements (
+        id INTEGER PRIMARY KEY,
+        text TEXT NOT NULL,
+        posted INTEGER NOT NULL
+    );",
+)];
+
+/// The database: one connection, behind a lock (SQLite serialises writes
+/// anyway; every statement here takes microseconds).
+pub struct Db {
+    conn: Mutex<Connection>,
+}
+
+/// A contestant or the teacher.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct User {
+    /// Row id.
+    pub id: i64,
+    /// Sign-in name.
+    pub name: String,
+    /// Name shown in the ranking (the sign-in name when none).
+    pub display: String,
+    /// The teacher.
+    pub is_admin: bool,
+    /// Out of the ranking, cannot submit.
+    pub disqualified: bool,
+}
+
+/// A submission as lists and pages show it (no source, no report).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct SubmissionRow {
+    /// Row id: the submission's number.
+    pub id: i64,
+    /// Who submitted it.
+    pub user_id: i64,
+    /// Their sign-in name.
+    pub user: String,
+    /// Language name.
+    pub language: String,
+    /// The file name it was submitted as.
+    pub file_name: String,
+    /// Unix seconds.
+    pub submitted: i64,
+    /// `queued`, `judging` or `done`.
+    pub state: String,
+    /// Overall verdict once done (`AC`, `WA`, `CE`, `FAIL`, …).
+    pub verdict: Option<String>,
+    /// Points, once done.
+    pub score: Option<i64>,
+    /// Points possible.
+    pub max_score: Option<i64>,
+    /// Most CPU time of a test, ms.
+    pub time_ms: Option<i64>,
+    /// Most memory of a test, KiB.
+    pub memory_kib: Option<i64>,
+    /// How many times it was judged (1, or more after rejudges).
+    pub judgings: i64,
+}
+
+/// A submission claimed by a judging worker.
+#[derive(Clone, Debug)]
+pub struct Claimed {
+    /// Row id.
+    pub id: i64,
+    /// Who submitted it.
+    pub user_id: i64,
+    /// Language name.
+    pub language: String,
+    /// File name.
+    pub file_name: String,
+    /// The source.
+    pub source: Vec<u8>,
+}
+
+/// What a judged submission stores.
+#[derive(Clone, Debug)]
+pub struct Judged {
+    /// Overall verdict.
+    pub verdict: String,
+    /// Points.
+    pub score: u32,
+    /// Points possible.
+    pub max_score: u32,
+    /// Most CPU time of a test, ms.
+    pub time_ms: u64,
+    /// Most memory of a test, KiB.
+    pub memory_kib: u64,
+    /// The `SubmissionReport` as JSON.
+    pub report: String,
+}
+
+/// A clarification: a question, and the teacher's answer.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Clarification {
+    /// Row id.
+    pub id: i64,
+    /// Who asked (none: the teacher wrote it for everybody).
+    pub user: Option<String>,
+    /// The question.
+    pub question: String,
+    /// Unix seconds.
+    pub asked: i64,
+    /// The answer, once given.
+    pub answer: Option<String>,
+    /// Shown to everybody.
+    pub public: bool,
+}
+
+/// An announcement to every contestant.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Announcement {
+    /// Row id.
+    pub id: i64,
+    /// Its text.
+    pub text: String,
+    /// Unix seconds.
+    pub posted: i64,
+}
+
+const SUBMISSION_COLUMNS: &str = "s.id, s.user_id, u.name, s.language, s.file_name, s.submitted, s.state, \
+     s.verdict, s.score, s.max_score, s.time_ms, s.memory_kib, s.judgings";
+
+fn submission_row(r: &rusqlite::Row) -> rusqlite::Result<SubmissionRow> {
+    Ok(SubmissionRow {
+        id: r.get(0)?,
+        user_id: r.get(1)?,
+        user: r.get(2)?,
+        language: r.get(3)?,
+        file_name: r.get(4)?,
+        submitted: r.get(5)?,
+        state: r.get(6)?,
+        verdict: r.get(7)?,
+        score: r.get(8)?,
+        max_score: r.get(9)?,
+        time_ms: r.get(10)?,
+        memory_kib: r.get(11)?,
+        judgings: r.get(12)?,
+    })
+}
+
+fn user_row(r: &rusqlite::Row) -> rusqlite::Result<User> {
+    let name: String = r.get(1)?;
+    let display: Option<String> = r.get(2)?;
+    Ok(User {
+        id: r.get(0)?,
+        display: display.unwrap_or_else(|| name.clone()),
+        name,
+        is_admin: r.get(3)?,
+        disqualified: r.get(4)?,
+    })
+}
+
+const USER_COLUMNS: &str = "id, name, display, is_admin, disqualified";
+
+impl Db {
+    /// Opens (or creates) the database and brings its schema up to date.
+    pub fn open(path: &Path) -> DbResult<Db> {
+        let mut conn = Connection::open(path)?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        Migrations::from_slice(MIGRATIONS).to_latest(&mut conn)?;
+        Ok(Db {
+            conn: Mutex::new(conn),
+        })
+    }
+
+    fn conn(&self) -> MutexGuard<'_, Connection> {
+        // A panic while holding it cannot leave SQLite half-written (the
+        // transaction rolls back), so a poisoned lock is still usable.
+        self.conn.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The user of this name (any case), with their password hash.
+    pub fn user_by_name(&self, name: &str) -> DbResult<Option<(User, String)>> {
+        let sql = format!("SELECT {USER_COLUMNS}, password_hash FROM users WHERE name = ?1");
+        Ok(self
+            .conn()
+            .query_row(&sql, [name], |r| Ok((user_row(r)?, r.get(5)?)))
+            .optional()?)
+    }
+
+    /// The user with this id.
+    pub fn user(&self, id: i64) -> DbResult<Option<User>> {
+        let sql = format!("SELECT {USER_COLUMNS} FROM users WHERE id = ?1");
+        Ok(self.conn().query_row(&sql, [id], user_row).optional()?)
+    }
+
+    /// Every user, the teacher first, then by name.
+    pub fn users(&self) -> DbResult<Vec<User>> {
+        let sql = format!("SELECT {USER_COLUMNS} FROM users ORDER BY is_admin DESC, name");
+        let conn = self.conn();
+        let mut stmt = conn.prepare_cached(&sql)?;
+        let rows = stmt.query_map([], user_row)?.collect::<Result<_, _>>()?;
+        Ok(rows)
+    }
+
+    /// Adds a user (a contestant, or the teacher with `is_admin`).
+    pub fn add_user(&self, name: &str, display: Option<&str>, hash: &str, is_admin: bool) -> DbResult<i64> {
+        let conn = self.conn();
+        conn.execute(
+            "INSERT INTO users (name, display, password_hash, is_admin) VALUES (?1, ?2, ?3, ?4)",
+            params![name, display, hash, is_admin],
+        )?;
+        Ok(conn.last_insert_rowid())
+    }
+
+    /// Changes a user's shown name and password hash.
+    pub fn update_user(&self, id: i64, display: Option<&str>, hash: Option<&str>) -> DbResult<()> {
+        let conn = self.conn();
+        conn.execute(
+            "UPDATE users SET display = ?2 WHERE id = ?1",
+            params![id, display],
+        )?;
+        if let Some(hash) = hash {
+            conn.execute(
+                "UPDATE users SET password_hash = ?2 WHERE id = ?1",
+                params![id, hash],
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Disqualifies a contestant, or lifts it.
+    pub fn set_disqualified(&self, id: i64, yes: bool) -> DbResult<()> {
+        self.conn().execute(
+            "UPDATE users SET disqualified = ?2 WHERE id = ?1 AND is_admin = 0",
+            params![id, yes],
+        )?;
+        Ok(())
+    }
+
+    /// Stores a session (by the hash of its cookie) for a user.
+    pub fn add_session(&self, token_hash: &str, user_id: i64, csrf: &str, expires: i64) -> DbResult<()> {
+        let conn = self.conn();
+        conn.execute(
+            "DELETE FROM sessions WHERE expires < ?1",
+            [expires - super::auth::SESSION_SECS],
+        )?;
+        conn.execute(
+            "INSERT INTO sessions (token_hash, user_id, csrf, expires) VALUES (?1, ?2, ?3, ?4)",
+            params![token_hash, user_id, csrf, expires],
+        )?;
+        Ok(())
+    }
+
+    /// The user and CSRF token of a live session.
+    pub fn session(&self, token_hash: &str, now: i64) -> DbResult<Option<(User, String)>> {
+        let sql = format!(
+            "SELECT u.id, u.name, u.display, u.is_admin, u.disqualified, s.csrf FROM sessions s \
+             JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?1 AND s.expires > ?2"
+        );
+        let conn = self.conn();
+        let mut stmt = conn.prepare_cached(&sql)?;
+        Ok(stmt
+            .query_row(params![token_hash, now], |r| Ok((user_row(r)?, r.get(5)?)))
+            .optional()?)
+    }
+
+    /// Ends a session.
+    pub fn delete_session(&self, token_hash: &str) -> DbResult<()> {
+        self.conn()
+            .execute("DELETE FROM sessions WHERE token_hash = ?1", [token_hash])?;
+        Ok(())
+    }
+
+    /// Stores an API token (by its hash) for a user.
+    pub fn add_api_token(&self, token_hash: &str, user_id: i64, now: i64) -> DbResult<()> {
+        self.conn().execute(
+            "INSERT INTO api_tokens (token_hash, user_id, created) VALUES (?1, ?2, ?3)",
+            params![token_hash, user_id, now],
+        )?;
+        Ok(())
+    }
+
+    /// The user of an API token.
+    pub fn api_user(&self, token_hash: &str) -> DbResult<Option<User>> {
+        let sql = "SELECT u.id, u.name, u.display, u.is_admin, u.disqualified FROM api_tokens t \
+                   JOIN users u ON u.id = t.user_id WHERE t.token_hash = ?1";
+        let conn = self.conn();
+        let mut stmt = conn.prepare_cached(sql)?;
+        Ok(stmt.query_row([token_hash], user_row).optional()?)
+    }
+
+    /// Stores a new submission, queued; returns its number once committed.
+    pub fn add_submission(
+        &self,
+        user_id: i64,
+        language: &str,
+        file_name: &str,
+        source: &[u8],
+        now: i64,
+    ) -> DbResult<i64> {
+        let conn = self.conn();
+        conn.execute(
+            "INSERT INTO submissions (user_id, language, file_name, source, submitted) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![user_id, language, file_name, source, now],
+        )?;
+        Ok(conn.last_insert_rowid())
+    }
+
+    /// How many submissions a user has made.
+    pub fn submission_count(&self, user_id: i64) -> DbResult<i64> {
+        Ok(self.conn().query_row(
+            "SELECT COUNT(*) FROM submissions WHERE user_id = ?1",
+            [user_id],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// One submission, with its source and report.
+    pub fn submission(&self, id: i64) -> DbResult<Option<(SubmissionRow, Vec<u8>, Option<String>)>> {
+        let sql = format!(
+            "SELECT {SUBMISSION_COLUMNS}, s.source, s.report FROM submissions s JOIN users u ON u.id = s.user_id WHERE s.id = ?1"
+        );
+        Ok(self
+            .conn()
+            .query_row(&sql, [id], |r| Ok((submission_row(r)?, r.get(13)?, r.get(14)?)))
+            .optional()?)
+    }
+
+    /// Submissions, newest first: a user's, or everybody's.
+    pub fn submissions(&self, user_id: Option<i64>) -> DbResult<Vec<SubmissionRow>> {
+        let sql = format!(
+            "SELECT {SUBMISSION_COLUMNS} FROM submissions s JOIN users u ON u.id = s.user_id \
+             WHERE ?1 IS NULL OR s.user_id = ?1 ORDER BY s.id DESC"
+        );
+        let conn = self.conn();
+        let mut stmt = conn.prepare_cached(&sql)?;
+        let rows = stmt
+            .query_map([user_id], submission_row)?
+            .collect::<Result<_, _>>()?;
+        Ok(rows)
+    }
+
+    /// Every judged submission with its report, oldest first (for rankings
+    /// and reports).
+    pub fn judged_reports(&self) -> DbResult<Vec<(SubmissionRow, String)>> {
+        let sql = format!(
+            "SELECT {SUBMISSION_COLUMNS}, s.report FROM submissions s JOIN users u ON u.id = s.user_id \
+             WHERE s.state = 'done' ORDER BY s.id"
+        );
+        let conn = self.conn();
+        let mut stmt = conn.prepare_cached(&sql)?;
+        let rows = stmt
+            .query_map([], |r| Ok((submission_row(r)?, r.get(13)?)))?
+            .collect::<Result<_, _>>()?;
+        Ok(rows)
+    }
+
+    /// Every submission's final program per contestant: the last one
+    /// submitted (id, user name, file name, source).
+    pub fn final_programs(&self) -> DbResult<Vec<(i64, String, String, Vec<u8>)>> {
+        let sql = "SELECT s.id, u.name, s.file_name, s.source FROM submissions s JOIN users u ON u.id = s.user_id \
+                   WHERE s.id IN (SELECT MAX(id) FROM submissions GROUP BY user_id) ORDER BY u.name";
+        let conn = self.conn();
+        let mut stmt = conn.prepare(sql)?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+            .collect::<Result<_, _>>()?;
+        Ok(rows)
+    }
+
+    /// Puts back in the queue what a killed server was judging: its
+    /// results were never stored, so it is judged again, once.
+    pub fn requeue_interrupted(&self) -> DbResult<usize> {
+        Ok(self.conn().execute(
+            "UPDATE submissions SET state = 'queued' WHERE state = 'judging'",
+            [],
+        )?)
+    }
+
+    /// Claims the next submission to judge, fairly: new submissions before
+    /// rejudges, then each contestant's first waiting one before anybody's
+    /// second (counting the ones being judged), then the oldest.
+    pub fn claim_next(&self) -> DbResult<Option<Claimed>> {
+        let conn = self.conn();
+        let sql = "UPDATE submissions SET state = 'judging' WHERE id = (
+                SELECT id FROM (
+                    SELECT id, state, priority,
+                        ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY state = 'queued', id) AS k
+                    FROM submissions WHERE state IN ('queued', 'judging'))
+                WHERE state = 'queued' ORDER BY priority, k, id LIMIT 1)
+            RETURNING id, user_id, language, file_name, source";
+        let mut stmt = conn.prepare_cached(sql)?;
+        Ok(stmt
+            .query_row([], |r| {
+                Ok(Claimed {
+                    id: r.get(0)?,
+                    user_id: r.get(1)?,
+                    language: r.get(2)?,
+                    file_name: r.get(3)?,
+                    source: r.get(4)?,
+                })
+            })
+            .optional()?)
+    }
+
+    /// Stores a submission's results, in one transaction; `false` when it
+    /// was no longer being judged (a rejudge asked meanwhile: it is queued
+    /// again and these results are dropped).
+    pub fn finish(&self, id: i64, judged: &Judged, now: i64) -> DbResult<bool> {
+        let n = self.conn().execute(
+            "UPDATE submissions SET state = 'done', verdict = ?2, score = ?3, max_score = ?4, time_ms = ?5, \
+             memory_kib = ?6, report = ?7, judged = ?8, judgings = judgings + 1, priority = 0 \
+             WHERE id = ?1 AND state = 'judging'",
+            params![
+                id,
+                judged.verdict,
+                judged.score,
+                judged.max_score,
+                judged.time_ms as i64,
+                judged.memory_kib as i64,
+                judged.report,
+                now
+            ],
+        )?;
+        Ok(n == 1)
+    }
+
+    /// Queues submissions again (all, a contestant's, or one), after
+    /// everything new; returns how many. Results stay shown until replaced.
+    pub fn rejudge(&self, user_id: Option<i64>, id: Option<i64>) -> DbResult<usize> {
+        Ok(self.conn().execute(
+            "UPDATE submissions SET state = 'queued', priority = 1 \
+             WHERE (?1 IS NULL OR user_id = ?1) AND (?2 IS NULL OR id = ?2)",
+            params![user_id, id],
+        )?)
+    }
+
+    /// How many submissions wait or are being judged.
+    pub fn queue_length(&self) -> DbResult<i64> {
+        Ok(self.conn().query_row(
+            "SELECT COUNT(*) FROM submissions WHERE state != 'done'",
+            [],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// Asks a question (or, with no user, the teacher writes a public note).
+    pub fn ask(&self, user_id: Option<i64>, question: &str, now: i64) -> DbResult<i64> {
+        let conn = self.conn();
+        conn.execute(
+            "INSERT INTO clarifications (user_id, question, asked) VALUES (?1, ?2, ?3)",
+            params![user_id, question, now],
+        )?;
+        Ok(conn.last_insert_rowid())
+    }
+
+    /// Answers a question, to its asker or to everybody; returns the asker.
+    pub fn answer(&self, id: i64, answer: &str, public: bool, now: i64) -> DbResult<Option<Option<i64>>> {
+        let conn = self.conn();
+        let n = conn.execute(
+            "UPDATE clarifications SET answer = ?2, public = ?3, answered = ?4 WHERE id = ?1",
+            params![id, answer, public, now],
+        )?;
+        if n == 0 {
+            return Ok(None);
+        }
+        Ok(Some(conn.query_row(
+            "SELECT user_id FROM clarifications WHERE id = ?1",
+            [id],
+            |r| r.get(0),
+        )?))
+    }
+
+    /// Clarifications a user may read (theirs and the public ones), or all.
+    pub fn clarifications(&self, user_id: Option<i64>) -> DbResult<Vec<Clarification>> {
+        let sql = "SELECT c.id, u.name, c.question, c.asked, c.answer, c.public FROM clarifications c \
+                   LEFT JOIN users u ON u.id = c.user_id \
+                   WHERE ?1 IS NULL OR c.user_id = ?1 OR (c.public = 1 AND c.answer IS NOT NULL) ORDER BY c.id DESC";
+        let conn = self.conn();
+        let mut stmt = conn.prepare_cached(sql)?;
+        let rows = stmt
+            .query_map([user_id], |r| {
+                Ok(Clarification {
+                    id: r.get(0)?,
+                    user: r.get(1)?,
+                    question: r.get(2)?,
+                    asked: r.get(3)?,
+                    answer: r.get(4)?,
+                    public: r.get(5)?,
+                })
+            })?
+            .collect::<Result<_, _>>()?;
+        Ok(rows)
+    }
+
+    /// Posts an announcement.
+    pub fn announce(&self, text: &str, now: i64) -> DbResult<i64> {
+        let conn = self.conn();
+        conn.execute(
+            "INSERT INTO announcements (text, posted) VALUES (?1, ?2)",
+            params![text, now],
+        )?;
+        Ok(conn.last_insert_rowid())
+    }
+
+    /// Every announcement, newest first.
+    pub fn announcements(&self) -> DbResult<Vec<Announcement>> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare_cached("SELECT id, text, posted FROM announcements ORDER BY id DESC")?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok(Announcement {
+                    id: r.get(0)?,
+                    text: r.get(1)?,
+                    posted: r.get(2)?,
+                })
+            })?
+            .collect::<Result<_, _>>()?;
+        Ok(rows)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn db() -> (tempfile::TempDir, Db) {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("t.db")).unwrap();
+        (dir, db)
+    }
+
+    fn judged() -> Judged {
+        Judged {
+            verdict: "AC".into(),
+            score: 100,
+            max_score: 100,
+            time_ms: 1,
+            memory_kib: 1,
+            report: "{}".into(),
+        }
+    }
+
+    #[test]
+    fn one_contestants_twenty_submissions_do_not_hold_back_anothers_first() {
+        let (_d, db) = db();
+        let a = db.add_user("a", None, "x", false).unwrap();
+        let b = db.add_user("b", None, "x", false).unwrap();
+        for _ in 0..20 {
+            db.add_submission(a, "c", "m.c", b"", 0).unwrap();
+        }
+        let late = db.add_submission(b, "c", "m.c", b"", 0).unwrap();
+        let first = db.claim_next().unwrap().unwrap();
+        assert_eq!(first.user_id, a);
+        // a has one being judged: b's first comes before a's second.
+        assert_eq!(db.claim_next().unwrap().unwrap().id, late);
+        assert_eq!(db.claim_next().unwrap().unwrap().user_id, a);
+    }
+
+    #[test]
+    fn rejudges_wait_behind_new_submissions() {
+        let (_d, db) = db();
+        let a = db.add_user("a", None, "x", false).unwrap();
+        let old = db.add_submission(a, "c", "m.c", b"", 0).unwrap();
+        db.claim_next().unwrap();
+        db.finish(old, &judged(), 1).unwrap();
+        db.rejudge(None, None).unwrap();
+        let new = db.add_submission(a, "c", "m.c", b"", 2).unwrap();
+        assert_eq!(db.claim_next().unwrap().unwrap().id, new);
+        assert_eq!(db.claim_next().unwrap().unwrap().id, old);
+    }
+
+    #[test]
+    fn an_interrupted_judging_is_queued_again_and_stored_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.db");
+        let id = {
+            let db = Db::open(&path).unwrap();
+            let a = db.add_user("a", None, "x", false).unwrap();
+            let id = db.add_submission(a, "c", "m.c", b"int main(){}", 0).unwrap();
+            assert_eq!(db.claim_next().unwrap().unwrap().id, id);
+            id // dropped mid-judging, as a killed server
+        };
+        let db = Db::open(&path).unwrap();
+        assert_eq!(db.requeue_interrupted().unwrap(), 1);
+        let again = db.claim_next().unwrap().unwrap();
+        assert_eq!((again.id, again.source.as_slice()), (id, &b"int main(){}"[..]));
+        assert!(db.finish(id, &judged(), 1).unwrap());
+        assert!(!db.finish(id, &judged(), 1).unwrap(), "stored twice");
+        assert_eq!(db.submissions(None).unwrap()[0].judgings, 1);
+    }
+}

@@ -1,0 +1,80 @@
+//! What changes while the server runs, as it happens: the live status of
+//! submissions being judged (kept in memory: it is worth nothing after a
+//! restart) and the events pushed to browsers (server-sent events) and
+//! long-polling clients.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use tokio::sync::broadcast;
+
+/// Something changed; pages listening refresh what it concerns.
+#[derive(Clone, Debug)]
+pub enum Event {
+    /// A submission's status changed.
+    Submission {
+        /// The submission.
+        id: i64,
+        /// Its contestant (only they, and the teacher, hear of it).
+        user_id: i64,
+    },
+    /// A submission was judged: the ranking may have changed.
+    Ranking,
+    /// A new announcement.
+    Announcement,
+    /// A clarification was answered (to one contestant, or to all).
+    Clarification {
+        /// The asker, or `None` when everybody may read it.
+        user_id: Option<i64>,
+    },
+}
+
+/// The live status of submissions being judged, and the event channel.
+pub struct Live {
+    status: Mutex<HashMap<i64, String>>,
+    events: broadcast::Sender<Event>,
+}
+
+impl Default for Live {
+    fn default() -> Self {
+        Live {
+            status: Mutex::new(HashMap::new()),
+            events: broadcast::channel(1024).0,
+        }
+    }
+}
+
+impl Live {
+    /// Sets a submission's live status (`compiling`, `running test 3 of 10`)
+    /// and tells its listeners.
+    pub fn set(&self, id: i64, user_id: i64, status: String) {
+        self.status
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(id, status);
+        self.send(Event::Submission { id, user_id });
+    }
+
+    /// Forgets a submission's live status (it is judged: the database has it).
+    pub fn clear(&self, id: i64) {
+        self.status.lock().unwrap_or_else(|p| p.into_inner()).remove(&id);
+    }
+
+    /// A submission's live status, while it is being judged.
+    pub fn status(&self, id: i64) -> Option<String> {
+        self.status
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&id)
+            .cloned()
+    }
+
+    /// Sends an event to every listener (none listening is fine).
+    pub fn send(&self, event: Event) {
+        let _ = self.events.send(event);
+    }
+
+    /// A new listener.
+    pub fn subscribe(&self) -> broadcast::Receiver<Event> {
+        self.events.subscribe()
+    }
+}

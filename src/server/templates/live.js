@@ -1,0 +1,19 @@
+// Live updates where JavaScript runs: the pages work without it (a
+// pending submission's page refreshes itself), this only makes them live.
+(function () {
+  if (!window.EventSource || !document.body.dataset.user) return;
+  const es = new EventSource('/events');
+  let reloading = false;
+  const reload = () => { if (!reloading) { reloading = true; setTimeout(() => location.reload(), 300); } };
+  es.addEventListener('submission', (e) => {
+    const s = JSON.parse(e.data);
+    document.querySelectorAll('[data-sub="' + s.id + '"]').forEach((el) => {
+      const cell = el.classList.contains('status') ? el : el.querySelector('.status');
+      if (cell) { cell.textContent = s.status; cell.className = 'status ' + s.class; }
+      if (s.final && el.id === 'status' && el.dataset.final !== 'yes') reload();
+    });
+  });
+  es.addEventListener('ranking', () => { if (document.getElementById('ranking')) reload(); });
+  es.addEventListener('announcement', () => { if (document.getElementById('announcements')) reload(); });
+  es.addEventListener('clarification', () => { if (document.getElementById('clarifications')) reload(); });
+})();
