@@ -588,6 +588,16 @@ pub struct ServeArgs {
     /// the client's address read from X-Forwarded-For.
     #[arg(long)]
     pub behind_proxy: bool,
+    /// Requests per second from one address while signed out (sign-in
+    /// attempts among them); bursts of five times as many.
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    pub rate_address: u32,
+    /// Requests per second of one signed-in user; bursts of five times as many.
+    #[arg(long, default_value_t = 20, value_name = "N")]
+    pub rate_user: u32,
+    /// Submissions per minute of one contestant (as many in a burst).
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    pub rate_submit: u32,
     /// Print nothing but errors.
     #[arg(long)]
     pub quiet: bool,

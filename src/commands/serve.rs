@@ -32,7 +32,11 @@ pub fn run(args: &ServeArgs) -> Result<i32> {
         behind_proxy: args.behind_proxy,
         quiet: args.quiet,
         sandbox,
-        rates: Rates::default(),
+        rates: Rates {
+            per_address: args.rate_address,
+            per_user: args.rate_user,
+            submissions_per_minute: args.rate_submit,
+        },
     };
     crate::server::serve(options)?;
     drop(bundled);

@@ -35,16 +35,6 @@ pub struct Rates {
     pub submissions_per_minute: u32,
 }
 
-impl Default for Rates {
-    fn default() -> Self {
-        Rates {
-            per_address: 10,
-            per_user: 20,
-            submissions_per_minute: 10,
-        }
-    }
-}
-
 /// Everything `serve` needs, made by the command from its arguments.
 pub struct Options {
     /// Where to listen.

@@ -6,6 +6,7 @@
 //! tool (a compiler, Chromium, problemtools, the official data) fails
 //! instead of skipping; see `util::tool`.
 
+mod serve_util;
 mod util;
 
 // One module per part, in name order. Cargo.toml says `autotests = false`:
@@ -29,5 +30,6 @@ mod protocols;
 mod rootless;
 mod rules;
 mod sandbox_hostile;
+mod serve;
 mod stress;
 mod validate;
