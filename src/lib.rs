@@ -21,4 +21,5 @@ pub mod judge;
 pub mod package;
 pub mod puzzle;
 pub mod report;
+pub mod server;
 pub mod workflows;
