@@ -545,6 +545,14 @@ pub fn answer_of(input: &Path) -> Result<PathBuf, TestsIssue> {
     }
 }
 
+/// The line (from 1) of the byte `offset` in `text`: where a TOML value
+/// is, from its [`toml::Spanned`] span, for errors found after parsing
+/// (toml names the line of the errors it finds itself).
+pub fn line_of(text: &str, offset: usize) -> usize {
+    let end = offset.min(text.len());
+    1 + text.as_bytes()[..end].iter().filter(|&&b| b == b'\n').count()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -717,6 +725,15 @@ mod tests {
             "name = \"p\"\ntitle = \"P\"\n[[scoring.group]]\nname = \"a\"\ntests = \"secret/*\"\npoints = 100\n",
         );
         assert_eq!(p.unwrap().config.scoring.groups[0].points, 100);
+    }
+
+    #[test]
+    fn line_of_counts_lines_from_one() {
+        let text = "a = 1\nb = 2\n\nc = 3";
+        assert_eq!(line_of(text, 0), 1);
+        assert_eq!(line_of(text, 6), 2);
+        assert_eq!(line_of(text, text.find('c').unwrap()), 4);
+        assert_eq!(line_of(text, 1000), 4);
     }
 
     #[test]

@@ -1,167 +1,1421 @@
-//! STUB (replaced by the contest.toml module being written on branch `config`).
+//! The online contest's configuration: `contest.toml`, the contestants'
+//! CSV it names, and the passwords the judge generates for those who have
+//! none. This module reads and checks them (every error names its file and
+//! line); it knows nothing of HTTP or storage.
+//!
+//! Times are TOML offset datetimes (`2026-12-01T09:00:00+08:00`), kept as
+//! unix seconds; a local datetime is refused, since the server's time zone
+//! is nobody's business. `docs/SERVE.md` describes the format.
 
+use crate::package::languages::LanguageTable;
+use crate::package::{PROBLEM_FILE, PackageError, line_of};
+use serde::{Deserialize, Deserializer};
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+use std::fmt;
+use std::fs;
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use toml::Spanned;
+use toml::value::{Datetime, Offset};
 
-/// When submissions are accepted.
-#[derive(Clone, Debug)]
-pub enum Window {
-    /// Always.
-    Open,
-    /// Between start and end (unix seconds); ranking frozen `freeze_secs` before the end.
-    Timed { start: i64, end: i64, freeze_secs: i64 },
+/// The contest file's usual name.
+pub const CONTEST_FILE: &str = "contest.toml";
+
+/// Where [`write_passwords`] puts the generated passwords, beside
+/// `contest.toml`.
+pub const PASSWORDS_FILE: &str = "passwords.csv";
+
+/// The title when `contest.toml` gives none.
+pub const DEFAULT_TITLE: &str = "Mayan puzzle";
+
+/// ICPC penalty per rejected submission before the first accepted one.
+pub const DEFAULT_PENALTY_MINUTES: u32 = 20;
+
+/// The characters of generated passwords: letters and digits without those
+/// easily mistaken for one another (`0 O o 1 l I i`).
+pub const PASSWORD_ALPHABET: &[u8] = b"23456789abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ";
+
+/// The length of generated passwords.
+pub const PASSWORD_LEN: usize = 10;
+
+/// The name no contestant may take (case ignored).
+pub const RESERVED_NAME: &str = "admin";
+
+/// The CSV columns, in the order a header usually gives them.
+pub const CSV_COLUMNS: [&str; 3] = ["name", "password", "display"];
+
+/// Where an error is: a file, and its line when known.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Location {
+    /// The file.
+    pub path: PathBuf,
+    /// Its line, from 1.
+    pub line: Option<usize>,
 }
 
-impl Window {
-    /// Whether submissions are accepted at `now`.
-    pub fn is_open(&self, now: i64) -> bool {
-        match self {
-            Window::Open => true,
-            Window::Timed { start, end, .. } => *start <= now && now < *end,
-        }
-    }
-    /// Whether the ranking is frozen at `now`.
-    pub fn frozen(&self, now: i64) -> bool {
-        match self {
-            Window::Open => false,
-            Window::Timed { end, freeze_secs, .. } => {
-                *freeze_secs > 0 && now >= end - freeze_secs && now < *end
-            }
-        }
-    }
-    /// Whether the contest is over.
-    pub fn ended(&self, now: i64) -> bool {
-        match self {
-            Window::Open => false,
-            Window::Timed { end, .. } => now >= *end,
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "{}:{line}", self.path.display()),
+            None => write!(f, "{}", self.path.display()),
         }
     }
 }
 
-/// What contestants see of their results.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What can be wrong with a contest's configuration.
+#[derive(Debug, thiserror::Error)]
+pub enum ContestConfigError {
+    /// A file could not be read.
+    #[error("{}: {cause}", .path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error (kept out of the chain: the message already says it).
+        cause: std::io::Error,
+    },
+    /// `contest.toml` does not parse, or a value in it is wrong; the
+    /// message names the key.
+    #[error("{at}: {message}")]
+    Toml {
+        /// The file and line.
+        at: Location,
+        /// What is wrong.
+        message: String,
+    },
+    /// The contestants' CSV is wrong.
+    #[error("{at}: {message}")]
+    Csv {
+        /// The file and line.
+        at: Location,
+        /// What is wrong.
+        message: String,
+    },
+    /// The problem package's language table cannot be read.
+    #[error(transparent)]
+    Package(#[from] PackageError),
+}
+
+/// A name that is not one of an enumeration's values.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown {what} `{value}` (expected one of: {})", .expected.join(", "))]
+pub struct UnknownValue {
+    /// What was being named (`feedback`, `scoring`).
+    pub what: &'static str,
+    /// The name given.
+    pub value: String,
+    /// The names allowed.
+    pub expected: Vec<&'static str>,
+}
+
+/// Why a TOML datetime is not a point in time.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TimeError {
+    /// A date and time without a UTC offset.
+    #[error("{0} is a local time: add its UTC offset (e.g. {0}+08:00, or {0}Z for UTC)")]
+    NoOffset(String),
+    /// A date alone or a time alone.
+    #[error("{0}: a date, a time and a UTC offset are needed (e.g. 2026-12-01T09:00:00+08:00)")]
+    Incomplete(String),
+}
+
+/// What contestants see of their submissions' results.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Feedback {
-    /// Every test.
+    /// Every test's verdict (the default).
+    #[default]
     AllTests,
-    /// Up to the first failing test.
+    /// The verdicts up to the first failed test.
     FirstFailure,
     /// The score only.
     Score,
-    /// Nothing until the end.
+    /// Nothing until the contest ends (NOIP style).
     NoneUntilEnd,
 }
 
+impl Feedback {
+    /// Every value, in the order messages list them.
+    pub const ALL: [Feedback; 4] = [
+        Feedback::AllTests,
+        Feedback::FirstFailure,
+        Feedback::Score,
+        Feedback::NoneUntilEnd,
+    ];
+
+    /// The name `contest.toml` uses.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Feedback::AllTests => "all-tests",
+            Feedback::FirstFailure => "first-failure",
+            Feedback::Score => "score",
+            Feedback::NoneUntilEnd => "none-until-end",
+        }
+    }
+}
+
 /// How the ranking is computed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Scoring {
-    /// OI.
+    /// OI: the points of each contestant's final (last) submission.
+    #[default]
     Oi,
-    /// ICPC.
+    /// ICPC: problems solved, then penalty minutes (the time of the first
+    /// accepted submission plus `penalty_minutes` per rejected one before).
     Icpc,
 }
 
-/// A contestant of the CSV.
-#[derive(Clone, Debug)]
+impl Scoring {
+    /// Every value, in the order messages list them.
+    pub const ALL: [Scoring; 2] = [Scoring::Oi, Scoring::Icpc];
+
+    /// The name `contest.toml` uses.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scoring::Oi => "oi",
+            Scoring::Icpc => "icpc",
+        }
+    }
+}
+
+/// The value of `all` named `s`, by `name`.
+fn parse_named<T: Copy>(
+    what: &'static str,
+    s: &str,
+    all: &[T],
+    name: fn(T) -> &'static str,
+) -> Result<T, UnknownValue> {
+    all.iter()
+        .copied()
+        .find(|&v| name(v) == s)
+        .ok_or_else(|| UnknownValue {
+            what,
+            value: s.to_string(),
+            expected: all.iter().map(|&v| name(v)).collect(),
+        })
+}
+
+impl FromStr for Feedback {
+    type Err = UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        parse_named("feedback", s, &Feedback::ALL, Feedback::as_str)
+    }
+}
+
+impl FromStr for Scoring {
+    type Err = UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        parse_named("scoring", s, &Scoring::ALL, Scoring::as_str)
+    }
+}
+
+/// A string value parsed with `FromStr`; toml adds the line to the error.
+fn parse_value<'de, D: Deserializer<'de>, T>(d: D) -> Result<T, D::Error>
+where
+    T: FromStr,
+    T::Err: fmt::Display,
+{
+    String::deserialize(d)?.parse().map_err(serde::de::Error::custom)
+}
+
+impl<'de> Deserialize<'de> for Feedback {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        parse_value(d)
+    }
+}
+
+impl<'de> Deserialize<'de> for Scoring {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        parse_value(d)
+    }
+}
+
+/// When submissions are accepted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Window {
+    /// Always (open practice): never frozen, never ended.
+    Open,
+    /// From `start` to `end` (unix seconds, `end` excluded); the ranking is
+    /// frozen for contestants during the last `freeze_secs` (0: never).
+    Timed {
+        /// The first second.
+        start: i64,
+        /// The first second after the contest.
+        end: i64,
+        /// How long before `end` the ranking freezes.
+        freeze_secs: i64,
+    },
+}
+
+impl Window {
+    /// Whether the contest has begun at `now` (unix seconds).
+    pub fn started(&self, now: i64) -> bool {
+        match *self {
+            Window::Open => true,
+            Window::Timed { start, .. } => now >= start,
+        }
+    }
+
+    /// Whether submissions are accepted at `now`.
+    pub fn is_open(&self, now: i64) -> bool {
+        self.started(now) && !self.ended(now)
+    }
+
+    /// Whether contestants see a frozen ranking at `now`: during the last
+    /// `freeze_secs` of the contest (after the end, the ranking is whole).
+    pub fn frozen(&self, now: i64) -> bool {
+        match *self {
+            Window::Open => false,
+            Window::Timed { end, freeze_secs, .. } => {
+                freeze_secs > 0 && now >= end - freeze_secs && now < end
+            }
+        }
+    }
+
+    /// Whether the contest is over at `now`.
+    pub fn ended(&self, now: i64) -> bool {
+        match *self {
+            Window::Open => false,
+            Window::Timed { end, .. } => now >= end,
+        }
+    }
+}
+
+/// One contestant (its `Debug` hides the password).
+#[derive(Clone, PartialEq, Eq)]
 pub struct ContestantEntry {
-    /// Name.
+    /// Login name: 1 to 32 of `A-Z a-z 0-9 _ - .`, unique ignoring case.
     pub name: String,
-    /// Full name.
+    /// Full name shown in the ranking, if given.
     pub display: Option<String>,
-    /// Password.
+    /// Password, as given or generated.
     pub password: String,
-    /// Generated.
+    /// Whether the password was generated (and must be handed out).
     pub generated: bool,
 }
 
-/// contest.toml.
-#[derive(Clone, Debug)]
+/// A contest, as `contest.toml` sets it up (its `Debug` hides the
+/// passwords).
+#[derive(Clone, PartialEq, Eq)]
 pub struct ContestConfig {
+    /// Shown on every page.
     pub title: String,
+    /// The problem package folder; `None`: the server's choice (bundled
+    /// or `--problem`).
     pub problem: Option<PathBuf>,
+    /// When submissions are accepted.
     pub window: Window,
+    /// What contestants see of their results.
     pub feedback: Feedback,
+    /// How the ranking is computed.
     pub scoring: Scoring,
+    /// Submissions allowed per contestant; `None`: unlimited.
     pub max_submissions: Option<u32>,
+    /// Languages allowed (names of the package's language table); `None`:
+    /// all of them.
     pub languages: Option<Vec<String>>,
+    /// The admin's password; `None`: the server generates one.
     pub admin_password: Option<String>,
+    /// ICPC penalty per rejected submission, minutes.
     pub penalty_minutes: u32,
+    /// Everyone who may log in, in file order.
     pub contestants: Vec<ContestantEntry>,
+    /// The folder of `contest.toml` (where `passwords.csv` goes).
     pub dir: PathBuf,
+    /// The file read; `None` for [`ContestConfig::default_practice`].
+    pub file: Option<PathBuf>,
 }
 
-/// Errors.
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct ContestConfigError(String);
+/// What `Debug` shows of a password.
+const HIDDEN: &str = "<hidden>";
+
+impl fmt::Debug for ContestantEntry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ContestantEntry")
+            .field("name", &self.name)
+            .field("display", &self.display)
+            .field("password", &HIDDEN)
+            .field("generated", &self.generated)
+            .finish()
+    }
+}
+
+impl fmt::Debug for ContestConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ContestConfig")
+            .field("title", &self.title)
+            .field("problem", &self.problem)
+            .field("window", &self.window)
+            .field("feedback", &self.feedback)
+            .field("scoring", &self.scoring)
+            .field("max_submissions", &self.max_submissions)
+            .field("languages", &self.languages)
+            .field("admin_password", &self.admin_password.as_ref().map(|_| HIDDEN))
+            .field("penalty_minutes", &self.penalty_minutes)
+            .field("contestants", &self.contestants)
+            .field("dir", &self.dir)
+            .field("file", &self.file)
+            .finish()
+    }
+}
 
 impl ContestConfig {
-    /// Loads.
-    pub fn load(path: &Path) -> Result<ContestConfig, ContestConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ContestConfigError(e.to_string()))?;
-        let v: toml::Table = toml::from_str(&text).map_err(|e| ContestConfigError(e.to_string()))?;
-        let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
-        let mut c = ContestConfig::default_practice();
-        c.dir = dir.clone();
-        if let Some(t) = v.get("title").and_then(|t| t.as_str()) {
-            c.title = t.into();
-        }
-        if let Some(f) = v.get("contestants").and_then(|t| t.as_str()) {
-            let text = std::fs::read_to_string(dir.join(f)).map_err(|e| ContestConfigError(e.to_string()))?;
-            for line in text.lines().skip(1) {
-                let mut parts = line.split(',');
-                let name = parts.next().unwrap_or("").trim().to_string();
-                if name.is_empty() {
-                    continue;
-                }
-                let pw = parts
-                    .next()
-                    .map(|s| s.trim().to_string())
-                    .filter(|s| !s.is_empty());
-                c.contestants.push(ContestantEntry {
-                    name,
-                    display: None,
-                    generated: pw.is_none(),
-                    password: pw.unwrap_or_else(generate_password),
-                });
-            }
-        }
-        Ok(c)
-    }
-    /// No file.
+    /// An open practice without a file: the default title, every language,
+    /// no contestants.
     pub fn default_practice() -> ContestConfig {
         ContestConfig {
-            title: "Mayan puzzle".into(),
+            title: DEFAULT_TITLE.to_string(),
             problem: None,
             window: Window::Open,
-            feedback: Feedback::AllTests,
-            scoring: Scoring::Oi,
+            feedback: Feedback::default(),
+            scoring: Scoring::default(),
             max_submissions: None,
             languages: None,
             admin_password: None,
-            penalty_minutes: 20,
-            contestants: vec![],
+            penalty_minutes: DEFAULT_PENALTY_MINUTES,
+            contestants: Vec::new(),
             dir: PathBuf::from("."),
+            file: None,
         }
     }
+
+    /// Reads and checks `path` (a `contest.toml`) and the contestants it
+    /// names. When it names a problem, its languages are checked against
+    /// the problem's table; otherwise call [`ContestConfig::check_languages`]
+    /// once the problem is known.
+    pub fn load(path: &Path) -> Result<ContestConfig, ContestConfigError> {
+        let text = fs::read_to_string(path).map_err(|cause| ContestConfigError::Io {
+            path: path.to_path_buf(),
+            cause,
+        })?;
+        let doc = Doc { path, text: &text };
+        let raw: RawContest = toml::from_str(&text).map_err(|e| doc.parse_error(&e))?;
+        let dir = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let config = doc.config(&raw, &dir)?;
+        if let (Some(problem), Some(names)) = (&config.problem, &raw.languages) {
+            let table = LanguageTable::for_package(problem)?;
+            if let Some(message) = unknown_language(names.get_ref(), &table.names()) {
+                return Err(doc.error(names, "languages", message));
+            }
+        }
+        Ok(config)
+    }
+
+    /// Refuses allowed languages that are not in `known` (the problem's
+    /// language table).
+    pub fn check_languages(&self, known: &[&str]) -> Result<(), ContestConfigError> {
+        let Some(message) = self
+            .languages
+            .as_ref()
+            .and_then(|names| unknown_language(names, known))
+        else {
+            return Ok(());
+        };
+        Err(ContestConfigError::Toml {
+            at: Location {
+                path: self.file.clone().unwrap_or_else(|| self.dir.join(CONTEST_FILE)),
+                line: None,
+            },
+            message: format!("`languages`: {message}"),
+        })
+    }
+
+    /// Whether `language` may be used.
+    pub fn allows_language(&self, language: &str) -> bool {
+        self.languages
+            .as_ref()
+            .is_none_or(|l| l.iter().any(|n| n == language))
+    }
+
+    /// The contestant named `name`, ignoring case.
+    pub fn contestant(&self, name: &str) -> Option<&ContestantEntry> {
+        self.contestants
+            .iter()
+            .find(|c| c.name.eq_ignore_ascii_case(name))
+    }
+
+    /// `(name, password)` of every contestant whose password was generated.
+    pub fn generated_passwords(&self) -> Vec<(&str, &str)> {
+        self.contestants
+            .iter()
+            .filter(|c| c.generated)
+            .map(|c| (c.name.as_str(), c.password.as_str()))
+            .collect()
+    }
+
+    /// Where [`write_passwords`] should put the generated passwords.
+    pub fn passwords_path(&self) -> PathBuf {
+        self.dir.join(PASSWORDS_FILE)
+    }
 }
 
-/// A password.
+/// Why `names` (allowed languages) is not a subset of `known`, if it is not.
+fn unknown_language(names: &[String], known: &[&str]) -> Option<String> {
+    let unknown: Vec<&str> = names
+        .iter()
+        .map(String::as_str)
+        .filter(|n| !known.contains(n))
+        .collect();
+    (!unknown.is_empty()).then(|| {
+        format!(
+            "unknown language {} (the problem has: {})",
+            unknown
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            known.join(", ")
+        )
+    })
+}
+
+/// A new password: [`PASSWORD_LEN`] characters of [`PASSWORD_ALPHABET`],
+/// from the operating system's random generator (through `rand::rng()`).
 pub fn generate_password() -> String {
-    crate::server::auth::random_token()[..10].to_string()
+    use rand::RngExt;
+    let mut rng = rand::rng();
+    (0..PASSWORD_LEN)
+        .map(|_| char::from(PASSWORD_ALPHABET[rng.random_range(0..PASSWORD_ALPHABET.len())]))
+        .collect()
 }
 
-/// Writes passwords.csv (0600).
+/// Writes `entries` (`name,password`, with a header) to `path`, replacing
+/// it atomically. The file is created with mode 0600 before anything is
+/// written to it, so it is never readable by others, not even briefly.
 pub fn write_passwords(path: &Path, entries: &[(&str, &str)]) -> std::io::Result<()> {
-    use std::io::Write;
-    use std::os::unix::fs::OpenOptionsExt;
-    let mut f = std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(0o600)
-        .open(path)?;
-    writeln!(f, "name,password")?;
-    for (n, p) in entries {
-        writeln!(f, "{n},{p}")?;
+    use std::os::unix::fs::PermissionsExt;
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let mut file = tempfile::Builder::new()
+        .prefix(".passwords")
+        .permissions(fs::Permissions::from_mode(0o600))
+        .tempfile_in(dir)?;
+    // tempfile creates it 0600 already; say so again, whatever its defaults.
+    file.as_file()
+        .set_permissions(fs::Permissions::from_mode(0o600))?;
+    {
+        let mut out = csv::Writer::from_writer(file.as_file_mut());
+        out.write_record(["name", "password"])?;
+        for (name, password) in entries {
+            out.write_record([name, password])?;
+        }
+        out.flush()?;
+    }
+    file.as_file().sync_all()?;
+    file.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// `entries` (`name`, `password`) as a table to print once, names aligned.
+pub fn render_passwords(entries: &[(&str, &str)]) -> String {
+    let width = entries.iter().map(|(n, _)| n.len()).chain([4]).max().unwrap_or(4);
+    let mut out = format!("{:width$}  password\n", "name");
+    for (name, password) in entries {
+        out.push_str(&format!("{name:width$}  {password}\n"));
+    }
+    out
+}
+
+/// The unix seconds of a TOML offset datetime (fractions of a second
+/// dropped); a local datetime, date or time is refused.
+pub fn unix_seconds(dt: &Datetime) -> Result<i64, TimeError> {
+    let (Some(date), Some(time)) = (dt.date, dt.time) else {
+        return Err(TimeError::Incomplete(dt.to_string()));
+    };
+    let offset_minutes = match dt.offset {
+        None => return Err(TimeError::NoOffset(dt.to_string())),
+        Some(Offset::Z) => 0,
+        Some(Offset::Custom { minutes }) => i64::from(minutes),
+    };
+    let days = days_from_civil(i64::from(date.year), i64::from(date.month), i64::from(date.day));
+    let seconds =
+        i64::from(time.hour) * 3600 + i64::from(time.minute) * 60 + i64::from(time.second.unwrap_or(0));
+    Ok(days * 86_400 + seconds - offset_minutes * 60)
+}
+
+/// Days from 1970-01-01 to a date of the proleptic Gregorian calendar
+/// (Howard Hinnant's `days_from_civil`).
+fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+    let year = if month <= 2 { year - 1 } else { year };
+    let era = year.div_euclid(400);
+    let year_of_era = year - era * 400;
+    let month_from_march = (month + 9) % 12;
+    let day_of_year = (153 * month_from_march + 2) / 5 + day - 1;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    era * 146_097 + day_of_era - 719_468
+}
+
+/// `contest.toml` as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawContest {
+    title: Option<Spanned<String>>,
+    problem: Option<Spanned<PathBuf>>,
+    contestants: Option<Spanned<PathBuf>>,
+    #[serde(default)]
+    contestant: Vec<RawContestant>,
+    start: Option<Spanned<Datetime>>,
+    end: Option<Spanned<Datetime>>,
+    freeze_minutes: Option<Spanned<u32>>,
+    feedback: Option<Feedback>,
+    scoring: Option<Scoring>,
+    max_submissions: Option<u32>,
+    languages: Option<Spanned<Vec<String>>>,
+    admin_password: Option<Spanned<String>>,
+    penalty_minutes: Option<Spanned<u32>>,
+}
+
+/// A `[[contestant]]` table.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawContestant {
+    name: Spanned<String>,
+    password: Option<Spanned<String>>,
+    display: Option<Spanned<String>>,
+}
+
+/// A contestant with the line it came from.
+struct Row {
+    entry: ContestantEntry,
+    line: usize,
+}
+
+/// `contest.toml`'s text, to place errors in it.
+struct Doc<'a> {
+    path: &'a Path,
+    text: &'a str,
+}
+
+impl Doc<'_> {
+    /// The file and the line of the byte `offset`.
+    fn at(&self, offset: usize) -> Location {
+        Location {
+            path: self.path.to_path_buf(),
+            line: Some(line_of(self.text, offset)),
+        }
+    }
+
+    /// `message` about `field`, at `value`'s line.
+    fn error<T>(&self, value: &Spanned<T>, field: &str, message: impl fmt::Display) -> ContestConfigError {
+        ContestConfigError::Toml {
+            at: self.at(value.span().start),
+            message: format!("`{field}`: {message}"),
+        }
+    }
+
+    /// toml's error, at its line, with the line's text (which names the key).
+    fn parse_error(&self, e: &toml::de::Error) -> ContestConfigError {
+        let Some(span) = e.span() else {
+            return ContestConfigError::Toml {
+                at: Location {
+                    path: self.path.to_path_buf(),
+                    line: None,
+                },
+                message: e.message().to_string(),
+            };
+        };
+        let at = self.at(span.start);
+        let source = self
+            .text
+            .lines()
+            .nth(at.line.unwrap_or(1) - 1)
+            .unwrap_or("")
+            .trim();
+        ContestConfigError::Toml {
+            message: format!("`{source}`: {}", e.message()),
+            at,
+        }
+    }
+
+    /// The whole configuration, every value checked.
+    fn config(&self, raw: &RawContest, dir: &Path) -> Result<ContestConfig, ContestConfigError> {
+        let scoring = raw.scoring.unwrap_or_default();
+        Ok(ContestConfig {
+            title: self.title(raw.title.as_ref())?,
+            problem: self.problem(raw.problem.as_ref(), dir)?,
+            window: self.window(raw)?,
+            feedback: raw.feedback.unwrap_or_default(),
+            scoring,
+            max_submissions: raw.max_submissions.filter(|&n| n > 0),
+            languages: self.languages(raw.languages.as_ref())?,
+            admin_password: self.admin_password(raw.admin_password.as_ref())?,
+            penalty_minutes: self.penalty(raw.penalty_minutes.as_ref(), scoring)?,
+            contestants: self.contestants(raw, dir)?,
+            dir: dir.to_path_buf(),
+            file: Some(self.path.to_path_buf()),
+        })
+    }
+
+    fn title(&self, title: Option<&Spanned<String>>) -> Result<String, ContestConfigError> {
+        let Some(title) = title else {
+            return Ok(DEFAULT_TITLE.to_string());
+        };
+        let text = title.get_ref().trim();
+        if text.is_empty() || text.chars().count() > 100 || text.chars().any(char::is_control) {
+            return Err(self.error(title, "title", "1 to 100 characters, on one line"));
+        }
+        Ok(text.to_string())
+    }
+
+    fn problem(
+        &self,
+        problem: Option<&Spanned<PathBuf>>,
+        dir: &Path,
+    ) -> Result<Option<PathBuf>, ContestConfigError> {
+        let Some(problem) = problem else {
+            return Ok(None);
+        };
+        let path = dir.join(problem.get_ref());
+        if !path.join(PROBLEM_FILE).is_file() {
+            let message = format!("{}: not a problem package (no {PROBLEM_FILE})", path.display());
+            return Err(self.error(problem, "problem", message));
+        }
+        Ok(Some(path))
+    }
+
+    fn window(&self, raw: &RawContest) -> Result<Window, ContestConfigError> {
+        match (&raw.start, &raw.end) {
+            (Some(start), Some(end)) => self.timed(start, end, raw.freeze_minutes.as_ref()),
+            (Some(start), None) => Err(self.error(
+                start,
+                "start",
+                "no `end`: give both, or neither for an open practice",
+            )),
+            (None, Some(end)) => Err(self.error(
+                end,
+                "end",
+                "no `start`: give both, or neither for an open practice",
+            )),
+            (None, None) => match &raw.freeze_minutes {
+                Some(freeze) if *freeze.get_ref() > 0 => Err(self.error(
+                    freeze,
+                    "freeze_minutes",
+                    "needs `start` and `end` (an open practice never ends)",
+                )),
+                _ => Ok(Window::Open),
+            },
+        }
+    }
+
+    fn timed(
+        &self,
+        start: &Spanned<Datetime>,
+        end: &Spanned<Datetime>,
+        freeze: Option<&Spanned<u32>>,
+    ) -> Result<Window, ContestConfigError> {
+        let start_secs = unix_seconds(start.get_ref()).map_err(|e| self.error(start, "start", e))?;
+        let end_secs = unix_seconds(end.get_ref()).map_err(|e| self.error(end, "end", e))?;
+        if end_secs <= start_secs {
+            let message = format!("{} is not after `start` = {}", end.get_ref(), start.get_ref());
+            return Err(self.error(end, "end", message));
+        }
+        let freeze_secs = freeze.map_or(0, |f| i64::from(*f.get_ref()) * 60);
+        if let Some(freeze) = freeze
+            && freeze_secs >= end_secs - start_secs
+        {
+            let message = format!(
+                "{} minutes is not within the contest ({} minutes long)",
+                freeze.get_ref(),
+                (end_secs - start_secs) / 60
+            );
+            return Err(self.error(freeze, "freeze_minutes", message));
+        }
+        Ok(Window::Timed {
+            start: start_secs,
+            end: end_secs,
+            freeze_secs,
+        })
+    }
+
+    fn languages(
+        &self,
+        names: Option<&Spanned<Vec<String>>>,
+    ) -> Result<Option<Vec<String>>, ContestConfigError> {
+        let Some(names) = names else {
+            return Ok(None);
+        };
+        let list = names.get_ref();
+        if list.is_empty() {
+            return Err(self.error(names, "languages", "empty: leave it out to allow every language"));
+        }
+        if let Some(i) = (1..list.len()).find(|&i| list[..i].contains(&list[i])) {
+            return Err(self.error(names, "languages", format!("`{}` is listed twice", list[i])));
+        }
+        Ok(Some(list.clone()))
+    }
+
+    fn admin_password(
+        &self,
+        password: Option<&Spanned<String>>,
+    ) -> Result<Option<String>, ContestConfigError> {
+        let Some(password) = password else {
+            return Ok(None);
+        };
+        let text = password.get_ref();
+        if text.chars().count() < 8 {
+            return Err(self.error(password, "admin_password", "at least 8 characters"));
+        }
+        check_password(text).map_err(|m| self.error(password, "admin_password", m))?;
+        Ok(Some(text.clone()))
+    }
+
+    fn penalty(&self, penalty: Option<&Spanned<u32>>, scoring: Scoring) -> Result<u32, ContestConfigError> {
+        match penalty {
+            None => Ok(DEFAULT_PENALTY_MINUTES),
+            Some(p) if scoring == Scoring::Icpc => Ok(*p.get_ref()),
+            Some(p) => Err(self.error(p, "penalty_minutes", "only with scoring = \"icpc\"")),
+        }
+    }
+
+    /// The contestants, from the CSV or the `[[contestant]]` tables.
+    fn contestants(&self, raw: &RawContest, dir: &Path) -> Result<Vec<ContestantEntry>, ContestConfigError> {
+        match (&raw.contestants, raw.contestant.is_empty()) {
+            (Some(file), true) => read_contestants_csv(&dir.join(file.get_ref())),
+            (Some(file), false) => Err(self.error(
+                file,
+                "contestants",
+                "a CSV file and [[contestant]] tables: use one or the other",
+            )),
+            (None, false) => self.contestant_tables(&raw.contestant),
+            (None, true) => Err(ContestConfigError::Toml {
+                at: Location {
+                    path: self.path.to_path_buf(),
+                    line: None,
+                },
+                message: "no contestants: set `contestants = \"students.csv\"` (columns name, password, \
+                          display) or add [[contestant]] tables"
+                    .into(),
+            }),
+        }
+    }
+
+    fn contestant_tables(
+        &self,
+        tables: &[RawContestant],
+    ) -> Result<Vec<ContestantEntry>, ContestConfigError> {
+        let mut rows = Vec::new();
+        for t in tables {
+            check_name(t.name.get_ref()).map_err(|m| self.error(&t.name, "name", m))?;
+            if let Some(p) = &t.password {
+                check_password(p.get_ref()).map_err(|m| self.error(p, "password", m))?;
+            }
+            if let Some(d) = &t.display {
+                check_display(d.get_ref()).map_err(|m| self.error(d, "display", m))?;
+            }
+            rows.push(Row {
+                entry: new_entry(
+                    t.name.get_ref(),
+                    t.password.as_ref().map(|p| p.get_ref().as_str()),
+                    t.display.as_ref().map(|d| d.get_ref().as_str()),
+                ),
+                line: line_of(self.text, t.name.span().start),
+            });
+        }
+        unique(rows, |line, message| ContestConfigError::Toml {
+            at: Location {
+                path: self.path.to_path_buf(),
+                line: Some(line),
+            },
+            message: format!("`name`: {message}"),
+        })
+    }
+}
+
+/// A contestant; the password generated when none is given.
+fn new_entry(name: &str, password: Option<&str>, display: Option<&str>) -> ContestantEntry {
+    ContestantEntry {
+        name: name.to_string(),
+        display: display.map(str::to_string),
+        password: password.map_or_else(generate_password, str::to_string),
+        generated: password.is_none(),
+    }
+}
+
+/// The entries of `rows`, or the first name already taken (case ignored).
+fn unique(
+    rows: Vec<Row>,
+    error: impl Fn(usize, String) -> ContestConfigError,
+) -> Result<Vec<ContestantEntry>, ContestConfigError> {
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut entries = Vec::with_capacity(rows.len());
+    for row in rows {
+        match seen.entry(row.entry.name.to_ascii_lowercase()) {
+            Entry::Occupied(first) => {
+                let message = format!(
+                    "`{}` is already on line {} (names are compared ignoring case)",
+                    row.entry.name,
+                    first.get()
+                );
+                return Err(error(row.line, message));
+            }
+            Entry::Vacant(slot) => {
+                slot.insert(row.line);
+            }
+        }
+        entries.push(row.entry);
+    }
+    Ok(entries)
+}
+
+/// A login name: 1 to 32 of `A-Z a-z 0-9 _ - .`, not `admin`.
+fn check_name(name: &str) -> Result<(), String> {
+    let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.');
+    if name.is_empty() || name.len() > 32 || !name.chars().all(allowed) {
+        return Err(format!(
+            "`{name}`: a name is 1 to 32 letters, digits, `_`, `-` or `.`"
+        ));
+    }
+    if name.eq_ignore_ascii_case(RESERVED_NAME) {
+        return Err(format!("`{name}` is reserved"));
     }
     Ok(())
+}
+
+/// A password as given: 1 to 128 characters, no control characters.
+fn check_password(password: &str) -> Result<(), String> {
+    if password.is_empty() || password.chars().count() > 128 || password.chars().any(char::is_control) {
+        return Err("a password is 1 to 128 characters, without control characters".into());
+    }
+    Ok(())
+}
+
+/// A full name: 1 to 100 characters, on one line.
+fn check_display(display: &str) -> Result<(), String> {
+    if display.trim().is_empty() || display.chars().count() > 100 || display.chars().any(char::is_control) {
+        return Err(format!(
+            "`{display}`: a full name is 1 to 100 characters, on one line"
+        ));
+    }
+    Ok(())
+}
+
+/// Where each column is in the CSV.
+struct Columns {
+    name: usize,
+    password: Option<usize>,
+    display: Option<usize>,
+}
+
+impl Columns {
+    /// The columns of a header row, or what is wrong with it.
+    fn of(header: &csv::StringRecord) -> Result<Columns, String> {
+        let find = |col: &str| header.iter().position(|h| h.eq_ignore_ascii_case(col));
+        let Some(name) = find("name") else {
+            return Err(format!(
+                "no `name` column: the first line must be a header such as `name,password,display` (found `{}`)",
+                header.iter().collect::<Vec<_>>().join(",")
+            ));
+        };
+        for (i, h) in header.iter().enumerate() {
+            if !CSV_COLUMNS.iter().any(|c| c.eq_ignore_ascii_case(h)) {
+                return Err(format!(
+                    "unknown column `{h}` (the columns are {})",
+                    CSV_COLUMNS.join(", ")
+                ));
+            }
+            if find(h) != Some(i) {
+                return Err(format!("column `{h}` twice"));
+            }
+        }
+        Ok(Columns {
+            name,
+            password: find("password"),
+            display: find("display"),
+        })
+    }
+
+    /// The contestant of a row (empty cells are absent).
+    fn entry(&self, record: &csv::StringRecord) -> Result<ContestantEntry, String> {
+        let cell = |i: Option<usize>| i.and_then(|i| record.get(i)).filter(|s| !s.is_empty());
+        let name = cell(Some(self.name)).unwrap_or("");
+        check_name(name)?;
+        let password = cell(self.password);
+        if let Some(p) = password {
+            check_password(p).map_err(|m| format!("`password`: {m}"))?;
+        }
+        let display = cell(self.display);
+        if let Some(d) = display {
+            check_display(d).map_err(|m| format!("`display`: {m}"))?;
+        }
+        Ok(new_entry(name, password, display))
+    }
+}
+
+/// What csv says, in the words of this file's other messages.
+fn csv_message(e: &csv::Error) -> String {
+    match e.kind() {
+        csv::ErrorKind::UnequalLengths {
+            expected_len, len, ..
+        } => {
+            format!("{len} cells, but the header has {expected_len} (a cell with a comma needs \"quotes\")")
+        }
+        csv::ErrorKind::Utf8 { .. } => "not UTF-8 (save the file as UTF-8 CSV)".into(),
+        _ => e.to_string(),
+    }
+}
+
+/// The contestants of a CSV file (header `name[,password][,display]`).
+pub fn read_contestants_csv(path: &Path) -> Result<Vec<ContestantEntry>, ContestConfigError> {
+    let error = |line: Option<u64>, message: String| ContestConfigError::Csv {
+        at: Location {
+            path: path.to_path_buf(),
+            line: line.and_then(|l| usize::try_from(l).ok()),
+        },
+        message,
+    };
+    let csv_error = |e: csv::Error| error(e.position().map(csv::Position::line), csv_message(&e));
+    let file = fs::File::open(path).map_err(|cause| ContestConfigError::Io {
+        path: path.to_path_buf(),
+        cause,
+    })?;
+    let mut reader = csv::ReaderBuilder::new().trim(csv::Trim::All).from_reader(file);
+    let columns = Columns::of(reader.headers().map_err(csv_error)?).map_err(|m| error(Some(1), m))?;
+    let mut rows = Vec::new();
+    for record in reader.records() {
+        let record = record.map_err(csv_error)?;
+        let line = record.position().map_or(0, csv::Position::line);
+        let entry = columns.entry(&record).map_err(|m| error(Some(line), m))?;
+        rows.push(Row {
+            entry,
+            line: usize::try_from(line).unwrap_or(usize::MAX),
+        });
+    }
+    if rows.is_empty() {
+        return Err(error(None, "no contestants (a header and no rows)".into()));
+    }
+    unique(rows, |line, message| error(Some(line as u64), message))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    const FULL: &str = r#"title = "Mayan practice"
+problem = "../problems/mayan"
+contestants = "students.csv"
+start = 2026-12-01T09:00:00+08:00
+end   = 2026-12-01T12:00:00+08:00
+freeze_minutes = 60
+feedback = "first-failure"
+scoring = "icpc"
+max_submissions = 50
+languages = ["c", "cpp", "python"]
+admin_password = "correct horse"
+penalty_minutes = 15
+"#;
+
+    const STUDENTS: &str = "name,password,display\nalice,s3cret,Alice Liddell\nbob,,\n";
+
+    /// A folder with `contest/contest.toml`, `contest/students.csv` and
+    /// `problems/mayan/problem.toml`.
+    fn contest(toml: &str, csv: &str) -> (tempfile::TempDir, Result<ContestConfig, ContestConfigError>) {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("contest");
+        fs::create_dir_all(&dir).unwrap();
+        fs::create_dir_all(root.path().join("problems/mayan")).unwrap();
+        fs::write(
+            root.path().join("problems/mayan").join(PROBLEM_FILE),
+            "name = \"mayan\"\ntitle = \"M\"\n",
+        )
+        .unwrap();
+        fs::write(dir.join(CONTEST_FILE), toml).unwrap();
+        fs::write(dir.join("students.csv"), csv).unwrap();
+        let config = ContestConfig::load(&dir.join(CONTEST_FILE));
+        (root, config)
+    }
+
+    /// The error of a `contest.toml` with `lines` (students.csv is valid).
+    fn toml_error(lines: &str) -> String {
+        let (_root, config) = contest(lines, STUDENTS);
+        config.unwrap_err().to_string()
+    }
+
+    fn csv_error(csv: &str) -> String {
+        let (_root, config) = contest("contestants = \"students.csv\"\n", csv);
+        config.unwrap_err().to_string()
+    }
+
+    #[test]
+    fn a_full_file_is_read() {
+        let (root, config) = contest(FULL, STUDENTS);
+        let c = config.unwrap();
+        assert_eq!(c.title, "Mayan practice");
+        assert_eq!(c.problem, Some(root.path().join("contest/../problems/mayan")));
+        let start = 1_796_086_800;
+        assert_eq!(
+            c.window,
+            Window::Timed {
+                start,
+                end: start + 3 * 3600,
+                freeze_secs: 3600
+            }
+        );
+        assert_eq!(c.feedback, Feedback::FirstFailure);
+        assert_eq!(c.scoring, Scoring::Icpc);
+        assert_eq!(c.max_submissions, Some(50));
+        assert_eq!(
+            c.languages.as_deref(),
+            Some(&["c".to_string(), "cpp".into(), "python".into()][..])
+        );
+        assert!(c.allows_language("cpp") && !c.allows_language("rust"));
+        assert_eq!(c.admin_password.as_deref(), Some("correct horse"));
+        assert_eq!(c.penalty_minutes, 15);
+        assert_eq!(c.dir, root.path().join("contest"));
+        assert_eq!(c.contestants.len(), 2);
+        let alice = &c.contestants[0];
+        assert_eq!(
+            (alice.name.as_str(), alice.password.as_str()),
+            ("alice", "s3cret")
+        );
+        assert_eq!(
+            (alice.display.as_deref(), alice.generated),
+            (Some("Alice Liddell"), false)
+        );
+        let bob = c.contestant("BOB").unwrap();
+        assert!(bob.generated && bob.display.is_none() && bob.password.len() == PASSWORD_LEN);
+        assert_eq!(c.generated_passwords(), [("bob", bob.password.as_str())]);
+    }
+
+    #[test]
+    fn defaults_are_an_open_oi_contest() {
+        let (_root, config) = contest("contestants = \"students.csv\"\n", STUDENTS);
+        let c = config.unwrap();
+        let practice = ContestConfig::default_practice();
+        assert_eq!((c.title.as_str(), c.window), (DEFAULT_TITLE, Window::Open));
+        assert_eq!((c.feedback, c.scoring), (Feedback::AllTests, Scoring::Oi));
+        assert_eq!((c.max_submissions, c.languages, c.problem), (None, None, None));
+        assert_eq!(c.penalty_minutes, DEFAULT_PENALTY_MINUTES);
+        assert_eq!((practice.window, practice.contestants.len()), (Window::Open, 0));
+    }
+
+    #[test]
+    fn contestants_may_be_tables() {
+        let (_root, config) = contest(
+            "[[contestant]]\nname = \"zoe\"\npassword = \"pw\"\n[[contestant]]\nname = \"yann\"\ndisplay = \"Yann T.\"\n",
+            "",
+        );
+        let c = config.unwrap();
+        let names: Vec<_> = c
+            .contestants
+            .iter()
+            .map(|c| (c.name.as_str(), c.generated))
+            .collect();
+        assert_eq!(names, [("zoe", false), ("yann", true)]);
+        let e = toml_error("[[contestant]]\nname = \"zoe\"\n[[contestant]]\nname = \"Zoe\"\n");
+        assert!(
+            e.ends_with(
+                "contest.toml:4: `name`: `Zoe` is already on line 2 (names are compared ignoring case)"
+            ),
+            "{e}"
+        );
+        let e = toml_error("[[contestant]]\nname = \"zoe\"\nage = 12\n");
+        assert!(
+            e.contains("contest.toml:3: `age = 12`: unknown field `age`"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn every_error_names_its_file_line_and_key() {
+        let cases = [
+            (
+                "contestants = \"students.csv\"\ncolour = \"red\"\n",
+                2,
+                "unknown field `colour`",
+            ),
+            (
+                "contestants = \"students.csv\"\nmax_submissions = -1\n",
+                2,
+                "`max_submissions = -1`",
+            ),
+            (
+                "contestants = \"students.csv\"\nfeedback = \"verbose\"\n",
+                2,
+                "unknown feedback `verbose` (expected one of: all-tests, first-failure, score, none-until-end)",
+            ),
+            (
+                "contestants = \"students.csv\"\n\nscoring = \"ioi\"\n",
+                3,
+                "unknown scoring `ioi` (expected one of: oi, icpc)",
+            ),
+            (
+                "contestants = \"students.csv\"\nstart = 2026-12-01T09:00:00+08:00\n",
+                2,
+                "`start`: no `end`",
+            ),
+            (
+                "contestants = \"students.csv\"\nend = 2026-12-01T09:00:00+08:00\n",
+                2,
+                "`end`: no `start`",
+            ),
+            (
+                "contestants = \"students.csv\"\nstart = 2026-12-01T09:00:00+08:00\nend = 2026-12-01T09:00:00+08:00\n",
+                3,
+                "`end`: 2026-12-01T09:00:00+08:00 is not after `start`",
+            ),
+            (
+                "contestants = \"students.csv\"\nstart = 2026-12-01T09:00:00\nend = 2026-12-01T12:00:00+08:00\n",
+                2,
+                "`start`: 2026-12-01T09:00:00 is a local time: add its UTC offset",
+            ),
+            (
+                "contestants = \"students.csv\"\nstart = 2026-12-01T09:00:00Z\nend = 2026-12-02\n",
+                3,
+                "`end`: 2026-12-02: a date, a time and a UTC offset are needed",
+            ),
+            (
+                "contestants = \"students.csv\"\nstart = 2026-12-01T09:00:00Z\nend = 2026-12-01T10:00:00Z\nfreeze_minutes = 60\n",
+                4,
+                "`freeze_minutes`: 60 minutes is not within the contest (60 minutes long)",
+            ),
+            (
+                "contestants = \"students.csv\"\nfreeze_minutes = 10\n",
+                2,
+                "`freeze_minutes`: needs `start` and `end`",
+            ),
+            (
+                "contestants = \"students.csv\"\npenalty_minutes = 10\n",
+                2,
+                "`penalty_minutes`: only with scoring = \"icpc\"",
+            ),
+            (
+                "contestants = \"students.csv\"\nadmin_password = \"short\"\n",
+                2,
+                "`admin_password`: at least 8 characters",
+            ),
+            (
+                "contestants = \"students.csv\"\ntitle = \"\"\n",
+                2,
+                "`title`: 1 to 100 characters",
+            ),
+            (
+                "contestants = \"students.csv\"\nlanguages = []\n",
+                2,
+                "`languages`: empty",
+            ),
+            (
+                "contestants = \"students.csv\"\nlanguages = [\"c\", \"c\"]\n",
+                2,
+                "`languages`: `c` is listed twice",
+            ),
+            (
+                "problem = \"../problems/mayan\"\ncontestants = \"students.csv\"\nlanguages = [\"c\", \"java\"]\n",
+                3,
+                "`languages`: unknown language `java` (the problem has: c, cpp",
+            ),
+            (
+                "contestants = \"students.csv\"\nproblem = \"../nowhere\"\n",
+                2,
+                "`problem`: ",
+            ),
+            (
+                "[[contestant]]\nname = \"a\"\n\ncontestants = \"students.csv\"\n",
+                4,
+                "unknown field `contestants`",
+            ),
+            (
+                "contestants = \"students.csv\"\n[[contestant]]\nname = \"a\"\n",
+                1,
+                "`contestants`: a CSV file and [[contestant]] tables",
+            ),
+            (
+                "[[contestant]]\nname = \"admin\"\n",
+                2,
+                "`name`: `admin` is reserved",
+            ),
+            (
+                "[[contestant]]\nname = \"a b\"\n",
+                2,
+                "`name`: `a b`: a name is 1 to 32 letters",
+            ),
+        ];
+        for (toml, line, expected) in cases {
+            let e = toml_error(toml);
+            assert!(
+                e.contains(&format!("contest.toml:{line}: ")) && e.contains(expected),
+                "{toml}: {e}"
+            );
+        }
+        let e = toml_error("");
+        assert!(e.ends_with("contest.toml: no contestants: set `contestants = \"students.csv\"` (columns name, password, display) or add [[contestant]] tables"), "{e}");
+    }
+
+    #[test]
+    fn csv_errors_name_the_file_and_line() {
+        let cases = [
+            (
+                "name,password\nalice,x\nbob smith,y\n",
+                "students.csv:3: `bob smith`: a name is 1 to 32",
+            ),
+            (
+                "name\nalice\n\nbob\nAlice\n",
+                "students.csv:5: `Alice` is already on line 2",
+            ),
+            (
+                "alice,x\nbob,y\n",
+                "students.csv:1: no `name` column: the first line must be a header",
+            ),
+            ("name,team\nalice,x\n", "students.csv:1: unknown column `team`"),
+            ("name,Name\nalice,x\n", "students.csv:1: column `Name` twice"),
+            (
+                "name,password\nalice,x,extra\n",
+                "students.csv:2: 3 cells, but the header has 2",
+            ),
+            ("name,display\nADMIN,x\n", "students.csv:2: `ADMIN` is reserved"),
+            (&format!("name\n{}\n", "a".repeat(33)), "students.csv:2: "),
+            ("name\n", "students.csv: no contestants"),
+        ];
+        for (csv, expected) in cases {
+            let e = csv_error(csv);
+            assert!(e.contains(expected), "{csv:?}: {e}");
+        }
+        let e = toml_error("contestants = \"nobody.csv\"\n");
+        assert!(e.contains("nobody.csv: "), "{e}");
+    }
+
+    #[test]
+    fn a_csv_that_is_not_utf8_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("latin1.csv");
+        fs::write(&path, b"name\nalice\nb\xe9a\n").unwrap();
+        let e = read_contestants_csv(&path).unwrap_err().to_string();
+        assert!(
+            e.ends_with("latin1.csv:3: not UTF-8 (save the file as UTF-8 CSV)"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn csv_cells_are_trimmed_and_a_bom_is_ignored() {
+        let (_root, config) = contest(
+            "contestants = \"students.csv\"\n",
+            "\u{feff}Name , Display\n alice , Alice L. \n",
+        );
+        let c = config.unwrap();
+        assert_eq!(c.contestants[0].name, "alice");
+        assert_eq!(c.contestants[0].display.as_deref(), Some("Alice L."));
+    }
+
+    #[test]
+    fn generated_passwords_are_of_the_alphabet_and_distinct() {
+        let passwords: Vec<String> = (0..200).map(|_| generate_password()).collect();
+        for p in &passwords {
+            assert_eq!(p.len(), PASSWORD_LEN);
+            assert!(p.bytes().all(|b| PASSWORD_ALPHABET.contains(&b)), "{p}");
+        }
+        let distinct: std::collections::HashSet<_> = passwords.iter().collect();
+        assert_eq!(distinct.len(), passwords.len());
+        for ambiguous in b"0O1lIio" {
+            assert!(!PASSWORD_ALPHABET.contains(ambiguous));
+        }
+    }
+
+    #[test]
+    fn the_passwords_file_is_0600_and_replaced_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(PASSWORDS_FILE);
+        fs::write(&path, "old").unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o644)).unwrap();
+        write_passwords(&path, &[("alice", "abc"), ("bob", "x,y")]).unwrap();
+        let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+        assert_eq!(
+            fs::read_to_string(&path).unwrap(),
+            "name,password\nalice,abc\nbob,\"x,y\"\n"
+        );
+        let leftovers = fs::read_dir(dir.path()).unwrap().count();
+        assert_eq!(leftovers, 1);
+    }
+
+    #[test]
+    fn passwords_are_rendered_aligned() {
+        assert_eq!(
+            render_passwords(&[("alice", "abc"), ("bo", "xyz")]),
+            "name   password\nalice  abc\nbo     xyz\n"
+        );
+    }
+
+    #[test]
+    fn languages_are_checked_against_a_table() {
+        let mut c = ContestConfig::default_practice();
+        assert!(c.check_languages(&["c"]).is_ok());
+        c.languages = Some(vec!["c".into(), "go".into()]);
+        let e = c.check_languages(&["c", "cpp"]).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "./contest.toml: `languages`: unknown language `go` (the problem has: c, cpp)"
+        );
+    }
+
+    #[test]
+    fn offset_datetimes_become_unix_seconds() {
+        let secs = |s: &str| unix_seconds(&s.parse().unwrap());
+        assert_eq!(secs("1970-01-01T00:00:00Z"), Ok(0));
+        assert_eq!(secs("1969-12-31T23:59:59Z"), Ok(-1));
+        assert_eq!(secs("2000-03-01T00:00:00Z"), Ok(951_868_800));
+        assert_eq!(secs("2026-12-01T09:00:00+08:00"), Ok(1_796_086_800));
+        assert_eq!(secs("2024-02-29T12:00:00.75-05:30"), Ok(1_709_227_800));
+        assert!(matches!(secs("2026-12-01T09:00:00"), Err(TimeError::NoOffset(_))));
+        assert!(matches!(secs("09:00:00"), Err(TimeError::Incomplete(_))));
+    }
+
+    #[test]
+    fn the_window_opens_freezes_and_ends() {
+        let w = Window::Timed {
+            start: 100,
+            end: 200,
+            freeze_secs: 30,
+        };
+        let at = |now| (w.started(now), w.is_open(now), w.frozen(now), w.ended(now));
+        assert_eq!(at(99), (false, false, false, false));
+        assert_eq!(at(100), (true, true, false, false));
+        assert_eq!(at(169), (true, true, false, false));
+        assert_eq!(at(170), (true, true, true, false));
+        assert_eq!(at(199), (true, true, true, false));
+        assert_eq!(at(200), (true, false, false, true));
+        let never = Window::Timed {
+            start: 100,
+            end: 200,
+            freeze_secs: 0,
+        };
+        assert!(!never.frozen(199));
+        assert_eq!(
+            (
+                Window::Open.is_open(i64::MIN),
+                Window::Open.frozen(0),
+                Window::Open.ended(i64::MAX)
+            ),
+            (true, false, false)
+        );
+    }
+
+    #[test]
+    fn debug_hides_the_passwords() {
+        let (_root, config) = contest(FULL, STUDENTS);
+        let shown = format!("{:?}", config.unwrap());
+        assert!(
+            !shown.contains("s3cret") && !shown.contains("correct horse"),
+            "{shown}"
+        );
+        assert!(shown.contains("alice") && shown.contains(HIDDEN), "{shown}");
+    }
+
+    #[test]
+    fn enums_round_trip_through_their_names() {
+        for f in Feedback::ALL {
+            assert_eq!(f.as_str().parse(), Ok(f));
+        }
+        for s in Scoring::ALL {
+            assert_eq!(s.as_str().parse(), Ok(s));
+        }
+        assert_eq!(
+            "ICPC".parse::<Scoring>().unwrap_err().to_string(),
+            "unknown scoring `ICPC` (expected one of: oi, icpc)"
+        );
+    }
 }
