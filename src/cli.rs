@@ -7,7 +7,7 @@ use crate::workflows::export::kattis::License;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
-/// Exit codes, shared by `--help` and the README.
+/// Exit codes, shared by `--help` and the README (in full: docs/COMMANDS.md).
 pub const EXIT_CODES: &str = "\
 Exit codes:
   check (testlib protocol): 0 AC, 1 WA, 2 PE, 3 FAIL (judge error)

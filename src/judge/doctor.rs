@@ -286,7 +286,7 @@ pub fn sandbox_check(p: &Protections) -> Check {
         Check::fail(
             "sandbox",
             format!("missing: {}", missing.join("; ")),
-            "see the checks above, and the README's sandbox section",
+            "see the checks above, and docs/SANDBOX.md",
         )
     }
 }
@@ -1198,7 +1198,7 @@ mod tests {
         assert!(c.found.contains("; a uid per run"), "{}", c.found);
         assert_eq!(
             c.fix.as_deref(),
-            Some("see the checks above, and the README's sandbox section")
+            Some("see the checks above, and docs/SANDBOX.md")
         );
     }
 

@@ -27,6 +27,7 @@ mod interop;
 mod newcomer;
 mod properties;
 mod protocols;
+mod readme;
 mod rootless;
 mod rules;
 mod sandbox_hostile;

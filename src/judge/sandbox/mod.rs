@@ -47,7 +47,7 @@
 //! * No core dumps, `PATH=/usr/bin:/bin` and nothing else inherited,
 //!   `no_new_privs`, default signal dispositions.
 //!
-//! The README's sandbox section says what each layer protects against,
+//! docs/SANDBOX.md says what each layer protects against,
 //! side by side with isolate, and what each costs.
 //!
 //! # Layout
