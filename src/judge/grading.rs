@@ -25,13 +25,13 @@ use crate::puzzle::checker::{self, Judgement, Reference};
 use crate::puzzle::sim::{Move, Puzzle};
 use crate::puzzle::solver::format_moves;
 use crate::puzzle::verdict::Verdict;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The result of one test.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TestResult {
     /// Test name (e.g. `secret/3`).
     pub test: String,
@@ -57,14 +57,14 @@ pub struct TestResult {
     /// close to the limit was run again (the result is the last run's).
     pub runs: u32,
     /// What the program printed and the reference answer, for showing a
-    /// failure (`stress`); not part of reports.
+    /// failure (`stress`); not part of reports (empty when read back).
     #[serde(skip)]
     pub transcript: Transcript,
 }
 
 /// A transcript of a run, what a failure is shown with: what the program
 /// printed and the reference it was judged against.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Transcript {
     /// What the program printed: its output file under file I/O, else stdout.
     pub stdout: Vec<u8>,
@@ -273,8 +273,9 @@ struct Loaded {
     reference: Result<(Puzzle, Option<Vec<Move>>), Box<Judgement>>,
 }
 
-/// Everything about one graded submission.
-#[derive(Clone, Debug, Serialize)]
+/// Everything about one graded submission (its JSON, as the JSON report
+/// writes it, reads back into an equal value).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SubmissionReport {
     /// The file graded.
     pub submission: String,
@@ -376,8 +377,10 @@ impl SubmissionReport {
     }
 }
 
-/// A grading session: one problem, one or more submissions.
-#[derive(Clone, Debug, Serialize)]
+/// A grading session: one problem, one or more submissions. Its JSON (the
+/// JSON report) reads back into an equal value, from which every report
+/// format renders as it did.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GradeReport {
     /// Version of this JSON layout; bumped on any incompatible change.
     pub schema_version: u32,
@@ -424,7 +427,7 @@ impl GradeReport {
 }
 
 /// A test no submission can be judged on (the judge's fault).
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct BrokenTest {
     /// Its name.
     pub test: String,

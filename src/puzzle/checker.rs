@@ -14,7 +14,7 @@
 use crate::puzzle::sim::{Board, IllegalMove, Move, Puzzle, Token, parse_int, show_token, strip_bom, tokens};
 use crate::puzzle::solver::{Reading, format_moves, solve};
 use crate::puzzle::verdict::Verdict;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// How to judge.
@@ -27,7 +27,7 @@ pub struct Options {
 }
 
 /// Why an output got its verdict.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Reason {
     /// The output is the smallest solution (or any valid one, when allowed),
@@ -231,8 +231,8 @@ pub fn line_of_move(text: &[u8], k: usize) -> Option<(usize, usize)> {
         .nth(k.checked_sub(1)?)
 }
 
-/// The judgement of one output.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// The judgement of one output (read back from its JSON as written).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Judgement {
     /// AC, WA, PE or FAIL.
     pub verdict: Verdict,
@@ -241,7 +241,7 @@ pub struct Judgement {
     /// The reason in words.
     pub message: String,
     /// The contestant's moves that parsed (all of them, for a PE-free output).
-    #[serde(serialize_with = "ser_moves")]
+    #[serde(serialize_with = "ser_moves", deserialize_with = "de_moves")]
     pub moves: Vec<Move>,
     /// 1-based index of the first wrong move, when one move is to blame.
     pub first_wrong_move: Option<usize>,
@@ -297,8 +297,61 @@ impl Serialize for Reference {
     }
 }
 
+/// Reads what [`Reference`]'s `Serialize` writes.
+impl<'de> Deserialize<'de> for Reference {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Reference, D::Error> {
+        d.deserialize_any(ReferenceVisitor)
+    }
+}
+
+/// `null`, `"-1"` or a list of moves, into a [`Reference`].
+struct ReferenceVisitor;
+
+impl<'de> serde::de::Visitor<'de> for ReferenceVisitor {
+    type Value = Reference;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("null, \"-1\" or a list of moves `x y g`")
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Reference, E> {
+        Ok(Reference::NotComputed)
+    }
+
+    fn visit_none<E: serde::de::Error>(self) -> Result<Reference, E> {
+        Ok(Reference::NotComputed)
+    }
+
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Reference, E> {
+        match v {
+            "-1" => Ok(Reference::NoSolution),
+            _ => Err(E::invalid_value(serde::de::Unexpected::Str(v), &self)),
+        }
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Reference, A::Error> {
+        let mut moves = Vec::new();
+        while let Some(text) = seq.next_element::<String>()? {
+            moves.push(parse_move::<A::Error>(&text)?);
+        }
+        Ok(Reference::Solution(moves))
+    }
+}
+
 fn ser_moves<S: serde::Serializer>(m: &[Move], s: S) -> Result<S::Ok, S::Error> {
     s.collect_seq(m.iter().map(|m| m.to_string()))
+}
+
+/// Reads what [`ser_moves`] writes.
+fn de_moves<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Move>, D::Error> {
+    Vec::<String>::deserialize(d)?
+        .iter()
+        .map(|text| parse_move::<D::Error>(text))
+        .collect()
+}
+
+fn parse_move<E: serde::de::Error>(text: &str) -> Result<Move, E> {
+    text.parse().map_err(E::custom)
 }
 
 impl Judgement {

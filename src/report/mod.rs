@@ -341,6 +341,69 @@ mod snapshots {
         }
     }
 
+    /// [`grade_report`] with what it lacks for a round trip: file I/O, a
+    /// judge error, and a WA on a puzzle without a solution (reference
+    /// `-1`); it already has AC, WA (moves, a first wrong move, a reference
+    /// with moves), PE, TLE, RE, CE, no program and a broken test (FAIL,
+    /// reference not computed).
+    fn stored_report() -> GradeReport {
+        const STUCK: &str = "1\n1 0\n0\n0\n0\n0\n";
+        let mut r = grade_report();
+        r.file_io = Some(crate::package::FileIo::from_stem("mayan"));
+        r.tests.push("secret/7".into());
+        r.submissions[0].tests.push(test("secret/7", STUCK, "0 0 1\n", 5));
+        let mut dave = SubmissionReport::new("class/dave/mayan.rs".into(), "rust", 60);
+        dave.contestant = Some("dave".into());
+        dave.judge_error = Some("no compiler for rust: rustc is not installed".into());
+        r.submissions.push(dave);
+        r
+    }
+
+    #[test]
+    fn a_grade_report_read_back_from_its_json_renders_byte_for_byte_as_before() {
+        let original = stored_report();
+        let wa = |r: &GradeReport| r.submissions[0].tests[1].judgement.clone().unwrap();
+        let j = wa(&original);
+        assert!(j.verdict == Verdict::WrongAnswer && j.first_wrong_move == Some(1));
+        assert!(!j.moves.is_empty() && j.reference.solution().is_some_and(|m| !m.is_empty()));
+        let stuck = original.submissions[0].tests[7].judgement.as_ref().unwrap();
+        assert_eq!(stuck.reference, crate::puzzle::checker::Reference::NoSolution);
+
+        let json = serde_json::to_string(&original).unwrap();
+        let back: GradeReport = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, original);
+        for (name, format) in formats() {
+            assert_eq!(format.grade(&back), format.grade(&original), "{name} report");
+        }
+        // The HTML report draws its replays from those moves: without them
+        // it is not the same page, so the comparison above covers them.
+        let mut bare = original.clone();
+        let t = &mut bare.submissions[0].tests[1];
+        t.judgement = Some(crate::puzzle::checker::Judgement {
+            moves: Vec::new(),
+            reference: crate::puzzle::checker::Reference::NotComputed,
+            ..wa(&original)
+        });
+        assert_ne!(Html.grade(&bare), Html.grade(&original));
+    }
+
+    #[test]
+    fn a_reference_or_moves_that_are_not_moves_are_refused() {
+        let json = serde_json::to_string(&stored_report()).unwrap();
+        for (from, to) in [
+            ("\"moves\":[\"2 0 -1\"", "\"moves\":[\"2 0 7\""),
+            ("\"reference\":\"-1\"", "\"reference\":\"-2\""),
+            ("\"reference\":[\"", "\"reference\":[\"9 "),
+        ] {
+            assert!(json.contains(from), "{from}");
+            let bad = json.replacen(from, to, 1);
+            assert!(
+                serde_json::from_str::<GradeReport>(&bad).is_err(),
+                "{to} read as a move"
+            );
+        }
+    }
+
     #[test]
     fn the_json_grade_report_names_the_first_wrong_move() {
         let v: serde_json::Value = serde_json::from_str(&Json.grade(&grade_report())).unwrap();

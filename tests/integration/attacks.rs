@@ -1401,6 +1401,9 @@ fn a_killed_judges_folders_mounts_and_cgroups_are_removed_by_the_next_judge() {
         std::thread::sleep(Duration::from_millis(20));
     }
     std::thread::sleep(Duration::from_millis(300));
+    // Seen while the run lives: another test's judge starting after the
+    // kill may remove the dead judge's cgroups before this one does.
+    let cgroups_before = run_cgroups(pid);
     let _ = judge.kill();
     let _ = judge.wait();
     let (folders, mounts) = run_leftovers(tmp.path(), pid);
@@ -1408,7 +1411,6 @@ fn a_killed_judges_folders_mounts_and_cgroups_are_removed_by_the_next_judge() {
         !folders.is_empty() && (!mounts.is_empty() || !root),
         "the killed judge left no work folder or mount to clean up; the check is void"
     );
-    let cgroups_before = run_cgroups(pid);
     // The next judge, on the same temporary folder, cleans up as it starts.
     let status = judge_in(
         &["--tests", "sample/1", "--quiet"],

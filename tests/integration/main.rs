@@ -24,6 +24,7 @@ mod generate;
 mod grade;
 mod html_chromium;
 mod interop;
+mod killed;
 mod newcomer;
 mod properties;
 mod protocols;

@@ -161,30 +161,32 @@ impl CgroupSupport {
 }
 
 impl CgroupSupport {
-    /// Removes the empty run cgroups of judges that are no longer running
-    /// (a judge killed mid-run leaves its run's cgroup behind; its
-    /// processes died with the run's pid namespace).
+    /// Removes the run cgroups of judges that are no longer running, as a
+    /// judge starts (a judge killed mid-run leaves its run's cgroup behind;
+    /// its processes died with the run's pid namespace). Only names of
+    /// runs (`mayan-judge-<pid>-<n>`) whose judge `<pid>` no longer exists
+    /// are touched: a judge running beside this one keeps its runs.
     pub(crate) fn remove_stale(&self) {
         for h in &self.hierarchies {
             let Ok(entries) = fs::read_dir(&h.parent) else {
                 continue;
             };
             for e in entries.flatten() {
-                let name = e.file_name();
-                let Some(pid) = name
-                    .to_str()
-                    .and_then(|n| n.strip_prefix("mayan-judge-"))
-                    .and_then(|rest| rest.split('-').next())
-                    .and_then(|p| p.parse::<i32>().ok())
-                else {
-                    continue;
-                };
-                if nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None).is_err() {
+                let owner = e.file_name().to_str().and_then(run_owner);
+                if owner.is_some_and(|pid| !super::procscan::exists(pid)) {
                     remove_dead_run(&e.path(), self.version);
                 }
             }
         }
     }
+}
+
+/// The judge's pid in the name of a run's cgroup, `mayan-judge-<pid>-<n>`
+/// (`None` for any other name, a scope's `mayan-judge-<pid>.scope` too).
+fn run_owner(name: &str) -> Option<i32> {
+    let (pid, n) = name.strip_prefix("mayan-judge-")?.split_once('-')?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    (digits(pid) && digits(n)).then(|| pid.parse().ok()).flatten()
 }
 
 /// Removes the cgroup of a run whose judge is dead. The kernel kills such a
@@ -480,6 +482,25 @@ fn keyed(text: &str, key: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_run_cgroups_name_a_judge_to_check() {
+        assert_eq!(run_owner("mayan-judge-1234-0"), Some(1234));
+        assert_eq!(run_owner("mayan-judge-7-42"), Some(7));
+        for other in [
+            "mayan-judge",
+            "mayan-judge-1234.scope",
+            "mayan-judge-1234",
+            "mayan-judge-1234-",
+            "mayan-judge-1234-x",
+            "mayan-judge--3",
+            "mayan-judge-1234-5-6",
+            "mayan-judge-99999999999-1",
+            "user.slice",
+        ] {
+            assert_eq!(run_owner(other), None, "{other}");
+        }
+    }
 
     #[test]
     fn mountinfo_and_paths() {

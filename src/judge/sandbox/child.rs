@@ -6,6 +6,28 @@
 //! moved into [`ChildSetup`]; [`setup_child`] only issues system calls (no
 //! allocation, no locks, no formatting) and [`install`] is the single
 //! `unsafe` hook into [`std::process::Command::pre_exec`].
+//!
+//! # Dying with the judge
+//!
+//! A run must not outlive the judge, however it dies (SIGKILL included):
+//! no watchdog would stop it. So the child asks for `SIGKILL` when its
+//! parent dies (`PR_SET_PDEATHSIG`): the run's init right after the fork,
+//! the program again after its credential change (which clears it). As
+//! the init is PID 1 of the run's pid namespace, its death makes the
+//! kernel kill every process of the run, compilers' helpers included.
+//!
+//! Two things about that signal:
+//! * it is sent when the *thread* that forked the child ends, not the
+//!   process. That is harmless here because the forking thread always
+//!   outlives the run: isolated, each run is forked from a thread of its
+//!   own that ends only once the init is reaped (see
+//!   `on_new_pid_namespace`); otherwise from the caller's thread, which
+//!   waits for the run to end (a `grade` worker, a server's long-lived
+//!   worker). A caller must never start a run from a thread that may end
+//!   while the run lives;
+//! * asked for after the parent died, it never comes. So the child then
+//!   checks that it still has the parent that forked it ([`Parent`]), and
+//!   gives up at once (`ESRCH`) when it has been re-parented.
 
 use std::fs::File;
 use std::io::{self, Write};
@@ -27,9 +49,47 @@ pub(crate) struct Isolated {
     pub(crate) status_fd: i32,
 }
 
+/// The judge as the child checks it is still its parent, after asking for
+/// the parent-death signal (see the module comment).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Parent {
+    /// The judge's pid: what `getppid()` gives a child forked into the
+    /// judge's own pid namespace.
+    pid: i32,
+    /// The judge's pid as the mounted `/proc` names it (`None`: unreadable).
+    /// A run's init, in a pid namespace of its own, gets 0 from
+    /// `getppid()`, parent alive or not, so it reads its parent from
+    /// `/proc/self/stat` (still the judge's `/proc` at that point).
+    in_proc: Option<i32>,
+}
+
+impl Parent {
+    /// The judge process itself, read in the parent before the fork.
+    pub(crate) fn judge() -> Parent {
+        Parent {
+            pid: std::process::id() as i32,
+            in_proc: std::fs::read_link("/proc/self")
+                .ok()
+                .and_then(|p| p.to_str()?.parse().ok()),
+        }
+    }
+
+    /// In the run's init: whether `/proc` still names the judge as its
+    /// parent (true when either cannot be read: only a re-parenting seen
+    /// stops the run).
+    fn forked_init(&self) -> bool {
+        match (self.in_proc, parent_in_proc()) {
+            (Some(judge), Some(now)) => judge == now,
+            _ => true,
+        }
+    }
+}
+
 /// Everything the child does before `exec`, prepared by the parent.
 #[derive(Debug)]
 pub(crate) struct ChildSetup {
+    /// The process forking the child.
+    pub(crate) parent: Parent,
     /// Fresh mount, pid (entered by the spawning thread), network, IPC and
     /// UTS namespaces with a private root; `None`: the host's file system.
     pub(crate) isolated: Option<Isolated>,
@@ -67,8 +127,10 @@ pub(crate) struct ChildSetup {
 ///
 /// Only async-signal-safe system calls are made: `setsid`, `write`,
 /// `unshare`, `mount`, `pivot_root`, `clone`, `sigaction`, `setrlimit`,
-/// `close_range`, `setgroups`, `setgid`, `setuid`, `prctl`, `seccomp`. Errors are returned as `errno` values,
-/// which std forwards to the parent, where `spawn` fails with them.
+/// `close_range`, `setgroups`, `setgid`, `setuid`, `prctl`, `seccomp`,
+/// `getppid`, and `open`/`read`/`close` of `/proc` files. Errors are
+/// returned as `errno` values, which std forwards to the parent, where
+/// `spawn` fails with them.
 fn setup_child(s: &ChildSetup) -> io::Result<()> {
     // Own session and process group (pgid = pid): the judge can killpg() the
     // whole tree, and there is no controlling terminal to talk to.
@@ -91,7 +153,7 @@ fn setup_child(s: &ChildSetup) -> io::Result<()> {
     if let Some(iso) = &s.isolated {
         // This process is the init of the run's pid namespace. It dies with
         // the judge's thread, and the kernel then kills the whole run.
-        rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))?;
+        die_with_parent(|| s.parent.forked_init())?;
         // SAFETY: single-threaded child; no CLONE_FILES/CLONE_FS sharing.
         unsafe {
             rustix::thread::unshare_unsafe(
@@ -153,9 +215,56 @@ fn setup_child(s: &ChildSetup) -> io::Result<()> {
     if let Some(filters) = &s.seccomp {
         super::seccomp::install(filters)?;
     }
-    // If the judge dies, so does the program (after setuid: it clears this).
-    rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))?;
+    // If its parent dies, so does the program (after setuid: it clears
+    // this). Isolated, the parent is the run's init (pid 1).
+    let parent = if s.isolated.is_some() { 1 } else { s.parent.pid };
+    die_with_parent(|| nix::unistd::getppid().as_raw() == parent)?;
     Ok(())
+}
+
+/// Asks for `SIGKILL` when the parent dies, then checks with `forked_by`
+/// that the parent is still the one that forked this process: if it died
+/// before the request, the signal never comes, and the child gives up
+/// (`ESRCH`).
+fn die_with_parent(forked_by: impl Fn() -> bool) -> io::Result<()> {
+    rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))?;
+    if forked_by() {
+        Ok(())
+    } else {
+        Err(io::Error::from_raw_os_error(nix::libc::ESRCH))
+    }
+}
+
+/// The parent's pid in `/proc/self/stat` (`None`: unreadable). Reads into
+/// a buffer on the stack: nothing allocated.
+fn parent_in_proc() -> Option<i32> {
+    use nix::libc;
+    let mut buf = [0u8; 512];
+    // SAFETY: a valid C string; the descriptor is closed before returning.
+    let fd = unsafe { libc::open(c"/proc/self/stat".as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC) };
+    if fd < 0 {
+        return None;
+    }
+    // SAFETY: a live descriptor and a buffer of that length.
+    let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
+    // SAFETY: closing the descriptor opened above.
+    unsafe { libc::close(fd) };
+    ppid_of_stat(buf.get(..usize::try_from(n).ok()?)?)
+}
+
+/// Field 4 (ppid) of a `/proc/<pid>/stat` line: `pid (comm) state ppid ...`,
+/// where `comm` may hold blanks and parentheses.
+fn ppid_of_stat(stat: &[u8]) -> Option<i32> {
+    let close = stat.iter().rposition(|&b| b == b')')?;
+    let mut fields = stat
+        .get(close + 1..)?
+        .split(|&b| b == b' ')
+        .filter(|f| !f.is_empty());
+    let ppid = fields.nth(1)?;
+    if ppid.is_empty() || !ppid.iter().all(u8::is_ascii_digit) || ppid.len() > 9 {
+        return None;
+    }
+    Some(ppid.iter().fold(0, |n, &d| n * 10 + i32::from(d - b'0')))
 }
 
 /// A rootless program with one uid gets a user namespace of its own where
@@ -227,5 +336,32 @@ pub(crate) fn install(cmd: &mut Command, setup: ChildSetup) {
     // locks, so it cannot deadlock on state held by other judge threads.
     unsafe {
         cmd.pre_exec(move || setup_child(&setup));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_parent_is_read_from_a_stat_line_whatever_the_name() {
+        assert_eq!(ppid_of_stat(b"42 (cc1plus) R 17 42 42 0 -1"), Some(17));
+        assert_eq!(ppid_of_stat(b"42 (a) b (c) S 1 42 42"), Some(1));
+        assert_eq!(ppid_of_stat(b"42 (x) S 0 0"), Some(0));
+        assert_eq!(ppid_of_stat(b"42 (x) S"), None);
+        assert_eq!(ppid_of_stat(b"42 (x) S -3"), None);
+        assert_eq!(ppid_of_stat(b"no parenthesis"), None);
+    }
+
+    #[test]
+    fn this_process_reads_its_parent_in_proc() {
+        let parent = std::fs::read_link("/proc/self")
+            .ok()
+            .and_then(|p| p.to_str()?.parse::<i32>().ok());
+        let ppid = nix::unistd::getppid().as_raw();
+        // Where /proc is this process's own, it names the same parent.
+        if parent == Some(std::process::id() as i32) {
+            assert_eq!(parent_in_proc(), Some(ppid));
+        }
     }
 }

@@ -418,7 +418,8 @@ fn unshare_and_map(uid: u32, gid: u32, ranges: Option<(SubIds, SubIds)>) -> Resu
 }
 
 /// A child forked before `unshare` that runs `newuidmap` and `newgidmap`
-/// on the judge when told to.
+/// on the judge when told to, and dies with the judge (its parent-death
+/// signal; without it, the closed pipe ends its wait anyway).
 struct MapHelper {
     pid: nix::unistd::Pid,
     go: std::os::fd::OwnedFd,
@@ -432,8 +433,11 @@ impl MapHelper {
         match unsafe { nix::unistd::fork() }.map_err(|e| format!("fork: {e}"))? {
             nix::unistd::ForkResult::Child => {
                 drop(w);
+                // Killed with the judge; gone at once if it died already.
+                let _ = rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL));
+                let orphan = nix::unistd::getppid().as_raw() as u32 != judge;
                 let mut b = [0u8; 1];
-                let told = nix::unistd::read(&r, &mut b).is_ok_and(|n| n == 1);
+                let told = !orphan && nix::unistd::read(&r, &mut b).is_ok_and(|n| n == 1);
                 let ok = told
                     && run_map("newuidmap", judge, uid, u).is_ok()
                     && run_map("newgidmap", judge, gid, g).is_ok();

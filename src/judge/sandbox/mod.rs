@@ -952,6 +952,7 @@ impl Sandbox {
         child::install(
             &mut cmd,
             child::ChildSetup {
+                parent: child::Parent::judge(),
                 new_namespaces: isolated.is_none() && self.protections.namespaces,
                 isolated,
                 seccomp: self.filters.clone(),
@@ -1206,7 +1207,9 @@ fn scratch_sizes(limits: &Limits) -> isolation::ScratchSizes {
 /// Runs `f` on a fresh thread whose children start in a new pid namespace
 /// (`unshare(CLONE_NEWPID)` affects the caller's future children only, and
 /// can be done once per thread). The thread lives as long as the run, as
-/// it must: the run's init dies when the thread that forked it ends.
+/// it must: the run's init dies when the thread that forked it ends (its
+/// parent-death signal, see `child.rs`), so a judge killed, or this thread
+/// ended by a panic, takes the whole run with it.
 fn on_new_pid_namespace<T: Send>(f: impl FnOnce() -> T + Send) -> io::Result<T> {
     std::thread::scope(|s| {
         s.spawn(|| {
@@ -1350,6 +1353,30 @@ mod tests {
         assert_eq!(Status::Signaled(6).signal_name(), Some("SIGABRT"));
         assert_eq!(Status::Exited(0).signal_name(), None);
         assert_eq!(Status::Signaled(11).to_string(), "killed by SIGSEGV");
+    }
+
+    #[test]
+    fn runs_start_past_the_check_of_their_parent_isolated_or_not() {
+        // After asking for the parent-death signal, each child checks that
+        // the judge is still its parent (`child.rs`): a live judge passes.
+        for isolation in [false, true] {
+            let sb = Sandbox::detect_with(SandboxOptions {
+                isolation,
+                cgroups: false,
+                ..SandboxOptions::default()
+            });
+            let spec = RunSpec {
+                program: "/bin/sh".into(),
+                args: vec!["-c".into(), "echo ok".into()],
+                ..RunSpec::default()
+            };
+            let r = sb.run(&spec).expect("no judge-side error");
+            assert_eq!(
+                (r.status, r.stdout),
+                (Status::Exited(0), b"ok\n".to_vec()),
+                "isolation: {isolation}"
+            );
+        }
     }
 
     #[test]

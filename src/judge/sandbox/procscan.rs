@@ -14,6 +14,13 @@ use std::path::Path;
 use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
 
+/// Whether a process `pid` exists (of any user: `EPERM` is an answer too),
+/// so that a later judge leaves a live judge's runs alone and removes only
+/// what a dead one left.
+pub(crate) fn exists(pid: i32) -> bool {
+    !matches!(kill(Pid::from_raw(pid), None), Err(nix::errno::Errno::ESRCH))
+}
+
 /// Pids listed in `/proc`, with the uid owning each.
 fn processes() -> impl Iterator<Item = (i32, u32)> {
     fs::read_dir("/proc").into_iter().flatten().filter_map(|e| {

@@ -207,7 +207,7 @@ pub(crate) fn remove_stale(work_root: &Path) {
         let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<i32>().ok()) else {
             continue;
         };
-        let alive = nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None).is_ok();
+        let alive = super::procscan::exists(pid);
         let own = entry
             .metadata()
             .is_ok_and(|m| m.uid() == nix::unistd::geteuid().as_raw());

@@ -118,6 +118,26 @@ impl fmt::Display for Move {
     }
 }
 
+/// Why a text is not a move as [`Move`]'s `Display` writes it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not a move `x y g` on the board")]
+pub struct ParseMoveError(String);
+
+/// Reads a move as `Display` writes it: `x y g`, blank-separated, with
+/// values on the board and `g` 1 or -1.
+impl std::str::FromStr for Move {
+    type Err = ParseMoveError;
+
+    fn from_str(s: &str) -> Result<Move, ParseMoveError> {
+        let bad = || ParseMoveError(s.to_string());
+        let mut it = s.split_ascii_whitespace().map(str::parse::<i64>);
+        match (it.next(), it.next(), it.next(), it.next()) {
+            (Some(Ok(x)), Some(Ok(y)), Some(Ok(g)), None) => Move::new(x, y, g).ok_or_else(bad),
+            _ => Err(bad()),
+        }
+    }
+}
+
 /// Why a move is not legal on a board.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum IllegalMove {

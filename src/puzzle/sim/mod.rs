@@ -9,7 +9,8 @@ mod parse;
 mod render;
 
 pub use board::{
-    Board, CascadeStep, Dir, HEIGHT, IllegalMove, MAX_COLOUR, Marks, Move, MoveTrace, WIDTH, is_marked,
+    Board, CascadeStep, Dir, HEIGHT, IllegalMove, MAX_COLOUR, Marks, Move, MoveTrace, ParseMoveError, WIDTH,
+    is_marked,
 };
 pub use parse::{
     BOM, Location, MAX_MOVES, Puzzle, PuzzleError, PuzzleRule, Token, describe_first_run, escape_control,
