@@ -19,7 +19,8 @@ Exit codes:
   stress:                    0 nothing failed, 1 a failing board found, 2 judge or configuration error
   solve, bench, gen:         0 success, 2 bad input, judge or configuration error
   export:                    0 written, 2 refused or failed (nothing written)
-  doctor:                    0 no check FAILs, 1 some check FAILs, 2 error";
+  doctor:                    0 no check FAILs, 1 some check FAILs, 2 error
+  serve:                     0 stopped by Ctrl-C or SIGTERM, 2 configuration error";
 
 /// The process's arguments as clap should see them: testlib's one-dash
 /// `-appes` (after `check`'s files) becomes `--appes`, since clap would read

@@ -17,6 +17,12 @@ pub fn run(args: &ServeArgs) -> Result<i32> {
     let package = args.problem.clone().or_else(|| contest.problem.clone());
     let (problem, bundled) = super::grade::find_problem(package.as_deref())?;
     let languages = LanguageTable::for_package(&problem.dir)?;
+    contest.check_languages(&languages.names()).with_context(|| {
+        format!(
+            "checking the languages of the contest against the package {}",
+            problem.dir.display()
+        )
+    })?;
     let cases = problem.tests().context("reading the package's tests")?;
     let sandbox = super::untrusted_sandbox(&args.sandbox, &[&problem.dir, &problem.tests_dir])?;
     let db = args.db.clone().unwrap_or_else(|| default_db(args));

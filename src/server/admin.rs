@@ -7,9 +7,7 @@
 use super::app::App;
 use super::db::User;
 use super::events::Event;
-use super::web::{
-    CsrfForm, Fail, Identity, PageResult, check_csrf, render, row_context, signed_in, text_field,
-};
+use super::web::{Fail, Identity, PageResult, check_csrf, render, row_context, signed_in, text_field};
 use crate::judge::grading::{GradeReport, SubmissionReport};
 use crate::report::{Csv, Html, Json, ReportFormat};
 use axum::Router;
@@ -244,15 +242,48 @@ async fn report(
         .into_response())
 }
 
+/// Every contestant's last program as a zip in a layout (`lemonlime.zip`,
+/// `arbiter.zip`), so the contest can be graded again offline with
+/// `grade --contest`.
 async fn programs(
     State(app): State<Arc<App>>,
     axum::Extension(id): axum::Extension<Identity>,
-    Path(layout): Path<String>,
+    Path(file): Path<String>,
 ) -> PageResult {
+    use crate::workflows::contest::{ArchivedProgram, Layout, write_archive};
     teacher(&id)?;
-    let _ = (&app, layout);
-    Err(Fail::NotFound)
+    let layout: Layout = file
+        .strip_suffix(".zip")
+        .and_then(|l| l.parse().ok())
+        .ok_or(Fail::NotFound)?;
+    let finals = app.db.final_programs()?;
+    let programs: Vec<ArchivedProgram> = finals
+        .iter()
+        .map(|(_, name, file_name, source)| ArchivedProgram {
+            contestant: name,
+            file_name: archived_name(&app.problem.name, file_name),
+            source,
+        })
+        .collect();
+    let mut zip = std::io::Cursor::new(Vec::new());
+    write_archive(&mut zip, layout, &app.problem.name, &programs)
+        .map_err(|e| Fail::Bad(format!("the archive: {e}")))?;
+    let disposition = format!("attachment; filename=\"{}-{file}\"", app.problem.name);
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/zip".to_string()),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        zip.into_inner(),
+    )
+        .into_response())
 }
 
-#[allow(dead_code)]
-fn unused(_: CsrfForm) {}
+/// A program's name in an archive: `<problem>.<its extension>`, as the
+/// offline judges look for it.
+fn archived_name(stem: &str, file_name: &str) -> String {
+    match file_name.rsplit_once('.') {
+        Some((_, ext)) => format!("{stem}.{ext}"),
+        None => stem.to_string(),
+    }
+}

@@ -724,8 +724,7 @@ pub fn visible_submission(
 
 /// A stored report, read back.
 pub fn load_report(json: &str) -> Option<SubmissionReport> {
-    let _ = json;
-    None // TODO(merge): serde_json::from_str(json).ok() once SubmissionReport is Deserialize
+    serde_json::from_str(json).ok()
 }
 
 async fn submission_page(

@@ -18,5 +18,8 @@ fn a_contestant_submits_through_the_form_and_the_verdict_reaches_the_ranking() {
     assert_eq!(judged["score"], judged["max_score"]);
     let ranking = alice.get("/ranking").body;
     let first_row = ranking.split("<tbody>").nth(1).unwrap();
-    assert!(first_row.trim_start().starts_with("<tr><td>1</td><td>alice</td>"), "{ranking}");
+    assert!(
+        first_row.trim_start().starts_with("<tr><td>1</td><td>alice</td>"),
+        "{ranking}"
+    );
 }

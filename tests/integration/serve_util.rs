@@ -161,7 +161,11 @@ pub struct Page {
 impl Client {
     fn page(r: Result<ureq::http::Response<ureq::Body>, ureq::Error>) -> Page {
         let mut r = r.expect("the server answers");
-        let location = r.headers().get("location").and_then(|v| v.to_str().ok()).map(String::from);
+        let location = r
+            .headers()
+            .get("location")
+            .and_then(|v| v.to_str().ok())
+            .map(String::from);
         Page {
             status: r.status().as_u16(),
             body: r.body_mut().read_to_string().unwrap_or_default(),
@@ -180,7 +184,11 @@ impl Client {
 
     /// POST a form (url-encoded fields).
     pub fn post_form(&self, path: &str, fields: &[(&str, &str)]) -> Page {
-        Self::page(self.agent.post(format!("{}{path}", self.url)).send_form(fields.iter().copied()))
+        Self::page(
+            self.agent
+                .post(format!("{}{path}", self.url))
+                .send_form(fields.iter().copied()),
+        )
     }
 
     /// POST JSON (with the API token, if any).
@@ -201,8 +209,11 @@ impl Client {
     /// Signs in through the form; returns the status (303 on success).
     pub fn sign_in(&self, name: &str, password: &str) -> u16 {
         let csrf = self.csrf("/login");
-        self.post_form("/login", &[("csrf", &csrf), ("name", name), ("password", password)])
-            .status
+        self.post_form(
+            "/login",
+            &[("csrf", &csrf), ("name", name), ("password", password)],
+        )
+        .status
     }
 
     /// Submits a source through the form (multipart, as a browser does);
@@ -223,14 +234,20 @@ impl Client {
         Self::page(
             self.agent
                 .post(format!("{}/submit", self.url))
-                .header("content-type", format!("multipart/form-data; boundary={boundary}"))
+                .header(
+                    "content-type",
+                    format!("multipart/form-data; boundary={boundary}"),
+                )
                 .send(body.as_bytes()),
         )
     }
 
     /// Gets an API token for a name and password, and uses it from now on.
     pub fn api_sign_in(&mut self, name: &str, password: &str) {
-        let page = self.post_json("/api/v1/token", &serde_json::json!({"name": name, "password": password}));
+        let page = self.post_json(
+            "/api/v1/token",
+            &serde_json::json!({"name": name, "password": password}),
+        );
         assert_eq!(page.status, 201, "token for {name}: {}", page.body);
         let v: serde_json::Value = serde_json::from_str(&page.body).unwrap();
         self.token = Some(v["token"].as_str().unwrap().to_string());
@@ -246,7 +263,10 @@ impl Client {
             if v["final"] == true {
                 return v;
             }
-            assert!(Instant::now() < deadline, "submission {id} not judged within {secs} s: {v}");
+            assert!(
+                Instant::now() < deadline,
+                "submission {id} not judged within {secs} s: {v}"
+            );
             std::thread::sleep(Duration::from_millis(300));
         }
     }
