@@ -43,6 +43,8 @@ pub enum Fail {
     Bad(String),
     /// Too many requests.
     TooMany(String),
+    /// A source over the package's limit.
+    TooLarge(String),
     /// The database refused: nothing was stored.
     Storage(String),
 }
@@ -63,6 +65,7 @@ impl Fail {
             Fail::NotFound => (StatusCode::NOT_FOUND, "No such page.".into()),
             Fail::Bad(m) => (StatusCode::BAD_REQUEST, m.clone()),
             Fail::TooMany(m) => (StatusCode::TOO_MANY_REQUESTS, m.clone()),
+            Fail::TooLarge(m) => (StatusCode::PAYLOAD_TOO_LARGE, m.clone()),
             Fail::Storage(m) => (
                 StatusCode::SERVICE_UNAVAILABLE,
                 format!(
@@ -524,22 +527,14 @@ async fn read_form(app: &App, mut form: Multipart) -> Result<Sent, Fail> {
         csrf: None,
     };
     let mut pasted = Vec::new();
-    while let Some(mut field) = form
-        .next_field()
-        .await
-        .map_err(|e| Fail::Bad(format!("the form: {e}")))?
-    {
+    while let Some(mut field) = form.next_field().await.map_err(form_error)? {
         let name = field.name().unwrap_or("").to_string();
         let file_name = field.file_name().map(str::to_string);
         let mut bytes = Vec::new();
-        while let Some(chunk) = field
-            .chunk()
-            .await
-            .map_err(|e| Fail::Bad(format!("the form: {e}")))?
-        {
+        while let Some(chunk) = field.chunk().await.map_err(form_error)? {
             bytes.extend_from_slice(&chunk);
             if bytes.len() > limit {
-                return Err(Fail::Bad(format!(
+                return Err(Fail::TooLarge(format!(
                     "The source is larger than {} KiB: refused.",
                     limit / 1024
                 )));
@@ -562,6 +557,15 @@ async fn read_form(app: &App, mut form: Multipart) -> Result<Sent, Fail> {
     Ok(sent)
 }
 
+/// A broken or oversized form.
+fn form_error(e: axum::extract::multipart::MultipartError) -> Fail {
+    if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        Fail::TooLarge(format!("The form is too large: {e}."))
+    } else {
+        Fail::Bad(format!("The form could not be read: {e}."))
+    }
+}
+
 /// Stores a submission after every check; returns its number. The one
 /// path for the form and the API.
 pub fn accept_submission(app: &App, user: &User, sent: Sent) -> Result<i64, Fail> {
@@ -574,7 +578,7 @@ pub fn accept_submission(app: &App, user: &User, sent: Sent) -> Result<i64, Fail
         ));
     }
     if sent.source.len() as u64 > app.problem.source_bytes {
-        return Err(Fail::Bad(format!(
+        return Err(Fail::TooLarge(format!(
             "The source is larger than {} KiB: refused.",
             app.problem.source_bytes / 1024
         )));
