@@ -23,3 +23,131 @@ fn a_contestant_submits_through_the_form_and_the_verdict_reaches_the_ranking() {
         "{ranking}"
     );
 }
+
+#[test]
+fn restarting_on_the_same_database_continues_the_contest_without_new_passwords() {
+    let dir = crate::serve_util::contest_dir(&["alice"], "");
+    // bob has no password in the CSV: one is generated, printed once.
+    let csv = dir.path().join("students.csv");
+    std::fs::write(&csv, "name,password\nalice,alice-pw\nbob,\n").unwrap();
+    let mut first = Server::start_in(dir.path(), &["--trusted"]);
+    assert!(
+        first.banner.contains("bob"),
+        "bob's password printed: {}",
+        first.banner
+    );
+    let id = submission_number(
+        &first
+            .contestant("alice")
+            .submit("mayan.c", "int main(){return 0;}"),
+    );
+    let mut api = first.client();
+    api.api_sign_in("alice", "alice-pw");
+    api.wait_judged(id, 240);
+    first.kill();
+    let second = Server::start_in(dir.path(), &["--trusted"]);
+    assert!(
+        !second.banner.contains("generated"),
+        "no password generated again: {}",
+        second.banner
+    );
+    let alice = second.contestant("alice");
+    assert!(
+        alice.get("/submissions").body.contains(&format!(">{id}</a>")),
+        "the submission is still listed"
+    );
+    let passwords = std::fs::read_to_string(dir.path().join("passwords.csv")).unwrap();
+    let bob_pw = passwords
+        .lines()
+        .find_map(|l| l.strip_prefix("bob,"))
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        second.client().sign_in("bob", &bob_pw),
+        303,
+        "bob's generated password still works"
+    );
+}
+
+#[test]
+fn the_teachers_archive_is_a_contest_folder_grade_reads_back() {
+    let server = Server::start(&["alice", "bob"], "", &["--trusted"]);
+    let mut api = server.client();
+    api.api_sign_in("alice", "alice-pw");
+    let id = submission_number(&server.contestant("alice").submit("sol.c", &accepted_c()));
+    api.wait_judged(id, 240);
+    let teacher = server.teacher();
+    for layout in ["lemonlime", "arbiter"] {
+        let zip = teacher
+            .agent
+            .get(format!("{}/admin/programs-{layout}.zip", server.url))
+            .call()
+            .unwrap()
+            .body_mut()
+            .read_to_vec()
+            .unwrap();
+        let out = tempfile::tempdir().unwrap();
+        zip::ZipArchive::new(std::io::Cursor::new(zip))
+            .unwrap()
+            .extract(out.path())
+            .unwrap();
+        let folder = if layout == "lemonlime" {
+            "source"
+        } else {
+            "players"
+        };
+        assert!(out.path().join(folder).join("alice").is_dir(), "{layout}");
+        crate::util::judge()
+            .env("MAYAN_JUDGE_CACHE", server.dir.join("cache"))
+            .args([
+                "grade",
+                "--quiet",
+                "--trusted",
+                "--tests",
+                "sample/*",
+                "--contest",
+            ])
+            .arg(out.path())
+            .assert()
+            .code(0);
+    }
+    let csv = teacher.get("/admin/report.csv").body;
+    assert!(csv.lines().any(|l| l.starts_with("alice,")), "{csv}");
+}
+
+#[test]
+fn https_with_a_given_certificate_serves_the_pages_and_marks_cookies_secure() {
+    let key = rcgen::generate_simple_self_signed(vec!["localhost".to_string()]).unwrap();
+    let dir = crate::serve_util::contest_dir(&["alice"], "");
+    std::fs::write(dir.path().join("cert.pem"), key.cert.pem()).unwrap();
+    std::fs::write(dir.path().join("key.pem"), key.signing_key.serialize_pem()).unwrap();
+    let server = Server::start_in(
+        dir.path(),
+        &["--trusted", "--tls-cert", "cert.pem", "--tls-key", "key.pem"],
+    );
+    assert!(server.url.starts_with("https://"), "{}", server.url);
+    let root = ureq::tls::Certificate::from_der(key.cert.der()).to_owned();
+    let tls = ureq::tls::TlsConfig::builder()
+        .root_certs(ureq::tls::RootCerts::Specific(std::sync::Arc::new(vec![root])))
+        .build();
+    let agent = ureq::Agent::new_with_config(
+        ureq::Agent::config_builder()
+            .tls_config(tls)
+            .http_status_as_error(false)
+            .build(),
+    );
+    let url = server.url.replace("127.0.0.1", "localhost");
+    let login = agent.get(format!("{url}/login")).call().expect("an HTTPS answer");
+    assert_eq!(login.status(), 200);
+    let cookie = login
+        .headers()
+        .get("set-cookie")
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        cookie.contains("Secure") && cookie.contains("HttpOnly"),
+        "{cookie}"
+    );
+}
