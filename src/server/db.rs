@@ -60,7 +60,8 @@ const MIGRATIONS: &[M<'static>] = &[M::up(
         memory_kib INTEGER,
         report TEXT,
         judged INTEGER,
-        judgings INTEGER NOT NULL DEFAULT 0
+        judgings INTEGER NOT NULL DEFAULT 0,
+        claim INTEGER NOT NULL DEFAULT 0
     );
     CREATE INDEX submissions_by_state ON submissions(state, user_id, id);
     CREATE INDEX submissions_by_user ON submissions(user_id, id);
@@ -137,6 +138,9 @@ pub struct SubmissionRow {
 pub struct Claimed {
     /// Row id.
     pub id: i64,
+    /// Which claim of it this is: results are stored only by the latest
+    /// (a rejudge asked mid-judging makes a new claim).
+    pub claim: i64,
     /// Who submitted it.
     pub user_id: i64,
     /// Language name.
@@ -451,13 +455,13 @@ impl Db {
     /// second (counting the ones being judged), then the oldest.
     pub fn claim_next(&self) -> DbResult<Option<Claimed>> {
         let conn = self.conn();
-        let sql = "UPDATE submissions SET state = 'judging' WHERE id = (
+        let sql = "UPDATE submissions SET state = 'judging', claim = claim + 1 WHERE id = (
                 SELECT id FROM (
                     SELECT id, state, priority,
                         ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY state = 'queued', id) AS k
                     FROM submissions WHERE state IN ('queued', 'judging'))
                 WHERE state = 'queued' ORDER BY priority, k, id LIMIT 1)
-            RETURNING id, user_id, language, file_name, source";
+            RETURNING id, user_id, language, file_name, source, claim";
         let mut stmt = conn.prepare_cached(sql)?;
         Ok(stmt
             .query_row([], |r| {
@@ -467,28 +471,30 @@ impl Db {
                     language: r.get(2)?,
                     file_name: r.get(3)?,
                     source: r.get(4)?,
+                    claim: r.get(5)?,
                 })
             })
             .optional()?)
     }
 
-    /// Stores a submission's results, in one transaction; `false` when it
-    /// was no longer being judged (a rejudge asked meanwhile: it is queued
-    /// again and these results are dropped).
-    pub fn finish(&self, id: i64, judged: &Judged, now: i64) -> DbResult<bool> {
+    /// Stores a submission's results, in one statement; `false` when this
+    /// claim is no longer the one being judged (a rejudge asked meanwhile:
+    /// it is queued or claimed again and these results are dropped).
+    pub fn finish(&self, c: &Claimed, judged: &Judged, now: i64) -> DbResult<bool> {
         let n = self.conn().execute(
             "UPDATE submissions SET state = 'done', verdict = ?2, score = ?3, max_score = ?4, time_ms = ?5, \
              memory_kib = ?6, report = ?7, judged = ?8, judgings = judgings + 1, priority = 0 \
-             WHERE id = ?1 AND state = 'judging'",
+             WHERE id = ?1 AND state = 'judging' AND claim = ?9",
             params![
-                id,
+                c.id,
                 judged.verdict,
                 judged.score,
                 judged.max_score,
                 judged.time_ms as i64,
                 judged.memory_kib as i64,
                 judged.report,
-                now
+                now,
+                c.claim
             ],
         )?;
         Ok(n == 1)
@@ -631,8 +637,8 @@ mod tests {
         let (_d, db) = db();
         let a = db.add_user("a", None, "x", false).unwrap();
         let old = db.add_submission(a, "c", "m.c", b"", 0).unwrap();
-        db.claim_next().unwrap();
-        db.finish(old, &judged(), 1).unwrap();
+        let c = db.claim_next().unwrap().unwrap();
+        db.finish(&c, &judged(), 1).unwrap();
         db.rejudge(None, None).unwrap();
         let new = db.add_submission(a, "c", "m.c", b"", 2).unwrap();
         assert_eq!(db.claim_next().unwrap().unwrap().id, new);
@@ -654,8 +660,24 @@ mod tests {
         assert_eq!(db.requeue_interrupted().unwrap(), 1);
         let again = db.claim_next().unwrap().unwrap();
         assert_eq!((again.id, again.source.as_slice()), (id, &b"int main(){}"[..]));
-        assert!(db.finish(id, &judged(), 1).unwrap());
-        assert!(!db.finish(id, &judged(), 1).unwrap(), "stored twice");
+        assert!(db.finish(&again, &judged(), 1).unwrap());
+        assert!(!db.finish(&again, &judged(), 1).unwrap(), "stored twice");
+        assert_eq!(db.submissions(None).unwrap()[0].judgings, 1);
+    }
+
+    #[test]
+    fn a_rejudge_asked_mid_judging_drops_the_stale_results_once_claimed_again() {
+        let (_d, db) = db();
+        let a = db.add_user("a", None, "x", false).unwrap();
+        db.add_submission(a, "c", "m.c", b"", 0).unwrap();
+        let stale = db.claim_next().unwrap().unwrap();
+        db.rejudge(None, None).unwrap();
+        let fresh = db.claim_next().unwrap().unwrap();
+        assert!(
+            !db.finish(&stale, &judged(), 1).unwrap(),
+            "the stale claim stored nothing"
+        );
+        assert!(db.finish(&fresh, &judged(), 2).unwrap());
         assert_eq!(db.submissions(None).unwrap()[0].judgings, 1);
     }
 }

@@ -107,7 +107,7 @@ impl Workers<'_> {
             memory_kib: report.tests.iter().map(|t| t.memory_kib).max().unwrap_or(0),
             report: serde_json::to_string(&report).unwrap_or_default(),
         };
-        self.store(c.id, &judged);
+        self.store(&c, &judged);
         self.live.clear(c.id);
         self.live.send(Event::Submission {
             id: c.id,
@@ -163,10 +163,10 @@ impl Workers<'_> {
 
     /// Stores the results, trying again while the database refuses (a full
     /// disk): they are never dropped, and never stored twice.
-    fn store(&self, id: i64, judged: &Judged) {
-        let now = super::now();
+    fn store(&self, c: &Claimed, judged: &Judged) {
+        let (id, now) = (c.id, super::now());
         for attempt in 0.. {
-            match self.db.finish(id, judged, now) {
+            match self.db.finish(c, judged, now) {
                 Ok(_) => return,
                 Err(e) => {
                     eprintln!(

@@ -11,7 +11,8 @@ use serde::Serialize;
 /// One line of the ranking.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct Standing {
-    /// 1-based; equal results share a rank.
+    /// 1-based; equal results share a rank; 0 for a disqualified contestant
+    /// (listed last, for the teacher only).
     pub rank: usize,
     /// Sign-in name.
     pub name: String,
@@ -72,10 +73,16 @@ pub fn standings(
             }
         })
         .collect();
-    lines.sort_by(|a, b| (b.score, a.penalty, &a.name).cmp(&(a.score, b.penalty, &b.name)));
+    lines.sort_by(|a, b| {
+        (a.disqualified, b.score, a.penalty, &a.name).cmp(&(b.disqualified, a.score, b.penalty, &b.name))
+    });
     for i in 0..lines.len() {
         let tied = i > 0 && (lines[i].score, lines[i].penalty) == (lines[i - 1].score, lines[i - 1].penalty);
-        lines[i].rank = if tied { lines[i - 1].rank } else { i + 1 };
+        lines[i].rank = match () {
+            _ if lines[i].disqualified => 0,
+            _ if tied => lines[i - 1].rank,
+            _ => i + 1,
+        };
     }
     lines
 }
