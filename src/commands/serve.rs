@@ -6,7 +6,7 @@ use crate::package::languages::LanguageTable;
 use crate::server::contest::ContestConfig;
 use crate::server::{Options, Rates};
 use anyhow::{Context, Result};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Runs `serve` until Ctrl-C or SIGTERM; returns the exit code.
 pub fn run(args: &ServeArgs) -> Result<i32> {
@@ -24,8 +24,19 @@ pub fn run(args: &ServeArgs) -> Result<i32> {
         )
     })?;
     let cases = problem.tests().context("reading the package's tests")?;
-    let sandbox = super::untrusted_sandbox(&args.sandbox, &[&problem.dir, &problem.tests_dir])?;
     let db = args.db.clone().unwrap_or_else(|| default_db(args));
+    // The database holds every contestant's sources and the password
+    // hashes: out of every run's sight, with the contest's folder.
+    let db_dir = db
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let hidden: Vec<PathBuf> = [&problem.dir, &problem.tests_dir, &contest.dir, db_dir]
+        .iter()
+        .map(|p| p.canonicalize().unwrap_or_else(|_| p.to_path_buf()))
+        .collect();
+    let hidden: Vec<&Path> = hidden.iter().map(PathBuf::as_path).collect();
+    let sandbox = super::untrusted_sandbox(&args.sandbox, &hidden)?;
     let options = Options {
         listen: args.listen,
         problem,

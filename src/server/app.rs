@@ -321,7 +321,10 @@ fn problem_info(
         name: problem.config.name.clone(),
         title: problem.config.title.clone(),
         tests: cases.iter().map(|c| c.name.clone()).collect(),
-        max_score: problem.config.scoring.score(&[]).1,
+        max_score: {
+            let none: Vec<(&str, bool)> = cases.iter().map(|c| (c.name.as_str(), false)).collect();
+            problem.config.scoring.score(&none).1
+        },
         time_ms: limits.time_ms,
         memory_mib: limits.memory_mib,
         source_bytes: SourceLimit::of(limits).bytes(),
