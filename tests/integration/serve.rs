@@ -151,3 +151,45 @@ fn https_with_a_given_certificate_serves_the_pages_and_marks_cookies_secure() {
         "{cookie}"
     );
 }
+
+/// Removes a folder when dropped.
+struct RemoveOnDrop(std::path::PathBuf);
+
+impl Drop for RemoveOnDrop {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn a_submission_cannot_read_the_database_or_the_passwords_of_a_contest_kept_under_usr() {
+    if !nix::unistd::geteuid().is_root() {
+        crate::util::skip("needs root, to keep a contest under /usr/local/share (a folder runs bind)");
+        return;
+    }
+    let token = format!("{:016x}", fastrand::u64(..));
+    let dir = std::path::PathBuf::from(format!("/usr/local/share/mayan-judge-serve-{token}"));
+    let _cleanup = RemoveOnDrop(dir.clone());
+    let made = crate::serve_util::contest_dir(&["mallory"], "");
+    std::fs::create_dir_all(&dir).unwrap();
+    for f in ["contest.toml", "students.csv"] {
+        std::fs::copy(made.path().join(f), dir.join(f)).unwrap();
+    }
+    let server = Server::start_in(&dir, &[]);
+    let d = dir.display();
+    // Exit 42 (RE) when any of the contest's files can be opened; else a
+    // wrong answer.
+    let thief = format!(
+        "#include <stdio.h>\nint main(void){{const char*f[]={{\"{d}/mayan-judge.db\",\"{d}/students.csv\",\
+         \"{d}/passwords.csv\",\"{d}/contest.toml\"}};for(int i=0;i<4;i++){{FILE*p=fopen(f[i],\"r\");\
+         if(p)return 42;}}puts(\"-1\");return 0;}}\n"
+    );
+    let id = submission_number(&server.contestant("mallory").submit("thief.c", &thief));
+    let mut api = server.client();
+    api.api_sign_in("mallory", "mallory-pw");
+    let judged = api.wait_judged(id, 240);
+    assert_eq!(
+        judged["verdict"], "WA",
+        "the program reached the contest's files: {judged}"
+    );
+}
