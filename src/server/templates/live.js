@@ -4,7 +4,14 @@
   if (!window.EventSource || !document.body.dataset.user) return;
   const es = new EventSource('/events');
   let reloading = false;
-  const reload = () => { if (!reloading) { reloading = true; setTimeout(() => location.reload(), 300); } };
+  // Never throw away what the user is typing: reload only idle pages.
+  const typing = () => [...document.querySelectorAll('textarea, input:not([type=hidden]):not([type=checkbox])')]
+    .some((el) => el.value !== '');
+  const reload = () => {
+    if (reloading || typing()) return;
+    reloading = true;
+    setTimeout(() => location.reload(), 300);
+  };
   es.addEventListener('submission', (e) => {
     const s = JSON.parse(e.data);
     document.querySelectorAll('[data-sub="' + s.id + '"]').forEach((el) => {
