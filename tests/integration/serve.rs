@@ -193,3 +193,24 @@ fn a_submission_cannot_read_the_database_or_the_passwords_of_a_contest_kept_unde
         "the program reached the contest's files: {judged}"
     );
 }
+
+#[test]
+fn outside_the_contests_hours_a_submission_is_refused_with_the_reason() {
+    let over = "start = 2020-01-01T09:00:00+08:00\nend = 2020-01-01T12:00:00+08:00\n";
+    let server = Server::start(&["alice"], over, &["--trusted"]);
+    let alice = server.contestant("alice");
+    assert!(alice.get("/submit").body.contains("The contest is over"));
+    let mut api = server.client();
+    api.api_sign_in("alice", "alice-pw");
+    let refused = api.post_json(
+        "/api/v1/submissions",
+        &serde_json::json!({"file_name": "mayan.c", "source": "int main(){}"}),
+    );
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    assert!(refused.body.contains("The contest is over"), "{}", refused.body);
+    let later = "start = 2099-01-01T09:00:00Z\nend = 2099-01-01T12:00:00Z\n";
+    let server = Server::start(&["alice"], later, &["--trusted"]);
+    let page = server.contestant("alice").submit("mayan.c", "int main(){}");
+    assert_eq!(page.status, 403);
+    assert!(page.body.contains("has not started"), "{}", page.body);
+}
