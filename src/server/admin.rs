@@ -259,10 +259,10 @@ async fn programs(
     let finals = app.db.final_programs()?;
     let programs: Vec<ArchivedProgram> = finals
         .iter()
-        .map(|(_, name, file_name, source)| ArchivedProgram {
-            contestant: name,
-            file_name: archived_name(&app.problem.name, file_name),
-            source,
+        .map(|f| ArchivedProgram {
+            contestant: &f.user,
+            file_name: archived_name(&app.problem.name, &f.file_name),
+            source: &f.source,
         })
         .collect();
     let mut zip = std::io::Cursor::new(Vec::new());

@@ -133,6 +133,28 @@ pub struct SubmissionRow {
     pub judgings: i64,
 }
 
+/// A submission with its source and its report (JSON, once judged).
+#[derive(Clone, Debug)]
+pub struct FullSubmission {
+    /// What lists show.
+    pub row: SubmissionRow,
+    /// The source.
+    pub source: Vec<u8>,
+    /// The `SubmissionReport`, as JSON.
+    pub report: Option<String>,
+}
+
+/// A contestant's last program.
+#[derive(Clone, Debug)]
+pub struct FinalProgram {
+    /// The contestant's name.
+    pub user: String,
+    /// Its file name.
+    pub file_name: String,
+    /// The source.
+    pub source: Vec<u8>,
+}
+
 /// A submission claimed by a judging worker.
 #[derive(Clone, Debug)]
 pub struct Claimed {
@@ -326,12 +348,10 @@ impl Db {
 
     /// The user and CSRF token of a live session.
     pub fn session(&self, token_hash: &str, now: i64) -> DbResult<Option<(User, String)>> {
-        let sql = format!(
-            "SELECT u.id, u.name, u.display, u.is_admin, u.disqualified, s.csrf FROM sessions s \
-             JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?1 AND s.expires > ?2"
-        );
+        let sql = "SELECT u.id, u.name, u.display, u.is_admin, u.disqualified, s.csrf FROM sessions s \
+                   JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?1 AND s.expires > ?2";
         let conn = self.conn();
-        let mut stmt = conn.prepare_cached(&sql)?;
+        let mut stmt = conn.prepare_cached(sql)?;
         Ok(stmt
             .query_row(params![token_hash, now], |r| Ok((user_row(r)?, r.get(5)?)))
             .optional()?)
@@ -389,13 +409,19 @@ impl Db {
     }
 
     /// One submission, with its source and report.
-    pub fn submission(&self, id: i64) -> DbResult<Option<(SubmissionRow, Vec<u8>, Option<String>)>> {
+    pub fn submission(&self, id: i64) -> DbResult<Option<FullSubmission>> {
         let sql = format!(
             "SELECT {SUBMISSION_COLUMNS}, s.source, s.report FROM submissions s JOIN users u ON u.id = s.user_id WHERE s.id = ?1"
         );
         Ok(self
             .conn()
-            .query_row(&sql, [id], |r| Ok((submission_row(r)?, r.get(13)?, r.get(14)?)))
+            .query_row(&sql, [id], |r| {
+                Ok(FullSubmission {
+                    row: submission_row(r)?,
+                    source: r.get(13)?,
+                    report: r.get(14)?,
+                })
+            })
             .optional()?)
     }
 
@@ -429,14 +455,20 @@ impl Db {
     }
 
     /// Every submission's final program per contestant: the last one
-    /// submitted (id, user name, file name, source).
-    pub fn final_programs(&self) -> DbResult<Vec<(i64, String, String, Vec<u8>)>> {
+    /// submitted.
+    pub fn final_programs(&self) -> DbResult<Vec<FinalProgram>> {
         let sql = "SELECT s.id, u.name, s.file_name, s.source FROM submissions s JOIN users u ON u.id = s.user_id \
                    WHERE s.id IN (SELECT MAX(id) FROM submissions GROUP BY user_id) ORDER BY u.name";
         let conn = self.conn();
         let mut stmt = conn.prepare(sql)?;
         let rows = stmt
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+            .query_map([], |r| {
+                Ok(FinalProgram {
+                    user: r.get(1)?,
+                    file_name: r.get(2)?,
+                    source: r.get(3)?,
+                })
+            })?
             .collect::<Result<_, _>>()?;
         Ok(rows)
     }

@@ -477,10 +477,10 @@ pub fn submission_closed(app: &App, user: &User) -> Result<Option<String>, Fail>
         };
         return Ok(Some(format!("The contest {why}: no submissions now.")));
     }
-    if let Some(max) = app.contest.max_submissions.filter(|_| !user.is_admin) {
-        if app.db.submission_count(user.id)? >= i64::from(max) {
-            return Ok(Some(format!("You have used all {max} submissions.")));
-        }
+    if let Some(max) = app.contest.max_submissions.filter(|_| !user.is_admin)
+        && app.db.submission_count(user.id)? >= i64::from(max)
+    {
+        return Ok(Some(format!("You have used all {max} submissions.")));
     }
     Ok(None)
 }
@@ -718,7 +718,8 @@ pub fn visible_submission(
     viewer: &User,
     id: i64,
 ) -> Result<(SubmissionRow, Vec<u8>, Option<SubmissionReport>), Fail> {
-    let (row, source, report) = app.db.submission(id)?.ok_or(Fail::NotFound)?;
+    let full = app.db.submission(id)?.ok_or(Fail::NotFound)?;
+    let (row, source, report) = (full.row, full.source, full.report);
     if row.user_id != viewer.id && !viewer.is_admin {
         return Err(Fail::NotFound);
     }
@@ -888,7 +889,7 @@ fn sse_message(app: &App, viewer: &User, event: Event) -> Option<axum::response:
     use axum::response::sse::Event as Sse;
     match event {
         Event::Submission { id, user_id } if user_id == viewer.id || viewer.is_admin => {
-            let (row, _, _) = app.db.submission(id).ok()??;
+            let row = app.db.submission(id).ok()??.row;
             let (status, class, fin) = status(app, viewer, &row);
             let data = serde_json::json!({ "id": id, "status": status, "class": class, "final": fin });
             Some(Sse::default().event("submission").data(data.to_string()))
