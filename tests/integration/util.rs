@@ -109,6 +109,11 @@ const TOOLS: &[(&str, &[&str], &str)] = &[
         "`apt-get install chromium`; .ci/run does it",
     ),
     (
+        "chromedriver",
+        &["chromedriver"],
+        "`apt-get install chromium-driver`; .ci/run does it",
+    ),
+    (
         "verifyproblem",
         &["verifyproblem"],
         "`python3 -m venv target/problemtools-venv && target/problemtools-venv/bin/pip install problemtools` \

@@ -3,6 +3,7 @@
 (function () {
   if (!window.EventSource || !document.body.dataset.user) return;
   const es = new EventSource('/events');
+  addEventListener('pagehide', () => es.close()); // else a page kept for Back holds one of the browser's 6 connections
   let reloading = false;
   // Never throw away what the user is typing: reload only idle pages.
   const typing = () => [...document.querySelectorAll('textarea, input:not([type=hidden]):not([type=checkbox])')]

@@ -1,0 +1,587 @@
+//! `mayan-judge serve` in a real browser: headless Chromium (Debian's
+//! `chromium`) driven over WebDriver (`chromium-driver`'s `chromedriver`)
+//! with fantoccini. Contestants sign in, submit, watch the live status
+//! reach a verdict, see the ranking change, ask a question the teacher
+//! answers, and the teacher rejudges; along the way the main pages are
+//! photographed into `docs/screenshots/serve-*.png`. A second test checks
+//! that the pages work with JavaScript disabled.
+
+use crate::serve_util::{ADMIN_PASSWORD, Server, accepted_c};
+use crate::util::{manifest, tool};
+use fantoccini::{Client, ClientBuilder, Locator};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A wrong program: "no solution" for every test.
+const WRONG_C: &str = "#include <stdio.h>\nint main(void) {\n    puts(\"-1\");\n    return 0;\n}\n";
+
+/// A `chromedriver` of our own on a free port, in a process group of its
+/// own with the Chromiums it starts: the whole group is killed when
+/// dropped, also when a test panics.
+struct Driver {
+    child: Child,
+    url: String,
+    chromium: PathBuf,
+    profiles: tempfile::TempDir,
+}
+
+impl Driver {
+    fn start(chromedriver: &Path, chromium: &Path) -> Driver {
+        use std::os::unix::process::CommandExt;
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let child = Command::new(chromedriver)
+            .arg(format!("--port={port}"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .process_group(0)
+            .spawn()
+            .expect("chromedriver starts");
+        let mut driver = Driver {
+            child,
+            url: format!("http://127.0.0.1:{port}"),
+            chromium: chromium.to_path_buf(),
+            profiles: tempfile::tempdir().unwrap(),
+        };
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            if let Ok(Some(status)) = driver.child.try_wait() {
+                panic!("chromedriver exited at start: {status}");
+            }
+            assert!(
+                Instant::now() < deadline,
+                "chromedriver did not listen on port {port} within 20 s"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        driver
+    }
+
+    /// A new browser session (a fresh profile), JavaScript on or off.
+    async fn session(&self, name: &str, javascript: bool) -> Client {
+        let profile = self.profiles.path().join(name);
+        let mut options = serde_json::json!({
+            "binary": self.chromium,
+            "args": [
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--window-size=1280,900",
+                format!("--user-data-dir={}", profile.display()),
+            ],
+        });
+        if !javascript {
+            options["prefs"] = serde_json::json!({"profile.managed_default_content_settings.javascript": 2});
+        }
+        let mut caps = serde_json::Map::new();
+        caps.insert("goog:chromeOptions".into(), options);
+        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+        tokio::time::timeout(
+            Duration::from_secs(60),
+            ClientBuilder::new(connector)
+                .capabilities(caps)
+                .connect(&self.url),
+        )
+        .await
+        .unwrap_or_else(|_| panic!("no browser session for {name} within 60 s"))
+        .unwrap_or_else(|e| panic!("browser session for {name}: {e}"))
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        // The group: chromedriver and every Chromium process it started.
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", self.child.id())])
+            .status();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Prints how long the test has run at each step (`--nocapture` shows it).
+struct Steps(Instant);
+
+impl Steps {
+    fn start() -> Steps {
+        Steps(Instant::now())
+    }
+
+    fn step(&self, what: &str) {
+        eprintln!("[{:5.1} s] {what}", self.0.elapsed().as_secs_f64());
+    }
+}
+
+/// A runtime for the browser sessions (fantoccini is async).
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+/// One of the contestants' (or the teacher's) browsers on the server.
+struct Browser<'a> {
+    client: Client,
+    server: &'a str,
+    who: &'static str,
+}
+
+impl Browser<'_> {
+    async fn goto(&self, path: &str) {
+        self.client
+            .goto(&format!("{}{path}", self.server))
+            .await
+            .unwrap_or_else(|e| panic!("{} opens {path}: {e}", self.who));
+    }
+
+    async fn find(&self, css: &str) -> fantoccini::elements::Element {
+        match self.client.find(Locator::Css(css)).await {
+            Ok(el) => el,
+            Err(e) => panic!("{}: no `{css}` on {}: {e}", self.who, self.path().await),
+        }
+    }
+
+    async fn click(&self, css: &str) {
+        self.find(css)
+            .await
+            .click()
+            .await
+            .unwrap_or_else(|e| panic!("{} clicks `{css}`: {e}", self.who));
+    }
+
+    async fn type_in(&self, css: &str, text: &str) {
+        self.find(css)
+            .await
+            .send_keys(text)
+            .await
+            .unwrap_or_else(|e| panic!("{} types into `{css}`: {e}", self.who));
+    }
+
+    async fn path(&self) -> String {
+        self.client
+            .current_url()
+            .await
+            .map(|u| u.path().to_string())
+            .unwrap_or_default()
+    }
+
+    /// The text of `css`, once `ok` holds for it (polled, `secs` at most;
+    /// the page may reload meanwhile: found again at each poll).
+    async fn text_until(&self, css: &str, secs: u64, what: &str, ok: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + Duration::from_secs(secs);
+        let mut last = String::new();
+        loop {
+            if let Ok(el) = self.client.find(Locator::Css(css)).await
+                && let Ok(text) = el.text().await
+            {
+                if ok(&text) {
+                    return text;
+                }
+                last = text;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{}: {what} not seen within {secs} s on {} (`{css}` reads {last:?})",
+                self.who,
+                self.path().await
+            );
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+
+    /// The statuses `#status` shows, polled until a final verdict (`secs`
+    /// at most): every distinct text, in order.
+    async fn statuses_until_final(&self, secs: u64) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_secs(secs);
+        let mut seen: Vec<String> = Vec::new();
+        loop {
+            if let Ok(el) = self.client.find(Locator::Css("#status")).await
+                && let (Ok(text), Ok(fin)) = (el.text().await, el.attr("data-final").await)
+            {
+                if seen.last() != Some(&text) {
+                    seen.push(text.clone());
+                }
+                // Final on the page as served (data-final), not only in
+                // the text live.js wrote: the table is there too then.
+                if fin.as_deref() == Some("yes") {
+                    return seen;
+                }
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{}: no verdict within {secs} s on {} (statuses seen: {seen:?})",
+                self.who,
+                self.path().await
+            );
+            tokio::time::sleep(Duration::from_millis(150)).await;
+        }
+    }
+
+    /// Waits until the browser is on a path `ok` accepts.
+    async fn on_path(&self, what: &str, ok: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let path = self.path().await;
+            if ok(&path) {
+                return path;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{}: not on {what} within 30 s (on {path})",
+                self.who
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    async fn sign_in(&self, name: &str, password: &str) {
+        self.goto("/login").await;
+        self.type_in("input[name=name]", name).await;
+        self.type_in("input[name=password]", password).await;
+        self.click("#sign-in").await;
+        self.on_path("the home page after signing in", |p| p == "/").await;
+        let me = self.find("header .me").await.text().await.unwrap();
+        assert!(
+            me.contains(name),
+            "{} signed in, the header says {me:?}",
+            self.who
+        );
+    }
+
+    async fn sign_out(&self) {
+        self.click("header form button").await;
+        self.on_path("the sign-in page after signing out", |p| p == "/login")
+            .await;
+    }
+
+    /// Submits `source` pasted into the form as `language`; returns the
+    /// submission's number, once on its page.
+    async fn submit_pasted(&self, language: &str, source: &str) -> i64 {
+        self.goto("/submit").await;
+        self.find("#language")
+            .await
+            .select_by_value(language)
+            .await
+            .unwrap_or_else(|e| panic!("{}: no language {language} to choose: {e}", self.who));
+        self.type_in("#code", source).await;
+        self.click("#submit").await;
+        self.landed_on_submission().await
+    }
+
+    /// Submits the file at `path` (its language detected from the name);
+    /// returns the submission's number, once on its page.
+    async fn submit_file(&self, path: &Path) -> i64 {
+        self.goto("/submit").await;
+        self.type_in("#file", path.to_str().unwrap()).await;
+        self.click("#submit").await;
+        self.landed_on_submission().await
+    }
+
+    async fn landed_on_submission(&self) -> i64 {
+        let path = self
+            .on_path("a submission's page after submitting", |p| {
+                p.strip_prefix("/submissions/")
+                    .is_some_and(|n| n.parse::<i64>().is_ok())
+            })
+            .await;
+        path.rsplit('/').next().unwrap().parse().unwrap()
+    }
+
+    /// The rows of the ranking table, cell texts.
+    async fn ranking(&self) -> Vec<Vec<String>> {
+        let mut rows = Vec::new();
+        for tr in self
+            .client
+            .find_all(Locator::Css("#ranking tbody tr"))
+            .await
+            .unwrap_or_default()
+        {
+            let mut cells = Vec::new();
+            for td in tr.find_all(Locator::Css("td")).await.unwrap_or_default() {
+                cells.push(td.text().await.unwrap_or_default());
+            }
+            rows.push(cells);
+        }
+        rows
+    }
+
+    /// Saves what the window shows as `docs/screenshots/serve-<name>.png`.
+    async fn screenshot(&self, name: &str) {
+        let png = self
+            .client
+            .screenshot()
+            .await
+            .unwrap_or_else(|e| panic!("screenshot {name}: {e}"));
+        assert!(png.starts_with(b"\x89PNG"), "screenshot {name} is not a PNG");
+        let dir = manifest().join("docs/screenshots");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(format!("serve-{name}.png")), png).unwrap();
+    }
+
+    async fn close(self) {
+        let _ = self.client.close().await;
+    }
+}
+
+/// The score cell of `name`'s row, once `ok` holds for it.
+async fn ranking_score_until(
+    b: &Browser<'_>,
+    name: &str,
+    secs: u64,
+    what: &str,
+    ok: impl Fn(&str) -> bool,
+) -> String {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    loop {
+        let rows = b.ranking().await;
+        let score = rows
+            .iter()
+            .find(|r| r.get(1).is_some_and(|c| c.starts_with(name)))
+            .and_then(|r| r.get(2).cloned());
+        if let Some(s) = &score
+            && ok(s)
+        {
+            return s.clone();
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{}: {what} not seen within {secs} s in the ranking: {rows:?}",
+            b.who
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+#[test]
+fn contestants_and_the_teacher_use_the_judge_in_a_browser() {
+    let Some(chromium) = tool("chromium") else { return };
+    let Some(chromedriver) = tool("chromedriver") else {
+        return;
+    };
+    let server = Server::start(&["alice", "bob"], "", &["--trusted"]);
+    let driver = Driver::start(&chromedriver, &chromium);
+    let files = tempfile::tempdir().unwrap();
+    let accepted_file = files.path().join("mayan.c");
+    std::fs::write(&accepted_file, accepted_c()).unwrap();
+    let steps = Steps::start();
+    runtime().block_on(async {
+        let alice = Browser {
+            client: driver.session("alice", true).await,
+            server: &server.url,
+            who: "alice",
+        };
+
+        // Alice signs in through the form.
+        steps.step("alice signs in");
+        alice.goto("/").await;
+        alice
+            .on_path("the sign-in page (not signed in yet)", |p| p == "/login")
+            .await;
+        alice.screenshot("sign-in").await;
+        alice.sign_in("alice", "alice-pw").await;
+
+        // She reads the statement, and submits the accepted C program (a
+        // file: typing 4 KB into the text area takes WebDriver 8 s).
+        steps.step("alice submits the accepted program");
+        alice.goto("/statement").await;
+        alice.find("h1").await;
+        alice.screenshot("statement").await;
+        alice.goto("/submit").await;
+        alice.find("#language").await.select_by_value("c").await.unwrap();
+        alice.type_in("#code", WRONG_C).await;
+        alice.screenshot("submit").await;
+        let accepted = alice.submit_file(&accepted_file).await;
+
+        // Its status changes live until the verdict: AC, full score.
+        steps.step("alice watches the status");
+        let seen = alice.statuses_until_final(120).await;
+        eprintln!("alice's submission {accepted}: statuses seen {seen:?}");
+        assert_eq!(seen.last().unwrap(), "AC", "statuses seen: {seen:?}");
+        // "310/310": the points and the most.
+        let score = alice.find("#score").await.text().await.unwrap();
+        let (full, most) = score.split_once('/').unwrap_or_else(|| panic!("score {score:?}"));
+        assert_eq!(full, most, "the accepted program's score");
+        let full = full.to_string();
+
+        // A wrong program: WA, a table of tests, and the replay's boards.
+        steps.step("alice submits a wrong program");
+        let wrong = alice.submit_pasted("c", WRONG_C).await;
+        let seen = alice.statuses_until_final(120).await;
+        eprintln!("alice's submission {wrong}: statuses seen {seen:?}");
+        assert_eq!(seen.last().unwrap(), "WA", "statuses seen: {seen:?}");
+        let score = alice.find("#score").await.text().await.unwrap();
+        let wrong_score = score.split('/').next().unwrap().to_string();
+        assert_ne!(wrong_score, full, "a wrong program with full marks");
+        let table = alice.find("table.tests").await.text().await.unwrap();
+        assert!(table.contains("WA"), "the test table: {table}");
+        alice.screenshot("submission").await;
+        alice.click("#replay").await;
+        alice
+            .on_path("the replay", |p| p == format!("/submissions/{wrong}/replay"))
+            .await;
+        let boards = alice.client.find_all(Locator::Css("svg.b")).await.unwrap();
+        assert!(!boards.is_empty(), "the replay draws no boards (svg.b)");
+        // Boards in view for the photograph (a wrong answer of -1 has no
+        // moves: the boards are the reference's, replayed at the end).
+        let _ = alice
+            .client
+            .execute(
+                "document.querySelector('svg.b').closest('section').scrollIntoView()",
+                vec![],
+            )
+            .await;
+        alice.screenshot("replay").await;
+
+        // The ranking: her last judged program counts.
+        steps.step("alice opens the ranking");
+        alice.goto("/ranking").await;
+        ranking_score_until(&alice, "alice", 10, "alice's score", |s| s == wrong_score).await;
+        let bob_before = ranking_score_until(&alice, "bob", 10, "bob's row", |_| true).await;
+        assert_ne!(bob_before, full, "bob has full marks before submitting");
+
+        // Bob submits the accepted program in his own browser; the ranking
+        // alice has open changes by itself.
+        steps.step("bob submits the accepted program");
+        let bob = Browser {
+            client: driver.session("bob", true).await,
+            server: &server.url,
+            who: "bob",
+        };
+        bob.sign_in("bob", "bob-pw").await;
+        bob.submit_file(&accepted_file).await;
+        let seen = bob.statuses_until_final(120).await;
+        assert_eq!(seen.last().unwrap(), "AC", "bob's statuses: {seen:?}");
+        ranking_score_until(&alice, "bob", 30, "bob with full marks (live)", |s| s == full).await;
+        assert_eq!(alice.path().await, "/ranking");
+        let rows = alice.ranking().await;
+        assert!(rows[0][1].starts_with("bob"), "bob first: {rows:?}");
+        alice.screenshot("ranking").await;
+        bob.sign_out().await;
+
+        // Alice asks a question; the teacher answers it to everybody.
+        steps.step("alice asks a question");
+        let question = "May the first move be a swap with an empty cell?";
+        alice.goto("/clarifications").await;
+        alice.type_in("#question", question).await;
+        alice.click("#ask").await;
+        alice
+            .text_until("#clarifications", 10, "her question", |t| {
+                t.contains(question) && t.contains("Not answered yet.")
+            })
+            .await;
+        steps.step("the teacher answers");
+        let teacher = Browser {
+            who: "the teacher",
+            ..bob
+        };
+        teacher.sign_in("admin", ADMIN_PASSWORD).await;
+        teacher.goto("/admin").await;
+        let dashboard = teacher.find("main").await.text().await.unwrap();
+        assert!(dashboard.contains("1 unanswered"), "the dashboard: {dashboard}");
+        teacher.screenshot("teacher").await;
+        teacher.goto("/clarifications").await;
+        let item = teacher
+            .client
+            .find(Locator::XPath(&format!(
+                "//ul[@id='clarifications']/li[p[@class='q'][contains(., '{question}')]]"
+            )))
+            .await
+            .expect("the teacher sees alice's question");
+        let answer = "Yes: a block may move onto an empty cell.";
+        item.find(Locator::Css("input[name=answer]"))
+            .await
+            .unwrap()
+            .send_keys(answer)
+            .await
+            .unwrap();
+        item.find(Locator::Css("input[name=public]"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        item.find(Locator::Css("button"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        teacher
+            .text_until("#clarifications", 10, "the answer", |t| t.contains(answer))
+            .await;
+        let shown = alice
+            .text_until("#clarifications", 30, "the teacher's answer (live)", |t| {
+                t.contains(answer)
+            })
+            .await;
+        assert!(shown.contains(&format!("To everybody: {answer}")), "{shown}");
+        alice.screenshot("clarifications").await;
+
+        // The teacher rejudges alice's wrong submission: judging again,
+        // then the same verdict, judged twice.
+        steps.step("the teacher rejudges");
+        teacher.goto(&format!("/submissions/{wrong}")).await;
+        teacher.click("#rejudge").await;
+        teacher
+            .on_path("the submission after rejudging", |p| {
+                p == format!("/submissions/{wrong}")
+            })
+            .await;
+        let seen = teacher.statuses_until_final(120).await;
+        eprintln!("rejudging {wrong}: statuses seen {seen:?}");
+        assert_eq!(seen.last().unwrap(), "WA", "statuses after rejudging: {seen:?}");
+        let about = teacher.find("main > p").await.text().await.unwrap();
+        assert!(about.contains("judged 2 times"), "the submission says: {about}");
+
+        teacher.close().await;
+        alice.close().await;
+    });
+    steps.step("done");
+}
+
+#[test]
+fn the_pages_work_without_javascript() {
+    let Some(chromium) = tool("chromium") else { return };
+    let Some(chromedriver) = tool("chromedriver") else {
+        return;
+    };
+    let server = Server::start(&["alice", "bob"], "", &["--trusted"]);
+    let driver = Driver::start(&chromedriver, &chromium);
+    let files = tempfile::tempdir().unwrap();
+    let source = files.path().join("mayan.c");
+    std::fs::write(&source, accepted_c()).unwrap();
+    let steps = Steps::start();
+    runtime().block_on(async {
+        let bob = Browser {
+            client: driver.session("bob-nojs", false).await,
+            server: &server.url,
+            who: "bob (no JavaScript)",
+        };
+        bob.sign_in("bob", "bob-pw").await;
+        // Upload the file, its language detected from the name.
+        steps.step("bob uploads a file");
+        let id = bob.submit_file(&source).await;
+        // No live updates: the pending page refreshes itself (<noscript>).
+        steps.step("bob waits for the verdict");
+        let seen = bob.statuses_until_final(120).await;
+        eprintln!("bob's submission {id} without JavaScript: statuses seen {seen:?}");
+        assert!(
+            seen.len() > 1,
+            "the page showed only {seen:?}: no pending status to see it refresh"
+        );
+        assert_eq!(seen.last().unwrap(), "AC", "statuses seen: {seen:?}");
+        bob.close().await;
+    });
+    steps.step("done");
+}
