@@ -787,7 +787,7 @@ async fn replay(
     if shown.tests.is_empty() {
         return Err(Fail::NotFound);
     }
-    let mut grade = GradeReport::new(&app.problem.name, String::new());
+    let mut grade = GradeReport::new(&app.problem.name, "the contest's sandbox".into());
     grade.time_limit_ms = app.problem.time_ms;
     grade.tests = shown.tests.iter().map(|t| t.test.clone()).collect();
     grade.submissions = vec![shown];

@@ -3,7 +3,10 @@
 (function () {
   if (!window.EventSource || !document.body.dataset.user) return;
   const es = new EventSource('/events');
-  addEventListener('pagehide', () => es.close()); // else a page kept for Back holds one of the browser's 6 connections
+  // A page kept for Back would hold one of the browser's six connections
+  // to the server; closed when left, and reloaded (live again) when back.
+  addEventListener('pagehide', () => es.close());
+  addEventListener('pageshow', (e) => { if (e.persisted) location.reload(); });
   let reloading = false;
   // Never throw away what the user is typing: reload only idle pages.
   const typing = () => [...document.querySelectorAll('textarea, input:not([type=hidden]):not([type=checkbox])')]
