@@ -3,7 +3,8 @@
 //! with fantoccini. Contestants sign in, submit, watch the live status
 //! reach a verdict, see the ranking change, ask a question the teacher
 //! answers, and the teacher rejudges; along the way the main pages are
-//! photographed into `docs/screenshots/serve-*.png`. A second test checks
+//! photographed into `target/screenshots/serve-*.png` (`docs/screenshots/`
+//! with `MAYAN_UPDATE_SCREENSHOTS=1`). A second test checks
 //! that the pages work with JavaScript disabled.
 
 use crate::serve_util::{ADMIN_PASSWORD, Server, accepted_c};
@@ -316,7 +317,9 @@ impl Browser<'_> {
         rows
     }
 
-    /// Saves what the window shows as `docs/screenshots/serve-<name>.png`.
+    /// Saves what the window shows as `serve-<name>.png` in
+    /// `target/screenshots/`, or in `docs/screenshots/` (the README's) with
+    /// `MAYAN_UPDATE_SCREENSHOTS=1`: a test run leaves the checkout clean.
     async fn screenshot(&self, name: &str) {
         let png = self
             .client
@@ -324,7 +327,11 @@ impl Browser<'_> {
             .await
             .unwrap_or_else(|e| panic!("screenshot {name}: {e}"));
         assert!(png.starts_with(b"\x89PNG"), "screenshot {name} is not a PNG");
-        let dir = manifest().join("docs/screenshots");
+        let dir = if std::env::var_os("MAYAN_UPDATE_SCREENSHOTS").is_some_and(|v| v == "1") {
+            manifest().join("docs/screenshots")
+        } else {
+            crate::util::target_dir().join("screenshots")
+        };
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join(format!("serve-{name}.png")), png).unwrap();
     }
