@@ -81,6 +81,12 @@ const MIGRATIONS: &[M<'static>] = &[M::up(
     );",
 )];
 
+/// A submission's row, its source, and its report (JSON), when judged.
+pub type StoredSubmission = (SubmissionRow, Vec<u8>, Option<String>);
+
+/// A final program: submission id, user name, file name, source.
+pub type FinalProgram = (i64, String, String, Vec<u8>);
+
 /// The database: one connection, behind a lock (SQLite serialises writes
 /// anyway; every statement here takes microseconds).
 pub struct Db {
@@ -326,12 +332,10 @@ impl Db {
 
     /// The user and CSRF token of a live session.
     pub fn session(&self, token_hash: &str, now: i64) -> DbResult<Option<(User, String)>> {
-        let sql = format!(
-            "SELECT u.id, u.name, u.display, u.is_admin, u.disqualified, s.csrf FROM sessions s \
-             JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?1 AND s.expires > ?2"
-        );
+        let sql = "SELECT u.id, u.name, u.display, u.is_admin, u.disqualified, s.csrf FROM sessions s \
+                   JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?1 AND s.expires > ?2";
         let conn = self.conn();
-        let mut stmt = conn.prepare_cached(&sql)?;
+        let mut stmt = conn.prepare_cached(sql)?;
         Ok(stmt
             .query_row(params![token_hash, now], |r| Ok((user_row(r)?, r.get(5)?)))
             .optional()?)
@@ -389,7 +393,7 @@ impl Db {
     }
 
     /// One submission, with its source and report.
-    pub fn submission(&self, id: i64) -> DbResult<Option<(SubmissionRow, Vec<u8>, Option<String>)>> {
+    pub fn submission(&self, id: i64) -> DbResult<Option<StoredSubmission>> {
         let sql = format!(
             "SELECT {SUBMISSION_COLUMNS}, s.source, s.report FROM submissions s JOIN users u ON u.id = s.user_id WHERE s.id = ?1"
         );
@@ -430,7 +434,7 @@ impl Db {
 
     /// Every submission's final program per contestant: the last one
     /// submitted (id, user name, file name, source).
-    pub fn final_programs(&self) -> DbResult<Vec<(i64, String, String, Vec<u8>)>> {
+    pub fn final_programs(&self) -> DbResult<Vec<FinalProgram>> {
         let sql = "SELECT s.id, u.name, s.file_name, s.source FROM submissions s JOIN users u ON u.id = s.user_id \
                    WHERE s.id IN (SELECT MAX(id) FROM submissions GROUP BY user_id) ORDER BY u.name";
         let conn = self.conn();

@@ -397,6 +397,7 @@ pub async fn verify(app: &Arc<App>, name: &str, password: &str) -> Result<User, 
     }
     let found = app.db.user_by_name(name.trim())?;
     let password = password.to_string();
+    let _slot = app.password_checks.acquire().await.map_err(|_| wrong())?;
     let (user, ok) = tokio::task::spawn_blocking(move || match found {
         Some((user, hash)) => {
             let ok = auth::verify_password(&password, &hash);
@@ -477,10 +478,10 @@ pub fn submission_closed(app: &App, user: &User) -> Result<Option<String>, Fail>
         };
         return Ok(Some(format!("The contest {why}: no submissions now.")));
     }
-    if let Some(max) = app.contest.max_submissions.filter(|_| !user.is_admin) {
-        if app.db.submission_count(user.id)? >= i64::from(max) {
-            return Ok(Some(format!("You have used all {max} submissions.")));
-        }
+    if let Some(max) = app.contest.max_submissions.filter(|_| !user.is_admin)
+        && app.db.submission_count(user.id)? >= i64::from(max)
+    {
+        return Ok(Some(format!("You have used all {max} submissions.")));
     }
     Ok(None)
 }

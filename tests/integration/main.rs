@@ -33,5 +33,6 @@ mod rootless;
 mod rules;
 mod sandbox_hostile;
 mod serve;
+mod serve_load;
 mod stress;
 mod validate;
