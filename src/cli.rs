@@ -375,13 +375,38 @@ pub struct BenchArgs {
     /// n = 6 and 7, no capped solve).
     #[arg(long)]
     pub quick: bool,
-    /// Run only one part: `solver`, `grader` (the judge's overhead per test)
-    /// or `stress` (the stress loop's rate).
+    /// Run only one part: `solver`, `grader` (the judge's overhead per test),
+    /// `stress` (the stress loop's rate), or `serve` (the online judge under
+    /// load: minutes, so never run without --only).
     #[arg(long)]
     pub only: Option<BenchPart>,
     /// Runs per side in the grader overhead measurement.
     #[arg(long, default_value_t = 200)]
     pub runs: usize,
+    /// `--only serve`: contestants who submit.
+    #[arg(long, default_value_t = 200)]
+    pub contestants: usize,
+    /// `--only serve`: submissions in the burst, spread evenly over the
+    /// contestants (at most 10 each: the default submission rate limit).
+    #[arg(long, default_value_t = 1000)]
+    pub submissions: usize,
+    /// `--only serve`: concurrent submitting clients.
+    #[arg(long, default_value_t = 50)]
+    pub clients: usize,
+    /// `--only serve`: the server's --jobs [default: the machine's cores].
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// `--only serve`: judge on the bundled problem's first N tests only
+    /// [default: the package `serve` finds, every test].
+    #[arg(long, value_name = "N")]
+    pub tests: Option<usize>,
+    /// `--only serve`: seconds of the idle baseline (pages and API on the
+    /// idle server, before the burst).
+    #[arg(long, default_value_t = 10)]
+    pub idle_secs: u64,
+    /// No progress (`--only serve`).
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 /// The parts of `bench`.
@@ -393,6 +418,9 @@ pub enum BenchPart {
     Grader,
     /// The `stress` loop's boards per second against running the program bare.
     Stress,
+    /// The online judge under a burst of submissions: latencies against the
+    /// idle server's (only with --only).
+    Serve,
 }
 
 /// Options of `gen`.

@@ -2,7 +2,8 @@
 //! baselines measured in the same run on the same boards (plain backtracking,
 //! and an exhaustive search with a memo of dead states), so the figures mean
 //! something on a shared, noisy machine; the solver's peak memory, and a
-//! solve under a small memory cap; the grader's and the stress loop's cost.
+//! solve under a small memory cap; the grader's and the stress loop's cost;
+//! with `--only serve`, the online judge under load (`bench/serve_load.rs`).
 
 use crate::cli::{BenchArgs, BenchPart};
 use crate::judge::grading::{Judge, run_limits};
@@ -22,6 +23,25 @@ use std::time::{Duration, Instant};
 
 use super::solve::measured;
 
+mod serve_load;
+
+/// The `--only serve` options.
+fn load_options(args: &BenchArgs) -> Result<serve_load::LoadOptions> {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    if args.submissions > 10 * args.contestants {
+        bail!("--submissions: at most 10 per contestant (the default submission rate limit)");
+    }
+    Ok(serve_load::LoadOptions {
+        contestants: args.contestants,
+        submissions: args.submissions,
+        jobs: args.jobs.unwrap_or(cores).max(1),
+        clients: args.clients.max(1),
+        tests: args.tests,
+        idle: Duration::from_secs(args.idle_secs),
+        quiet: args.quiet,
+    })
+}
+
 /// Runs `bench`; returns the exit code.
 pub fn run(args: &BenchArgs) -> Result<i32> {
     if args.only.is_none() || args.only == Some(BenchPart::Solver) {
@@ -32,6 +52,9 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
     }
     if args.only.is_none() || args.only == Some(BenchPart::Stress) {
         stress_rate(args)?;
+    }
+    if args.only == Some(BenchPart::Serve) {
+        serve_load::run(&load_options(args)?)?;
     }
     Ok(0)
 }

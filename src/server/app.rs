@@ -113,6 +113,9 @@ pub struct App {
     per_address: DefaultKeyedRateLimiter<IpAddr>,
     per_user: DefaultKeyedRateLimiter<i64>,
     submissions: DefaultKeyedRateLimiter<i64>,
+    /// Password checks at a time (one per core): each argon2id check takes
+    /// 19 MiB, so a classroom signing in at once must not take 19 MiB each.
+    pub password_checks: tokio::sync::Semaphore,
 }
 
 impl App {
@@ -153,6 +156,9 @@ impl App {
             per_address: DefaultKeyedRateLimiter::keyed(quota(r.per_address, 1)),
             per_user: DefaultKeyedRateLimiter::keyed(quota(r.per_user, 1)),
             submissions: DefaultKeyedRateLimiter::keyed(quota(r.submissions_per_minute, 60)),
+            password_checks: tokio::sync::Semaphore::new(
+                std::thread::available_parallelism().map_or(1, usize::from),
+            ),
         };
         Ok(Arc::new(app))
     }

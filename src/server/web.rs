@@ -397,6 +397,7 @@ pub async fn verify(app: &Arc<App>, name: &str, password: &str) -> Result<User, 
     }
     let found = app.db.user_by_name(name.trim())?;
     let password = password.to_string();
+    let _slot = app.password_checks.acquire().await.map_err(|_| wrong())?;
     let (user, ok) = tokio::task::spawn_blocking(move || match found {
         Some((user, hash)) => {
             let ok = auth::verify_password(&password, &hash);

@@ -34,5 +34,6 @@ mod rules;
 mod sandbox_hostile;
 mod serve;
 mod serve_browser;
+mod serve_load;
 mod stress;
 mod validate;

@@ -1,0 +1,868 @@
+//! `mayan-judge bench --only serve`: the online judge under load. A real
+//! `mayan-judge serve` (this executable, a temporary contest, a private
+//! compile cache) gets a burst of submissions from many contestants over
+//! the loopback while other clients keep loading pages and calling the API;
+//! every acknowledged submission must be stored and judged, nothing may
+//! answer 5xx, and the latencies under load are reported against the same
+//! requests on the idle server, measured in the same run.
+
+use super::super::progress::Progress;
+use crate::package::Problem;
+use crate::package::embedded::Embedded;
+use anyhow::{Context, Result, bail};
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// What the load is.
+pub struct LoadOptions {
+    /// Contestants who submit.
+    pub contestants: usize,
+    /// Submissions in the burst, spread evenly over the contestants.
+    pub submissions: usize,
+    /// The server's `--jobs`.
+    pub jobs: usize,
+    /// Concurrent submitting clients.
+    pub clients: usize,
+    /// Only the first so many tests of the bundled problem (natural order);
+    /// `None`: the server's own package, every test.
+    pub tests: Option<usize>,
+    /// How long the idle baseline is measured.
+    pub idle: Duration,
+    /// No progress.
+    pub quiet: bool,
+}
+
+/// The accepted reference program, built in so the benchmark runs anywhere.
+const ACCEPTED_C: &str = include_str!("../../../reference/mayan/accepted/solution.c");
+
+/// Contestants who only measure (pages and API), besides the teacher.
+const PROBES: usize = 3;
+/// Submissions of each probe before the burst (the idle submit latency).
+const IDLE_SUBMISSIONS: usize = 5;
+/// The pause between two requests of one measuring client: about 8 requests
+/// a second each, under the default per-user limit of 20.
+const PROBE_PAUSE: Duration = Duration::from_millis(120);
+/// The teacher's password in the benchmark's contest.
+const ADMIN_PASSWORD: &str = "bench-teacher-pw";
+/// The latency target at the 99th percentile.
+const TARGET: Duration = Duration::from_millis(200);
+
+/// Runs the benchmark and prints its report.
+pub fn run(o: &LoadOptions) -> Result<()> {
+    anyhow::ensure!(o.contestants > 0 && o.submissions > 0, "nothing to submit");
+    let progress = Progress::new(o.quiet, o.submissions, "judged");
+    progress.phase("starting mayan-judge serve");
+    let server = Server::start(o)?;
+    let stats = Stats::default();
+    let url = server.url.as_str();
+    let setup = Setup::new(url, o, &stats, &progress)?;
+    progress.phase("idle baseline");
+    probe_for(&setup, Phase::Idle, o.idle);
+    let load = burst(url, o, &setup, &stats, &progress)?;
+    progress.finish();
+    let check = verify(url, &setup, &load, &stats)?;
+    print_report(o, &server, &setup, &load, &check, &stats);
+    Ok(())
+}
+
+/// The server under test: a child process, killed when dropped.
+struct Server {
+    child: Child,
+    url: String,
+    dir: tempfile::TempDir,
+    /// What it printed before `listening on`: the contest and the problem.
+    banner: String,
+    /// The narrowed package (`--tests`), removed on drop.
+    _package: Option<Embedded>,
+}
+
+/// The bundled problem written out with only its first `n` tests.
+fn narrowed_package(n: usize) -> Result<Embedded> {
+    let package = Embedded::extract().context("writing out the bundled problem")?;
+    let tests = Problem::load(&package.package_dir())?.tests()?;
+    for t in tests.iter().skip(n.max(1)) {
+        std::fs::remove_file(&t.input)?;
+        std::fs::remove_file(&t.answer)?;
+    }
+    Ok(package)
+}
+
+impl Server {
+    /// Writes the contest and starts `serve` on it, waiting for its
+    /// `listening on` line.
+    fn start(o: &LoadOptions) -> Result<Server> {
+        let dir = tempfile::Builder::new().prefix("mayan-bench-serve-").tempdir()?;
+        write_contest(dir.path(), o.contestants)?;
+        let exe = std::env::current_exe().context("finding this executable")?;
+        let stderr = std::fs::File::create(dir.path().join("server.stderr"))?;
+        let package = o.tests.map(narrowed_package).transpose()?;
+        let mut command = Command::new(exe);
+        command.arg("serve");
+        if let Some(p) = &package {
+            command.arg("--problem").arg(p.package_dir());
+        }
+        let mut child = command
+            .env("MAYAN_JUDGE_CACHE", dir.path().join("cache"))
+            .arg("--contest")
+            .arg(dir.path().join("contest.toml"))
+            .args(["--listen", "127.0.0.1:0", "--jobs", &o.jobs.to_string()])
+            // Every sign-in comes from one loopback address.
+            .args(["--rate-address", "100000"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(stderr)
+            .spawn()
+            .context("starting mayan-judge serve")?;
+        let stdout = child.stdout.take().expect("piped");
+        match wait_listening(stdout) {
+            Some((url, banner)) => Ok(Server {
+                child,
+                url,
+                dir,
+                banner,
+                _package: package,
+            }),
+            None => {
+                let _ = child.kill();
+                let _ = child.wait();
+                let err = std::fs::read_to_string(dir.path().join("server.stderr")).unwrap_or_default();
+                bail!("mayan-judge serve did not start:\n{err}")
+            }
+        }
+    }
+
+    /// The server's peak resident memory (`VmHWM`), bytes.
+    fn peak_memory(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+        let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kib << 10)
+    }
+
+    /// What the server wrote on stderr (errors).
+    fn errors(&self) -> String {
+        std::fs::read_to_string(self.dir.path().join("server.stderr")).unwrap_or_default()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Reads the server's stdout on a thread of its own (to the end, so it never
+/// blocks on a full pipe); the URL and what came before, once it listens.
+fn wait_listening(stdout: std::process::ChildStdout) -> Option<(String, String)> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut banner = String::new();
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            match line.strip_prefix("listening on ") {
+                Some(url) => drop(tx.send(Some((url.trim().to_string(), banner.clone())))),
+                None => banner.push_str(&format!("{line}\n")),
+            }
+        }
+        let _ = tx.send(None);
+    });
+    rx.recv_timeout(Duration::from_secs(300)).ok().flatten()
+}
+
+/// The contest: an open practice, the contestants `c1..cN` and the measuring
+/// `probe1..` with known passwords, default limits per user.
+fn write_contest(dir: &Path, contestants: usize) -> Result<()> {
+    let mut csv = String::from("name,password\n");
+    for name in contestant_names(contestants).chain(probe_names()) {
+        csv.push_str(&format!("{name},{}\n", password(&name)));
+    }
+    std::fs::write(dir.join("students.csv"), csv)?;
+    let toml = format!(
+        "title = \"Load benchmark\"\ncontestants = \"students.csv\"\nadmin_password = \"{ADMIN_PASSWORD}\"\n"
+    );
+    std::fs::write(dir.join("contest.toml"), toml)?;
+    Ok(())
+}
+
+fn contestant_names(n: usize) -> impl Iterator<Item = String> {
+    (1..=n).map(|i| format!("c{i}"))
+}
+
+fn probe_names() -> impl Iterator<Item = String> {
+    (1..=PROBES).map(|i| format!("probe{i}"))
+}
+
+fn password(name: &str) -> String {
+    format!("{name}-load-pw")
+}
+
+/// What a request measures.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Submit,
+    Page,
+    Api,
+}
+
+/// Before the burst, or while it is judged.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Idle,
+    Load,
+}
+
+/// Every request's outcome, from every thread.
+#[derive(Default)]
+struct Stats {
+    samples: Mutex<Vec<(Kind, Phase, Duration)>>,
+    requests: AtomicU64,
+    server_errors: AtomicU64,
+    too_many: AtomicU64,
+    failures: AtomicU64,
+}
+
+impl Stats {
+    fn record(&self, kind: Kind, phase: Phase, d: Duration) {
+        self.samples
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push((kind, phase, d));
+    }
+
+    /// The sorted latencies of one kind in one phase.
+    fn latencies(&self, kind: Kind, phase: Phase) -> Vec<Duration> {
+        let samples = self.samples.lock().unwrap_or_else(|p| p.into_inner());
+        let mut v: Vec<Duration> = samples
+            .iter()
+            .filter(|s| s.0 == kind && s.1 == phase)
+            .map(|s| s.2)
+            .collect();
+        v.sort();
+        v
+    }
+}
+
+/// An answer: status, body, `Location`, and how long it took.
+struct Reply {
+    status: u16,
+    body: String,
+    location: Option<String>,
+    elapsed: Duration,
+}
+
+impl Reply {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or(Value::Null)
+    }
+}
+
+/// One client: a connection pool and a cookie jar (ureq's agent), and an
+/// API token for `/api/` paths.
+struct Http<'a> {
+    url: &'a str,
+    agent: ureq::Agent,
+    token: Option<String>,
+    stats: &'a Stats,
+}
+
+type Sent = Result<ureq::http::Response<ureq::Body>, ureq::Error>;
+
+impl<'a> Http<'a> {
+    fn new(url: &'a str, stats: &'a Stats) -> Http<'a> {
+        let config = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .max_redirects(0)
+            .timeout_global(Some(Duration::from_secs(120)))
+            .build();
+        Http {
+            url,
+            agent: ureq::Agent::new_with_config(config),
+            token: None,
+            stats,
+        }
+    }
+
+    fn get(&self, path: &str) -> Result<Reply> {
+        let mut req = self.agent.get(format!("{}{path}", self.url));
+        if let (Some(t), true) = (&self.token, path.starts_with("/api/")) {
+            req = req.header("authorization", format!("Bearer {t}"));
+        }
+        self.send(|| req.call())
+    }
+
+    fn post_json(&self, path: &str, body: &Value) -> Result<Reply> {
+        let mut req = self.agent.post(format!("{}{path}", self.url));
+        if let Some(t) = &self.token {
+            req = req.header("authorization", format!("Bearer {t}"));
+        }
+        self.send(|| req.send_json(body))
+    }
+
+    fn post_form(&self, path: &str, fields: &[(&str, &str)]) -> Result<Reply> {
+        let req = self.agent.post(format!("{}{path}", self.url));
+        self.send(|| req.send_form(fields.iter().copied()))
+    }
+
+    /// Sends, reads the whole answer, and counts it.
+    fn send(&self, f: impl FnOnce() -> Sent) -> Result<Reply> {
+        let start = Instant::now();
+        self.stats.requests.fetch_add(1, Ordering::Relaxed);
+        let mut r = f().inspect_err(|_| {
+            self.stats.failures.fetch_add(1, Ordering::Relaxed);
+        })?;
+        let location = r
+            .headers()
+            .get("location")
+            .and_then(|v| v.to_str().ok())
+            .map(String::from);
+        let body = r
+            .body_mut()
+            .with_config()
+            .limit(64 << 20)
+            .read_to_string()
+            .unwrap_or_default();
+        let status = r.status().as_u16();
+        match status {
+            500.. => self.stats.server_errors.fetch_add(1, Ordering::Relaxed),
+            429 => self.stats.too_many.fetch_add(1, Ordering::Relaxed),
+            _ => 0,
+        };
+        Ok(Reply {
+            status,
+            body,
+            location,
+            elapsed: start.elapsed(),
+        })
+    }
+
+    /// An API token for a name, used from now on.
+    fn api_sign_in(&mut self, name: &str, password: &str) -> Result<()> {
+        let r = self.post_json("/api/v1/token", &json!({"name": name, "password": password}))?;
+        let token = r.json()["token"].as_str().map(String::from);
+        self.token = Some(token.with_context(|| format!("token for {name}: {} {}", r.status, r.body))?);
+        Ok(())
+    }
+
+    /// A session through the sign-in form, as a browser gets one.
+    fn form_sign_in(&self, name: &str, password: &str) -> Result<()> {
+        let page = self.get("/login")?;
+        let csrf = page
+            .body
+            .split("name=\"csrf\" value=\"")
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .context("no CSRF token on /login")?
+            .to_string();
+        let r = self.post_form(
+            "/login",
+            &[("csrf", &csrf), ("name", name), ("password", password)],
+        )?;
+        anyhow::ensure!(
+            r.status == 303 && r.location.as_deref() != Some("/login"),
+            "signing in as {name}: {} {}",
+            r.status,
+            r.body
+        );
+        Ok(())
+    }
+}
+
+/// The signed-in clients, before the burst.
+struct Setup<'a> {
+    /// Each contestant's API token.
+    tokens: Vec<String>,
+    /// The measuring clients (probes and the teacher, last), each with a
+    /// session, a token, and a submission to ask about.
+    probes: Vec<(Http<'a>, i64)>,
+    /// Time to get the contestants' tokens.
+    sign_in: Duration,
+    /// The submissions made before the burst (the probes'), judged before
+    /// the idle baseline.
+    before: usize,
+    /// The package's tests (as a judged submission shows them).
+    tests: usize,
+}
+
+impl<'a> Setup<'a> {
+    /// Signs everyone in; each probe submits a few programs (the idle submit
+    /// latency), judged before the idle baseline so that it is idle.
+    fn new(url: &'a str, o: &LoadOptions, stats: &'a Stats, progress: &Progress) -> Result<Setup<'a>> {
+        progress.phase(&format!("signing in {} contestants", o.contestants));
+        let start = Instant::now();
+        let tokens = sign_in_all(url, o, stats)?;
+        let sign_in = start.elapsed();
+        let mut probes = Vec::new();
+        let admin = std::iter::once(("admin".to_string(), ADMIN_PASSWORD.to_string()));
+        for (name, pw) in probe_names().map(|n| (n.clone(), password(&n))).chain(admin) {
+            let mut h = Http::new(url, stats);
+            h.api_sign_in(&name, &pw)?;
+            h.form_sign_in(&name, &pw)?;
+            probes.push((h, 0));
+        }
+        progress.phase("idle submissions");
+        let mut first = 0;
+        for (k, (h, id)) in probes.iter_mut().take(PROBES).enumerate() {
+            for j in 0..IDLE_SUBMISSIONS {
+                let i = o.submissions + k * IDLE_SUBMISSIONS + j;
+                *id = submit(h, &program(i), Phase::Idle)?.context("a probe's submission was refused")?;
+            }
+            first = if first == 0 { *id } else { first };
+        }
+        // The teacher asks about the first probe's submission.
+        probes.last_mut().expect("the teacher").1 = first;
+        let before = PROBES * IDLE_SUBMISSIONS;
+        let admin = &probes.last().expect("the teacher").0;
+        wait_judged(admin, before, Instant::now() + Duration::from_secs(600), &|_| {})?;
+        let shown = admin.get(&format!("/api/v1/submissions/{first}"))?.json();
+        let tests = shown["tests"].as_array().map_or(0, Vec::len);
+        Ok(Setup {
+            tokens,
+            probes,
+            sign_in,
+            before,
+            tests,
+        })
+    }
+}
+
+/// Every contestant's API token, `clients` sign-ins at a time.
+fn sign_in_all(url: &str, o: &LoadOptions, stats: &Stats) -> Result<Vec<String>> {
+    let names: Vec<String> = contestant_names(o.contestants).collect();
+    let tokens = Mutex::new(vec![String::new(); names.len()]);
+    std::thread::scope(|s| {
+        let threads: Vec<_> = (0..o.clients.min(names.len()))
+            .map(|t| {
+                let (names, tokens) = (&names, &tokens);
+                s.spawn(move || -> Result<()> {
+                    for i in (t..names.len()).step_by(o.clients) {
+                        let mut h = Http::new(url, stats);
+                        h.api_sign_in(&names[i], &password(&names[i]))?;
+                        tokens.lock().unwrap_or_else(|p| p.into_inner())[i] = h.token.unwrap_or_default();
+                    }
+                    Ok(())
+                })
+            })
+            .collect();
+        threads
+            .into_iter()
+            .try_for_each(|t| t.join().expect("sign-in thread"))
+    })?;
+    Ok(tokens.into_inner().unwrap_or_else(|p| p.into_inner()))
+}
+
+/// Program `i` of the burst, as (file name, source); every one distinct (a
+/// comment), so each is compiled: most print `-1` (wrong answer on most
+/// tests, fast), one in ten is the accepted reference, one in ten does not
+/// compile.
+fn program(i: usize) -> (String, String) {
+    let tag = format!("/* load benchmark, program {i} */\n");
+    let source = match i % 10 {
+        3 => format!("{tag}{ACCEPTED_C}"),
+        7 => format!("{tag}int main(void) {{ return missing_{i}; }}\n"),
+        _ => format!("{tag}#include <stdio.h>\nint main(void) {{ puts(\"-1\"); return 0; }}\n"),
+    };
+    (format!("load{i}.c"), source)
+}
+
+/// The verdict program `i` must get.
+fn expected(i: usize) -> &'static str {
+    match i % 10 {
+        3 => "AC",
+        7 => "CE",
+        _ => "WA",
+    }
+}
+
+/// Submits through the API; the number, or `None` when refused (not 201).
+fn submit(h: &Http, (file_name, source): &(String, String), phase: Phase) -> Result<Option<i64>> {
+    let r = h.post_json(
+        "/api/v1/submissions",
+        &json!({"file_name": file_name, "source": source}),
+    )?;
+    h.stats.record(Kind::Submit, phase, r.elapsed);
+    Ok(if r.status == 201 {
+        r.json()["id"].as_i64()
+    } else {
+        None
+    })
+}
+
+/// Polls the teacher's list of submissions until `total` are done or the
+/// deadline passes; calls `seen` with the count done at each poll.
+fn wait_judged(admin: &Http, total: usize, deadline: Instant, seen: &dyn Fn(usize)) -> Result<usize> {
+    loop {
+        let r = admin.get("/api/v1/submissions")?;
+        let done = r
+            .json()
+            .as_array()
+            .map_or(0, |rows| rows.iter().filter(|s| s["state"] == "done").count());
+        seen(done);
+        if done >= total || Instant::now() > deadline {
+            return Ok(done);
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    }
+}
+
+/// The measuring clients, `phase` until `stop`: pages (/ranking,
+/// /submissions, /) on their sessions, API calls (a submission, the list,
+/// the ranking) on their tokens.
+fn probe(setup: &Setup, phase: Phase, stop: &AtomicBool) {
+    std::thread::scope(|s| {
+        for (h, id) in &setup.probes {
+            s.spawn(move || {
+                let paths = [
+                    (Kind::Page, "/ranking".to_string()),
+                    (Kind::Api, format!("/api/v1/submissions/{id}")),
+                    (Kind::Page, "/submissions".to_string()),
+                    (Kind::Api, "/api/v1/ranking".to_string()),
+                    (Kind::Page, "/".to_string()),
+                    (Kind::Api, "/api/v1/submissions".to_string()),
+                ];
+                for (kind, path) in paths.iter().cycle() {
+                    if stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    if let Ok(r) = h.get(path) {
+                        h.stats.record(*kind, phase, r.elapsed);
+                    }
+                    std::thread::sleep(PROBE_PAUSE);
+                }
+            });
+        }
+    });
+}
+
+/// The probes for a fixed time.
+fn probe_for(setup: &Setup, phase: Phase, time: Duration) {
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| probe(setup, phase, &stop));
+        std::thread::sleep(time);
+        stop.store(true, Ordering::Relaxed);
+    });
+}
+
+/// What the burst did.
+struct Load {
+    /// The acknowledged submissions: (number, program index, contestant).
+    acknowledged: Vec<(i64, usize, usize)>,
+    /// Refused (not 201) or failed submit requests.
+    refused: usize,
+    /// Time to send the whole burst.
+    sent: Duration,
+    /// Time from the first submission to the last judged.
+    judged: Duration,
+    /// Submissions done when the wait ended.
+    done: usize,
+    /// The machine's CPU while judging: (busy, at nice > 0), fractions.
+    cpu: Option<(f64, f64)>,
+}
+
+/// The burst: `clients` threads submit every program as fast as the server
+/// takes them, while the probes measure; then waits until all are judged.
+fn burst(url: &str, o: &LoadOptions, setup: &Setup, stats: &Stats, progress: &Progress) -> Result<Load> {
+    progress.phase(&format!("burst: {} submissions", o.submissions));
+    let stop = AtomicBool::new(false);
+    let cpu_before = cpu_times();
+    let start = Instant::now();
+    let result = std::thread::scope(|s| {
+        s.spawn(|| probe(setup, Phase::Load, &stop));
+        let sent = send_all(url, o, setup, stats);
+        let sent_in = start.elapsed();
+        let total = setup.before + sent.0.len();
+        let shown = AtomicU64::new(setup.before as u64);
+        let deadline = start + Duration::from_secs(3600);
+        let admin = &setup.probes.last().expect("the teacher").0;
+        let done = wait_judged(admin, total, deadline, &|d| {
+            show_judged(progress, &shown, d, total, start)
+        });
+        stop.store(true, Ordering::Relaxed);
+        (sent, sent_in, done)
+    });
+    let ((acknowledged, refused), sent, done) = result;
+    Ok(Load {
+        acknowledged,
+        refused,
+        sent,
+        judged: start.elapsed(),
+        done: done?.saturating_sub(setup.before),
+        cpu: cpu_before.zip(cpu_times()).map(|(a, b)| cpu_share(&a, &b)),
+    })
+}
+
+/// Progress of the judging: the bar, or a line every tenth.
+fn show_judged(progress: &Progress, shown: &AtomicU64, done: usize, total: usize, start: Instant) {
+    let before = shown.swap(done as u64, Ordering::Relaxed) as usize;
+    for _ in before..done {
+        progress.step(String::new);
+    }
+    let tenth = total.div_ceil(10).max(1);
+    if done / tenth > before / tenth || done == total && before < total {
+        progress.phase(&format!(
+            "{done}/{total} judged after {:.0} s",
+            start.elapsed().as_secs_f64()
+        ));
+    }
+}
+
+/// Sends every program of the burst; the acknowledged ones and the count
+/// refused.
+fn send_all(url: &str, o: &LoadOptions, setup: &Setup, stats: &Stats) -> (Vec<(i64, usize, usize)>, usize) {
+    let acknowledged = Mutex::new(Vec::new());
+    let refused = AtomicU64::new(0);
+    std::thread::scope(|s| {
+        for t in 0..o.clients.min(o.submissions) {
+            let (acknowledged, refused) = (&acknowledged, &refused);
+            s.spawn(move || {
+                let mut h = Http::new(url, stats);
+                for i in (t..o.submissions).step_by(o.clients) {
+                    let who = i % setup.tokens.len();
+                    h.token = Some(setup.tokens[who].clone());
+                    match submit(&h, &program(i), Phase::Load) {
+                        Ok(Some(id)) => acknowledged
+                            .lock()
+                            .unwrap_or_else(|p| p.into_inner())
+                            .push((id, i, who)),
+                        _ => drop(refused.fetch_add(1, Ordering::Relaxed)),
+                    }
+                }
+            });
+        }
+    });
+    let mut acknowledged = acknowledged.into_inner().unwrap_or_else(|p| p.into_inner());
+    acknowledged.sort();
+    (acknowledged, refused.into_inner() as usize)
+}
+
+/// The machine's CPU times from `/proc/stat`: user, nice, system, idle, …
+fn cpu_times() -> Option<Vec<u64>> {
+    let text = std::fs::read_to_string("/proc/stat").ok()?;
+    let line = text.lines().next()?.strip_prefix("cpu ")?;
+    line.split_whitespace().map(|f| f.parse().ok()).collect()
+}
+
+/// Busy and niced shares of the CPU between two readings.
+fn cpu_share(a: &[u64], b: &[u64]) -> (f64, f64) {
+    let d: Vec<f64> = a
+        .iter()
+        .zip(b)
+        .map(|(x, y)| y.saturating_sub(*x) as f64)
+        .collect();
+    let total: f64 = d.iter().take(8).sum::<f64>().max(1.0);
+    let idle = d.get(3).copied().unwrap_or(0.0) + d.get(4).copied().unwrap_or(0.0);
+    (1.0 - idle / total, d.get(1).copied().unwrap_or(0.0) / total)
+}
+
+/// What was found after the burst.
+struct Check {
+    /// Acknowledged submissions the teacher's list holds.
+    stored: usize,
+    /// Acknowledged submissions whose result is final.
+    judged: usize,
+    /// Judged submissions with another verdict than their program's.
+    unexpected: Vec<String>,
+    /// Count of each verdict.
+    verdicts: std::collections::BTreeMap<String, usize>,
+}
+
+/// Asks about every acknowledged submission, as its contestant.
+fn verify(url: &str, setup: &Setup, load: &Load, stats: &Stats) -> Result<Check> {
+    let admin = &setup.probes.last().expect("the teacher").0;
+    let listed: std::collections::HashSet<i64> = admin
+        .get("/api/v1/submissions")?
+        .json()
+        .as_array()
+        .map(|rows| rows.iter().filter_map(|s| s["id"].as_i64()).collect())
+        .unwrap_or_default();
+    let mut check = Check {
+        stored: load.acknowledged.iter().filter(|a| listed.contains(&a.0)).count(),
+        judged: 0,
+        unexpected: Vec::new(),
+        verdicts: Default::default(),
+    };
+    let mut h = Http::new(url, stats);
+    for &(id, i, who) in &load.acknowledged {
+        h.token = Some(setup.tokens[who].clone());
+        let v = h.get(&format!("/api/v1/submissions/{id}"))?.json();
+        if v["final"] != true {
+            continue;
+        }
+        check.judged += 1;
+        let verdict = v["verdict"].as_str().unwrap_or("none").to_string();
+        if verdict != expected(i) {
+            check
+                .unexpected
+                .push(format!("#{id} (program {i}): {verdict}, not {}", expected(i)));
+        }
+        *check.verdicts.entry(verdict).or_default() += 1;
+    }
+    Ok(check)
+}
+
+/// The 50th, 90th, 99th percentiles and the maximum, ms.
+fn percentiles(v: &[Duration]) -> Option<[f64; 4]> {
+    let at = |q: f64| {
+        let k = ((q * v.len() as f64).ceil() as usize).clamp(1, v.len());
+        v[k - 1].as_secs_f64() * 1e3
+    };
+    (!v.is_empty()).then(|| [at(0.50), at(0.90), at(0.99), at(1.0)])
+}
+
+fn print_report(o: &LoadOptions, server: &Server, setup: &Setup, load: &Load, check: &Check, stats: &Stats) {
+    let n = load.acknowledged.len();
+    println!();
+    println!(
+        "The online judge under load: {} contestants submit {} programs in a burst ({} clients), \
+         mayan-judge serve --jobs {} (judging at nice 10) on 127.0.0.1.",
+        o.contestants, o.submissions, o.clients, o.jobs
+    );
+    println!(
+        "  Rate limits: the defaults per contestant (requests, submissions); --rate-address 100000, \
+         as {} sign-ins come from one address.",
+        o.contestants
+    );
+    println!("  Server: {}", server.banner.lines().next().unwrap_or("?"));
+    match o.tests {
+        Some(_) => println!(
+            "  Tests: {}, the first of the bundled problem (--tests).",
+            setup.tests
+        ),
+        None => println!("  Tests: {}, every test of the package.", setup.tests),
+    }
+    println!(
+        "  Programs: every one distinct (each compiled): 80% print -1, 10% accepted, 10% do not compile."
+    );
+    println!(
+        "  Sign-in: {} API tokens in {:.1} s.",
+        o.contestants,
+        setup.sign_in.as_secs_f64()
+    );
+    println!(
+        "  Burst: {n} acknowledged, {} refused, sent in {:.1} s; all judged {:.1} s after the first ({:.1} submissions/s).",
+        load.refused,
+        load.sent.as_secs_f64(),
+        load.judged.as_secs_f64(),
+        load.done as f64 / load.judged.as_secs_f64()
+    );
+    if let Some((busy, nice)) = load.cpu {
+        println!(
+            "  CPU while judging (the whole machine): {:.0}% busy, {:.0}% at nice > 0.",
+            busy * 100.0,
+            nice * 100.0
+        );
+    }
+    println!(
+        "  Stored: {}/{n}; judged: {}/{n}; verdicts: {}.",
+        check.stored,
+        check.judged,
+        check
+            .verdicts
+            .iter()
+            .map(|(v, c)| format!("{v} {c}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    for u in check.unexpected.iter().take(5) {
+        println!("  UNEXPECTED verdict: {u}");
+    }
+    println!(
+        "  Requests: {}; 5xx: {}; 429: {}; failed (no answer): {}.",
+        stats.requests.load(Ordering::Relaxed),
+        stats.server_errors.load(Ordering::Relaxed),
+        stats.too_many.load(Ordering::Relaxed),
+        stats.failures.load(Ordering::Relaxed)
+    );
+    if let Some(peak) = server.peak_memory() {
+        println!(
+            "  The server's peak memory: {:.0} MiB.",
+            peak as f64 / f64::from(1 << 20)
+        );
+    }
+    let errors = server.errors();
+    if !errors.trim().is_empty() {
+        let first = errors.lines().next().unwrap_or_default();
+        println!(
+            "  The server's stderr: {} lines; the first: {first}",
+            errors.lines().count()
+        );
+    }
+    let p99 = latency_table(stats);
+    print_targets(o, load, check, stats, &p99);
+}
+
+/// Prints the latency table; the p99 under load of each kind.
+fn latency_table(stats: &Stats) -> Vec<(Kind, Option<f64>)> {
+    println!();
+    println!(
+        "Latency, ms        {:^33}   {:^33}   p99 load/idle",
+        "idle: p50 p90 p99 max (n)", "under load: p50 p90 p99 max (n)"
+    );
+    let cell = |p: Option<[f64; 4]>, n: usize| match p {
+        Some([a, b, c, d]) => format!("{a:>6.1} {b:>6.1} {c:>6.1} {d:>6.1} ({n:>5})"),
+        None => format!("{:^33}", "-"),
+    };
+    let mut out = Vec::new();
+    for (kind, name) in [
+        (Kind::Page, "pages"),
+        (Kind::Api, "API calls"),
+        (Kind::Submit, "submissions"),
+    ] {
+        let (idle, busy) = (
+            stats.latencies(kind, Phase::Idle),
+            stats.latencies(kind, Phase::Load),
+        );
+        let (pi, pb) = (percentiles(&idle), percentiles(&busy));
+        let ratio = pi
+            .zip(pb)
+            .map_or("-".into(), |(i, b)| format!("{:.1}x", b[2] / i[2]));
+        println!(
+            "  {name:<16} {}   {}   {ratio:>8}",
+            cell(pi, idle.len()),
+            cell(pb, busy.len())
+        );
+        out.push((kind, pb.map(|p| p[2])));
+    }
+    out
+}
+
+fn print_targets(o: &LoadOptions, load: &Load, check: &Check, stats: &Stats, p99: &[(Kind, Option<f64>)]) {
+    let n = load.acknowledged.len();
+    let mut rows = vec![
+        (
+            check.stored == o.submissions && check.judged == o.submissions,
+            format!(
+                "every submission acknowledged, stored and judged: {}/{}/{} of {}",
+                n, check.stored, check.judged, o.submissions
+            ),
+        ),
+        (
+            stats.server_errors.load(Ordering::Relaxed) == 0,
+            format!("no 5xx: {}", stats.server_errors.load(Ordering::Relaxed)),
+        ),
+    ];
+    let limit = TARGET.as_secs_f64() * 1e3;
+    for (kind, p) in p99 {
+        let name = match kind {
+            Kind::Page => "pages",
+            Kind::Api => "API calls",
+            Kind::Submit => "submissions",
+        };
+        if let Some(p) = p {
+            rows.push((
+                *p < limit,
+                format!("{name}, p99 under load < {limit:.0} ms: {p:.1} ms"),
+            ));
+        }
+    }
+    println!();
+    println!("Targets:");
+    for (met, what) in rows {
+        println!("  {:<7} {what}", if met { "met" } else { "MISSED" });
+    }
+}

@@ -1,0 +1,50 @@
+//! `mayan-judge bench --only serve`, scaled down: the load benchmark runs
+//! end to end and its report says every submission was stored and judged,
+//! with no 5xx. Never a time: the figures are the benchmark's to report.
+
+use crate::util::{have, judge_within};
+
+#[test]
+fn the_load_benchmark_stores_and_judges_every_submission_without_a_5xx() {
+    if !have("gcc") {
+        return;
+    }
+    let out = judge_within(900)
+        .args([
+            "bench",
+            "--only",
+            "serve",
+            "--contestants",
+            "5",
+            "--submissions",
+            "10",
+        ])
+        .args([
+            "--clients",
+            "4",
+            "--jobs",
+            "2",
+            "--tests",
+            "3",
+            "--idle-secs",
+            "1",
+            "--quiet",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stderr.trim().is_empty(), "--quiet printed progress: {stderr}");
+    for line in [
+        "met     every submission acknowledged, stored and judged: 10/10/10 of 10",
+        "met     no 5xx: 0",
+        "verdicts: AC 1, CE 1, WA 8.",
+    ] {
+        assert!(stdout.contains(line), "no `{line}` in:\n{stdout}");
+    }
+    for kind in ["pages", "API calls", "submissions"] {
+        let row = stdout.lines().find(|l| l.trim_start().starts_with(kind));
+        assert!(row.is_some(), "no latency row for {kind}:\n{stdout}");
+    }
+}
