@@ -33,5 +33,7 @@ mod rootless;
 mod rules;
 mod sandbox_hostile;
 mod serve;
+mod serve_access;
+mod serve_faults;
 mod stress;
 mod validate;
