@@ -572,3 +572,47 @@ fn serve_on_a_read_only_folder_refuses_clearly_and_keeps_serving() {
     assert_eq!(page.status, 303, "{}", page.body);
     assert_eq!(rows(&fs.dir()).len(), 2);
 }
+
+#[test]
+fn serve_with_its_database_locked_by_another_program_refuses_clearly_and_keeps_serving() {
+    let server = Server::start(&["alice", "bob"], "", &[]);
+    let alice = server.contestant("alice");
+    let bob = server.contestant("bob");
+    let first = submission_number(&alice.submit("mayan.c", &accepted_c()));
+    let mut api = server.client();
+    api.api_sign_in("alice", "alice-pw");
+    api.wait_judged(first, 240);
+    // Another program (a teacher's `sqlite3` shell) holds the write lock.
+    let other = rusqlite::Connection::open(server.dir.join("mayan-judge.db")).unwrap();
+    other.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let (page, elapsed) = std::thread::scope(|s| {
+        let submitting = s.spawn(|| {
+            let start = Instant::now();
+            let page = alice.submit("mayan.c", &format!("{}/* 2 */\n", accepted_c()));
+            (page, start.elapsed())
+        });
+        std::thread::sleep(Duration::from_millis(500));
+        // Meanwhile, pages are served.
+        let start = Instant::now();
+        let ranking = bob.get("/ranking");
+        let took = start.elapsed();
+        assert_eq!(ranking.status, 200);
+        assert!(
+            took < Duration::from_secs(3),
+            "a page took {took:?} while the database was locked"
+        );
+        submitting.join().unwrap()
+    });
+    assert_eq!(
+        page.status, 503,
+        "a submission to a locked database: {}",
+        page.body
+    );
+    assert!(page.body.contains("nothing was stored"), "{}", page.body);
+    println!("locked database: refused after {elapsed:?}");
+    other.execute_batch("ROLLBACK").unwrap();
+    drop(other);
+    let page = alice.submit("mayan.c", &format!("{}/* 3 */\n", accepted_c()));
+    assert_eq!(page.status, 303, "{}", page.body);
+    assert_eq!(rows(&server.dir).len(), 2);
+}
