@@ -143,6 +143,12 @@ pub struct SubmissionRow {
     pub judgings: i64,
 }
 
+/// A submission with its source and its report (JSON), once judged.
+pub type StoredSubmission = (SubmissionRow, Vec<u8>, Option<String>);
+
+/// A contestant's last program: submission id, user name, file name, source.
+pub type FinalProgram = (i64, String, String, Vec<u8>);
+
 /// A submission claimed by a judging worker.
 #[derive(Clone, Debug)]
 pub struct Claimed {
@@ -349,12 +355,10 @@ impl Db {
 
     /// The user and CSRF token of a live session.
     pub fn session(&self, token_hash: &str, now: i64) -> DbResult<Option<(User, String)>> {
-        let sql = format!(
-            "SELECT u.id, u.name, u.display, u.is_admin, u.disqualified, s.csrf FROM sessions s \
-             JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?1 AND s.expires > ?2"
-        );
+        let sql = "SELECT u.id, u.name, u.display, u.is_admin, u.disqualified, s.csrf FROM sessions s \
+                   JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?1 AND s.expires > ?2";
         let conn = self.read();
-        let mut stmt = conn.prepare_cached(&sql)?;
+        let mut stmt = conn.prepare_cached(sql)?;
         Ok(stmt
             .query_row(params![token_hash, now], |r| Ok((user_row(r)?, r.get(5)?)))
             .optional()?)
@@ -418,7 +422,7 @@ impl Db {
     }
 
     /// One submission, with its source and report.
-    pub fn submission(&self, id: i64) -> DbResult<Option<(SubmissionRow, Vec<u8>, Option<String>)>> {
+    pub fn submission(&self, id: i64) -> DbResult<Option<StoredSubmission>> {
         let sql = format!(
             "SELECT {SUBMISSION_COLUMNS}, s.source, s.report FROM submissions s JOIN users u ON u.id = s.user_id WHERE s.id = ?1"
         );
@@ -459,7 +463,7 @@ impl Db {
 
     /// Every submission's final program per contestant: the last one
     /// submitted (id, user name, file name, source).
-    pub fn final_programs(&self) -> DbResult<Vec<(i64, String, String, Vec<u8>)>> {
+    pub fn final_programs(&self) -> DbResult<Vec<FinalProgram>> {
         let sql = "SELECT s.id, u.name, s.file_name, s.source FROM submissions s JOIN users u ON u.id = s.user_id \
                    WHERE s.id IN (SELECT MAX(id) FROM submissions GROUP BY user_id) ORDER BY u.name";
         let conn = self.read();

@@ -483,10 +483,10 @@ pub fn submission_closed(app: &App, user: &User) -> Result<Option<String>, Fail>
         };
         return Ok(Some(format!("The contest {why}: no submissions now.")));
     }
-    if let Some(max) = app.contest.max_submissions.filter(|_| !user.is_admin) {
-        if app.db.submission_count(user.id)? >= i64::from(max) {
-            return Ok(Some(format!("You have used all {max} submissions.")));
-        }
+    if let Some(max) = app.contest.max_submissions.filter(|_| !user.is_admin)
+        && app.db.submission_count(user.id)? >= i64::from(max)
+    {
+        return Ok(Some(format!("You have used all {max} submissions.")));
     }
     Ok(None)
 }
