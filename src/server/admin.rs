@@ -192,7 +192,7 @@ async fn announce(
 /// The contest as `grade --contest` reports it: every contestant's last
 /// judged submission (a contestant with none: "no submission").
 pub fn contest_report(app: &App) -> Result<GradeReport, Fail> {
-    let judged = app.db.judged_reports()?;
+    let judged = app.db.last_judged_reports()?;
     let mut report = GradeReport::new(&app.problem.name, "mayan-judge serve".into());
     report.time_limit_ms = app.problem.time_ms;
     report.contest = Some(app.contest.title.clone());

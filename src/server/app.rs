@@ -123,8 +123,14 @@ impl App {
     pub fn start(o: Options) -> Result<Arc<App>> {
         let db =
             Arc::new(Db::open(&o.db).with_context(|| format!("opening the database {}", o.db.display()))?);
-        let requeued = db.requeue_interrupted()?;
-        let new_passwords = add_users(&db, &o.contest)?;
+        let writing = || {
+            format!(
+                "writing to the database {} (a full disk, a read-only folder?)",
+                o.db.display()
+            )
+        };
+        let requeued = db.requeue_interrupted().with_context(writing)?;
+        let new_passwords = add_users(&db, &o.contest).with_context(writing)?;
         let problem = problem_info(&o.problem, &o.cases, &o.languages, &o.contest)?;
         let live = Arc::new(Live::default());
         let wake = Arc::new(Wake::default());

@@ -8,6 +8,13 @@ use rusqlite_migration::{M, Migrations};
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
 
+/// Runs a write: on the web server's threads, as a blocking section (a
+/// write may wait up to the busy timeout for another program's lock, and
+/// the other requests go on meanwhile); elsewhere, as is.
+fn block<T>(f: impl FnOnce() -> T) -> T {
+    tokio::task::block_in_place(f)
+}
+
 /// What the database can fail with.
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {
@@ -81,10 +88,14 @@ const MIGRATIONS: &[M<'static>] = &[M::up(
     );",
 )];
 
-/// The database: one connection, behind a lock (SQLite serialises writes
-/// anyway; every statement here takes microseconds).
+/// The database: one connection for writes, behind a lock (SQLite
+/// serialises writes anyway; every statement here takes microseconds), and
+/// one read-only connection for the pages' reads, so that a write waiting on
+/// another program's lock (up to the busy timeout) does not hold up every
+/// page: in WAL mode, reads never wait for a writer.
 pub struct Db {
     conn: Mutex<Connection>,
+    reader: Mutex<Connection>,
 }
 
 /// A contestant or the teacher.
@@ -262,9 +273,17 @@ impl Db {
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
         Migrations::from_slice(MIGRATIONS).to_latest(&mut conn)?;
+        let reader = Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+        reader.busy_timeout(std::time::Duration::from_secs(10))?;
         Ok(Db {
             conn: Mutex::new(conn),
+            reader: Mutex::new(reader),
         })
+    }
+
+    /// The read-only connection (see [`Db`]).
+    fn read(&self) -> MutexGuard<'_, Connection> {
+        self.reader.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     fn conn(&self) -> MutexGuard<'_, Connection> {
@@ -277,7 +296,7 @@ impl Db {
     pub fn user_by_name(&self, name: &str) -> DbResult<Option<(User, String)>> {
         let sql = format!("SELECT {USER_COLUMNS}, password_hash FROM users WHERE name = ?1");
         Ok(self
-            .conn()
+            .read()
             .query_row(&sql, [name], |r| Ok((user_row(r)?, r.get(5)?)))
             .optional()?)
     }
@@ -285,13 +304,13 @@ impl Db {
     /// The user with this id.
     pub fn user(&self, id: i64) -> DbResult<Option<User>> {
         let sql = format!("SELECT {USER_COLUMNS} FROM users WHERE id = ?1");
-        Ok(self.conn().query_row(&sql, [id], user_row).optional()?)
+        Ok(self.read().query_row(&sql, [id], user_row).optional()?)
     }
 
     /// Every user, the teacher first, then by name.
     pub fn users(&self) -> DbResult<Vec<User>> {
         let sql = format!("SELECT {USER_COLUMNS} FROM users ORDER BY is_admin DESC, name");
-        let conn = self.conn();
+        let conn = self.read();
         let mut stmt = conn.prepare_cached(&sql)?;
         let rows = stmt.query_map([], user_row)?.collect::<Result<_, _>>()?;
         Ok(rows)
@@ -299,58 +318,66 @@ impl Db {
 
     /// Adds a user (a contestant, or the teacher with `is_admin`).
     pub fn add_user(&self, name: &str, display: Option<&str>, hash: &str, is_admin: bool) -> DbResult<i64> {
-        let conn = self.conn();
-        conn.execute(
-            "INSERT INTO users (name, display, password_hash, is_admin) VALUES (?1, ?2, ?3, ?4)",
-            params![name, display, hash, is_admin],
-        )?;
-        Ok(conn.last_insert_rowid())
+        block(|| -> DbResult<_> {
+            let conn = self.conn();
+            conn.execute(
+                "INSERT INTO users (name, display, password_hash, is_admin) VALUES (?1, ?2, ?3, ?4)",
+                params![name, display, hash, is_admin],
+            )?;
+            Ok(conn.last_insert_rowid())
+        })
     }
 
     /// Changes a user's shown name and password hash.
     pub fn update_user(&self, id: i64, display: Option<&str>, hash: Option<&str>) -> DbResult<()> {
-        let conn = self.conn();
-        conn.execute(
-            "UPDATE users SET display = ?2 WHERE id = ?1",
-            params![id, display],
-        )?;
-        if let Some(hash) = hash {
+        block(|| -> DbResult<_> {
+            let conn = self.conn();
             conn.execute(
-                "UPDATE users SET password_hash = ?2 WHERE id = ?1",
-                params![id, hash],
+                "UPDATE users SET display = ?2 WHERE id = ?1",
+                params![id, display],
             )?;
-        }
-        Ok(())
+            if let Some(hash) = hash {
+                conn.execute(
+                    "UPDATE users SET password_hash = ?2 WHERE id = ?1",
+                    params![id, hash],
+                )?;
+            }
+            Ok(())
+        })
     }
 
     /// Disqualifies a contestant, or lifts it.
     pub fn set_disqualified(&self, id: i64, yes: bool) -> DbResult<()> {
-        self.conn().execute(
-            "UPDATE users SET disqualified = ?2 WHERE id = ?1 AND is_admin = 0",
-            params![id, yes],
-        )?;
-        Ok(())
+        block(|| -> DbResult<_> {
+            self.conn().execute(
+                "UPDATE users SET disqualified = ?2 WHERE id = ?1 AND is_admin = 0",
+                params![id, yes],
+            )?;
+            Ok(())
+        })
     }
 
     /// Stores a session (by the hash of its cookie) for a user.
     pub fn add_session(&self, token_hash: &str, user_id: i64, csrf: &str, expires: i64) -> DbResult<()> {
-        let conn = self.conn();
-        conn.execute(
-            "DELETE FROM sessions WHERE expires < ?1",
-            [expires - super::auth::SESSION_SECS],
-        )?;
-        conn.execute(
-            "INSERT INTO sessions (token_hash, user_id, csrf, expires) VALUES (?1, ?2, ?3, ?4)",
-            params![token_hash, user_id, csrf, expires],
-        )?;
-        Ok(())
+        block(|| -> DbResult<_> {
+            let conn = self.conn();
+            conn.execute(
+                "DELETE FROM sessions WHERE expires < ?1",
+                [expires - super::auth::SESSION_SECS],
+            )?;
+            conn.execute(
+                "INSERT INTO sessions (token_hash, user_id, csrf, expires) VALUES (?1, ?2, ?3, ?4)",
+                params![token_hash, user_id, csrf, expires],
+            )?;
+            Ok(())
+        })
     }
 
     /// The user and CSRF token of a live session.
     pub fn session(&self, token_hash: &str, now: i64) -> DbResult<Option<(User, String)>> {
         let sql = "SELECT u.id, u.name, u.display, u.is_admin, u.disqualified, s.csrf FROM sessions s \
                    JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?1 AND s.expires > ?2";
-        let conn = self.conn();
+        let conn = self.read();
         let mut stmt = conn.prepare_cached(sql)?;
         Ok(stmt
             .query_row(params![token_hash, now], |r| Ok((user_row(r)?, r.get(5)?)))
@@ -359,25 +386,29 @@ impl Db {
 
     /// Ends a session.
     pub fn delete_session(&self, token_hash: &str) -> DbResult<()> {
-        self.conn()
-            .execute("DELETE FROM sessions WHERE token_hash = ?1", [token_hash])?;
-        Ok(())
+        block(|| -> DbResult<_> {
+            self.conn()
+                .execute("DELETE FROM sessions WHERE token_hash = ?1", [token_hash])?;
+            Ok(())
+        })
     }
 
     /// Stores an API token (by its hash) for a user.
     pub fn add_api_token(&self, token_hash: &str, user_id: i64, now: i64) -> DbResult<()> {
-        self.conn().execute(
-            "INSERT INTO api_tokens (token_hash, user_id, created) VALUES (?1, ?2, ?3)",
-            params![token_hash, user_id, now],
-        )?;
-        Ok(())
+        block(|| -> DbResult<_> {
+            self.conn().execute(
+                "INSERT INTO api_tokens (token_hash, user_id, created) VALUES (?1, ?2, ?3)",
+                params![token_hash, user_id, now],
+            )?;
+            Ok(())
+        })
     }
 
     /// The user of an API token.
     pub fn api_user(&self, token_hash: &str) -> DbResult<Option<User>> {
         let sql = "SELECT u.id, u.name, u.display, u.is_admin, u.disqualified FROM api_tokens t \
                    JOIN users u ON u.id = t.user_id WHERE t.token_hash = ?1";
-        let conn = self.conn();
+        let conn = self.read();
         let mut stmt = conn.prepare_cached(sql)?;
         Ok(stmt.query_row([token_hash], user_row).optional()?)
     }
@@ -391,17 +422,19 @@ impl Db {
         source: &[u8],
         now: i64,
     ) -> DbResult<i64> {
-        let conn = self.conn();
-        conn.execute(
+        block(|| -> DbResult<_> {
+            let conn = self.conn();
+            conn.execute(
             "INSERT INTO submissions (user_id, language, file_name, source, submitted) VALUES (?1, ?2, ?3, ?4, ?5)",
             params![user_id, language, file_name, source, now],
         )?;
-        Ok(conn.last_insert_rowid())
+            Ok(conn.last_insert_rowid())
+        })
     }
 
     /// How many submissions a user has made.
     pub fn submission_count(&self, user_id: i64) -> DbResult<i64> {
-        Ok(self.conn().query_row(
+        Ok(self.read().query_row(
             "SELECT COUNT(*) FROM submissions WHERE user_id = ?1",
             [user_id],
             |r| r.get(0),
@@ -414,7 +447,7 @@ impl Db {
             "SELECT {SUBMISSION_COLUMNS}, s.source, s.report FROM submissions s JOIN users u ON u.id = s.user_id WHERE s.id = ?1"
         );
         Ok(self
-            .conn()
+            .read()
             .query_row(&sql, [id], |r| {
                 Ok(FullSubmission {
                     row: submission_row(r)?,
@@ -431,7 +464,7 @@ impl Db {
             "SELECT {SUBMISSION_COLUMNS} FROM submissions s JOIN users u ON u.id = s.user_id \
              WHERE ?1 IS NULL OR s.user_id = ?1 ORDER BY s.id DESC"
         );
-        let conn = self.conn();
+        let conn = self.read();
         let mut stmt = conn.prepare_cached(&sql)?;
         let rows = stmt
             .query_map([user_id], submission_row)?
@@ -439,14 +472,26 @@ impl Db {
         Ok(rows)
     }
 
-    /// Every judged submission with its report, oldest first (for rankings
-    /// and reports).
-    pub fn judged_reports(&self) -> DbResult<Vec<(SubmissionRow, String)>> {
+    /// Every judged submission, oldest first, without its report (the
+    /// ranking reads only these columns).
+    pub fn judged_rows(&self) -> DbResult<Vec<SubmissionRow>> {
         let sql = format!(
-            "SELECT {SUBMISSION_COLUMNS}, s.report FROM submissions s JOIN users u ON u.id = s.user_id \
+            "SELECT {SUBMISSION_COLUMNS} FROM submissions s JOIN users u ON u.id = s.user_id \
              WHERE s.state = 'done' ORDER BY s.id"
         );
-        let conn = self.conn();
+        let conn = self.read();
+        let mut stmt = conn.prepare_cached(&sql)?;
+        let rows = stmt.query_map([], submission_row)?.collect::<Result<_, _>>()?;
+        Ok(rows)
+    }
+
+    /// Each contestant's last judged submission with its report.
+    pub fn last_judged_reports(&self) -> DbResult<Vec<(SubmissionRow, String)>> {
+        let sql = format!(
+            "SELECT {SUBMISSION_COLUMNS}, s.report FROM submissions s JOIN users u ON u.id = s.user_id \
+             WHERE s.id IN (SELECT MAX(id) FROM submissions WHERE state = 'done' GROUP BY user_id) ORDER BY s.id"
+        );
+        let conn = self.read();
         let mut stmt = conn.prepare_cached(&sql)?;
         let rows = stmt
             .query_map([], |r| Ok((submission_row(r)?, r.get(13)?)))?
@@ -455,11 +500,11 @@ impl Db {
     }
 
     /// Every submission's final program per contestant: the last one
-    /// submitted.
+    /// submitted (id, user name, file name, source).
     pub fn final_programs(&self) -> DbResult<Vec<FinalProgram>> {
         let sql = "SELECT s.id, u.name, s.file_name, s.source FROM submissions s JOIN users u ON u.id = s.user_id \
                    WHERE s.id IN (SELECT MAX(id) FROM submissions GROUP BY user_id) ORDER BY u.name";
-        let conn = self.conn();
+        let conn = self.read();
         let mut stmt = conn.prepare(sql)?;
         let rows = stmt
             .query_map([], |r| {
@@ -476,44 +521,49 @@ impl Db {
     /// Puts back in the queue what a killed server was judging: its
     /// results were never stored, so it is judged again, once.
     pub fn requeue_interrupted(&self) -> DbResult<usize> {
-        Ok(self.conn().execute(
-            "UPDATE submissions SET state = 'queued' WHERE state = 'judging'",
-            [],
-        )?)
+        block(|| -> DbResult<_> {
+            Ok(self.conn().execute(
+                "UPDATE submissions SET state = 'queued' WHERE state = 'judging'",
+                [],
+            )?)
+        })
     }
 
     /// Claims the next submission to judge, fairly: new submissions before
     /// rejudges, then each contestant's first waiting one before anybody's
     /// second (counting the ones being judged), then the oldest.
     pub fn claim_next(&self) -> DbResult<Option<Claimed>> {
-        let conn = self.conn();
-        let sql = "UPDATE submissions SET state = 'judging', claim = claim + 1 WHERE id = (
+        block(|| -> DbResult<_> {
+            let conn = self.conn();
+            let sql = "UPDATE submissions SET state = 'judging', claim = claim + 1 WHERE id = (
                 SELECT id FROM (
                     SELECT id, state, priority,
                         ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY state = 'queued', id) AS k
                     FROM submissions WHERE state IN ('queued', 'judging'))
                 WHERE state = 'queued' ORDER BY priority, k, id LIMIT 1)
             RETURNING id, user_id, language, file_name, source, claim";
-        let mut stmt = conn.prepare_cached(sql)?;
-        Ok(stmt
-            .query_row([], |r| {
-                Ok(Claimed {
-                    id: r.get(0)?,
-                    user_id: r.get(1)?,
-                    language: r.get(2)?,
-                    file_name: r.get(3)?,
-                    source: r.get(4)?,
-                    claim: r.get(5)?,
+            let mut stmt = conn.prepare_cached(sql)?;
+            Ok(stmt
+                .query_row([], |r| {
+                    Ok(Claimed {
+                        id: r.get(0)?,
+                        user_id: r.get(1)?,
+                        language: r.get(2)?,
+                        file_name: r.get(3)?,
+                        source: r.get(4)?,
+                        claim: r.get(5)?,
+                    })
                 })
-            })
-            .optional()?)
+                .optional()?)
+        })
     }
 
     /// Stores a submission's results, in one statement; `false` when this
     /// claim is no longer the one being judged (a rejudge asked meanwhile:
     /// it is queued or claimed again and these results are dropped).
     pub fn finish(&self, c: &Claimed, judged: &Judged, now: i64) -> DbResult<bool> {
-        let n = self.conn().execute(
+        block(|| -> DbResult<_> {
+            let n = self.conn().execute(
             "UPDATE submissions SET state = 'done', verdict = ?2, score = ?3, max_score = ?4, time_ms = ?5, \
              memory_kib = ?6, report = ?7, judged = ?8, judgings = judgings + 1, priority = 0 \
              WHERE id = ?1 AND state = 'judging' AND claim = ?9",
@@ -529,22 +579,25 @@ impl Db {
                 c.claim
             ],
         )?;
-        Ok(n == 1)
+            Ok(n == 1)
+        })
     }
 
     /// Queues submissions again (all, a contestant's, or one), after
     /// everything new; returns how many. Results stay shown until replaced.
     pub fn rejudge(&self, user_id: Option<i64>, id: Option<i64>) -> DbResult<usize> {
-        Ok(self.conn().execute(
-            "UPDATE submissions SET state = 'queued', priority = 1 \
+        block(|| -> DbResult<_> {
+            Ok(self.conn().execute(
+                "UPDATE submissions SET state = 'queued', priority = 1 \
              WHERE (?1 IS NULL OR user_id = ?1) AND (?2 IS NULL OR id = ?2)",
-            params![user_id, id],
-        )?)
+                params![user_id, id],
+            )?)
+        })
     }
 
     /// How many submissions wait or are being judged.
     pub fn queue_length(&self) -> DbResult<i64> {
-        Ok(self.conn().query_row(
+        Ok(self.read().query_row(
             "SELECT COUNT(*) FROM submissions WHERE state != 'done'",
             [],
             |r| r.get(0),
@@ -553,29 +606,33 @@ impl Db {
 
     /// Asks a question (or, with no user, the teacher writes a public note).
     pub fn ask(&self, user_id: Option<i64>, question: &str, now: i64) -> DbResult<i64> {
-        let conn = self.conn();
-        conn.execute(
-            "INSERT INTO clarifications (user_id, question, asked) VALUES (?1, ?2, ?3)",
-            params![user_id, question, now],
-        )?;
-        Ok(conn.last_insert_rowid())
+        block(|| -> DbResult<_> {
+            let conn = self.conn();
+            conn.execute(
+                "INSERT INTO clarifications (user_id, question, asked) VALUES (?1, ?2, ?3)",
+                params![user_id, question, now],
+            )?;
+            Ok(conn.last_insert_rowid())
+        })
     }
 
     /// Answers a question, to its asker or to everybody; returns the asker.
     pub fn answer(&self, id: i64, answer: &str, public: bool, now: i64) -> DbResult<Option<Option<i64>>> {
-        let conn = self.conn();
-        let n = conn.execute(
-            "UPDATE clarifications SET answer = ?2, public = ?3, answered = ?4 WHERE id = ?1",
-            params![id, answer, public, now],
-        )?;
-        if n == 0 {
-            return Ok(None);
-        }
-        Ok(Some(conn.query_row(
-            "SELECT user_id FROM clarifications WHERE id = ?1",
-            [id],
-            |r| r.get(0),
-        )?))
+        block(|| -> DbResult<_> {
+            let conn = self.conn();
+            let n = conn.execute(
+                "UPDATE clarifications SET answer = ?2, public = ?3, answered = ?4 WHERE id = ?1",
+                params![id, answer, public, now],
+            )?;
+            if n == 0 {
+                return Ok(None);
+            }
+            Ok(Some(conn.query_row(
+                "SELECT user_id FROM clarifications WHERE id = ?1",
+                [id],
+                |r| r.get(0),
+            )?))
+        })
     }
 
     /// Clarifications a user may read (theirs and the public ones), or all.
@@ -583,7 +640,7 @@ impl Db {
         let sql = "SELECT c.id, u.name, c.question, c.asked, c.answer, c.public FROM clarifications c \
                    LEFT JOIN users u ON u.id = c.user_id \
                    WHERE ?1 IS NULL OR c.user_id = ?1 OR (c.public = 1 AND c.answer IS NOT NULL) ORDER BY c.id DESC";
-        let conn = self.conn();
+        let conn = self.read();
         let mut stmt = conn.prepare_cached(sql)?;
         let rows = stmt
             .query_map([user_id], |r| {
@@ -602,17 +659,19 @@ impl Db {
 
     /// Posts an announcement.
     pub fn announce(&self, text: &str, now: i64) -> DbResult<i64> {
-        let conn = self.conn();
-        conn.execute(
-            "INSERT INTO announcements (text, posted) VALUES (?1, ?2)",
-            params![text, now],
-        )?;
-        Ok(conn.last_insert_rowid())
+        block(|| -> DbResult<_> {
+            let conn = self.conn();
+            conn.execute(
+                "INSERT INTO announcements (text, posted) VALUES (?1, ?2)",
+                params![text, now],
+            )?;
+            Ok(conn.last_insert_rowid())
+        })
     }
 
     /// Every announcement, newest first.
     pub fn announcements(&self) -> DbResult<Vec<Announcement>> {
-        let conn = self.conn();
+        let conn = self.read();
         let mut stmt = conn.prepare_cached("SELECT id, text, posted FROM announcements ORDER BY id DESC")?;
         let rows = stmt
             .query_map([], |r| {

@@ -103,6 +103,12 @@ pub type PageResult = Result<Response, Fail>;
 /// Every route of the server.
 pub fn router(app: Arc<App>) -> Router {
     let body_limit = (app.problem.source_bytes as usize).saturating_add(64 << 10);
+    // JSON escapes a source: `\u00e9` for a 2-byte `é` (as Python's
+    // `json.dumps` writes non-ASCII), `\u0001` for a control byte; 6 bytes
+    // at most for each byte of the source, which is checked once decoded.
+    let json_limit = (app.problem.source_bytes as usize)
+        .saturating_mul(6)
+        .saturating_add(64 << 10);
     Router::new()
         .route("/", get(home))
         .route("/login", get(login_page).post(login))
@@ -118,7 +124,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/static/style.css", get(|| async { static_file("text/css", super::templates::STYLE) }))
         .route("/static/live.js", get(|| async { static_file("text/javascript", super::templates::SCRIPT) }))
         .merge(super::admin::routes())
-        .nest("/api/v1", super::api::routes())
+        .nest(
+            "/api/v1",
+            super::api::routes().layer(axum::extract::DefaultBodyLimit::max(json_limit)),
+        )
         .fallback(|| async { Fail::NotFound })
         .layer(middleware::from_fn_with_state(app.clone(), identify))
         .layer(axum::extract::DefaultBodyLimit::max(body_limit))
@@ -819,7 +828,7 @@ async fn ranking(State(app): State<Arc<App>>, axum::Extension(id): axum::Extensi
 /// The ranking as `viewer` sees it now.
 pub fn current_standings(app: &App, viewer: &User) -> Result<Vec<super::standings::Standing>, Fail> {
     let users = app.db.users()?;
-    let judged: Vec<SubmissionRow> = app.db.judged_reports()?.into_iter().map(|(s, _)| s).collect();
+    let judged = app.db.judged_rows()?;
     let hide = !app.shows_result(viewer);
     let judged = if hide { Vec::new() } else { judged };
     Ok(super::standings::standings(

@@ -52,6 +52,21 @@ impl Server {
     /// Starts a server on the contest in `dir` (again, after a stop: the
     /// same database), waiting for its `listening on` line.
     pub fn start_in(dir: &Path, args: &[&str]) -> Server {
+        Server::start_logged(dir, args, None)
+    }
+
+    /// [`Server::start_in`], its standard error appended to `log` if given.
+    pub fn start_logged(dir: &Path, args: &[&str], log: Option<&Path>) -> Server {
+        let stderr = match log {
+            Some(path) => Stdio::from(
+                std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .expect("the server's log opens"),
+            ),
+            None => Stdio::inherit(),
+        };
         let bin = assert_cmd::cargo::cargo_bin("mayan-judge");
         let mut child = Command::new(bin)
             .current_dir(dir)
@@ -61,7 +76,7 @@ impl Server {
             .arg(crate::util::manifest().join("problems/mayan"))
             .args(args)
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(stderr)
             .spawn()
             .expect("mayan-judge serve starts");
         let stdout = child.stdout.take().unwrap();
