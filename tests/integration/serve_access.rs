@@ -563,14 +563,14 @@ fn serve_caps_uploads_at_the_package_source_limit() {
     let alice = server.contestant("alice");
     let over = format!("int main(void) {{ return 0; }}\n/*{}*/\n", "z".repeat(257 << 10));
     let page = alice.submit("mayan.c", &over);
-    assert_eq!(page.status, 400, "{}", page.body);
+    assert_eq!(page.status, 413, "{}", page.body);
     assert!(page.body.contains("larger than 256 KiB"), "{}", page.body);
     let alice_api = api(&server, "alice", "alice-pw");
     let got = alice_api.post_json(
         "/api/v1/submissions",
         &serde_json::json!({"file_name": "mayan.c", "source": over}),
     );
-    assert_eq!(got.status, 400, "{}", got.body);
+    assert_eq!(got.status, 413, "{}", got.body);
     assert!(got.body.contains("larger than 256 KiB"), "{}", got.body);
     // A source within the limit, sent as clients such as Python's
     // `json.dumps` send it (every non-ASCII character as `\uXXXX`: three
