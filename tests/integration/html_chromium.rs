@@ -10,20 +10,9 @@ use std::path::Path;
 /// Flags for a headless run on a machine with no network and no display.
 fn headless(chromium: &Path, profile: &Path) -> std::process::Command {
     let mut c = std::process::Command::new(chromium);
-    c.args([
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--enable-logging=stderr",
-        "--v=0",
-        "--window-size=1300,1600",
-    ])
-    .arg(format!("--user-data-dir={}", profile.display()));
+    c.args(crate::util::CHROMIUM_HEADLESS)
+        .args(["--enable-logging=stderr", "--v=0", "--window-size=1300,1600"])
+        .arg(format!("--user-data-dir={}", profile.display()));
     c
 }
 

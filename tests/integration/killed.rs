@@ -14,9 +14,10 @@
 //! (`g++`, `cc1plus`) and the run's init (a copy of the judge) show.
 //! The judge is this test's own child, killed by pid (no shell between).
 
+use crate::util::{run_cgroups, wait_for};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const JUDGE: &str = env!("CARGO_BIN_EXE_mayan-judge");
 
@@ -128,32 +129,6 @@ fn marked(token: &str, except: i32) -> Vec<(i32, String)> {
         }
     }
     out
-}
-
-/// Waits up to `wait` for `ready`, checking every 20 ms.
-fn wait_for(wait: Duration, mut ready: impl FnMut() -> bool) -> bool {
-    let deadline = Instant::now() + wait;
-    loop {
-        if ready() {
-            return true;
-        }
-        if Instant::now() >= deadline {
-            return false;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-/// Run cgroups of the judge `pid` (`mayan-judge-<pid>-<n>`) in any hierarchy.
-fn run_cgroups(pid: u32) -> Vec<PathBuf> {
-    let prefix = format!("mayan-judge-{pid}-");
-    walkdir::WalkDir::new("/sys/fs/cgroup")
-        .max_depth(5)
-        .into_iter()
-        .flatten()
-        .filter(|e| e.file_type().is_dir() && e.file_name().to_string_lossy().starts_with(&prefix))
-        .map(walkdir::DirEntry::into_path)
-        .collect()
 }
 
 /// Work folders of the judge `pid` in `dir`.

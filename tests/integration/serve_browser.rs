@@ -66,20 +66,15 @@ impl Driver {
     /// A new browser session (a fresh profile), JavaScript on or off.
     async fn session(&self, name: &str, javascript: bool) -> Client {
         let profile = self.profiles.path().join(name);
+        let mut args: Vec<String> = crate::util::CHROMIUM_HEADLESS
+            .iter()
+            .map(|f| f.to_string())
+            .collect();
+        args.push("--window-size=1280,900".into());
+        args.push(format!("--user-data-dir={}", profile.display()));
         let mut options = serde_json::json!({
             "binary": self.chromium,
-            "args": [
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--window-size=1280,900",
-                format!("--user-data-dir={}", profile.display()),
-            ],
+            "args": args,
         });
         if !javascript {
             options["prefs"] = serde_json::json!({"profile.managed_default_content_settings.javascript": 2});

@@ -10,6 +10,7 @@
 //! it), so what a killed server left running is found in /proc.
 
 use crate::serve_util::{Server, accepted_c, contest_dir, submission_number};
+use crate::util::{run_cgroups, wait_for};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -156,31 +157,6 @@ fn marked(token: &str) -> Vec<(i32, String)> {
         }
     }
     out
-}
-
-/// Run cgroups a server `pid` made (`mayan-judge-<pid>-<n>`), in any hierarchy.
-fn run_cgroups(pid: u32) -> Vec<PathBuf> {
-    let prefix = format!("mayan-judge-{pid}-");
-    walkdir::WalkDir::new("/sys/fs/cgroup")
-        .max_depth(5)
-        .into_iter()
-        .flatten()
-        .filter(|e| e.file_type().is_dir() && e.file_name().to_string_lossy().starts_with(&prefix))
-        .map(walkdir::DirEntry::into_path)
-        .collect()
-}
-
-fn wait_for(limit: Duration, mut ok: impl FnMut() -> bool) -> bool {
-    let end = Instant::now() + limit;
-    loop {
-        if ok() {
-            return true;
-        }
-        if Instant::now() > end {
-            return false;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
 }
 
 /// Kills whatever carries the token when dropped (a failing test leaves

@@ -256,3 +256,45 @@ impl Drop for PhaseGuard {
         }
     }
 }
+
+// ---- processes ------------------------------------------------------------
+
+/// Waits up to `wait` for `ready`, checking every 20 ms; whether it came.
+pub fn wait_for(wait: Duration, mut ready: impl FnMut() -> bool) -> bool {
+    let deadline = std::time::Instant::now() + wait;
+    loop {
+        if ready() {
+            return true;
+        }
+        if std::time::Instant::now() >= deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Run cgroups of the judge `pid` (`mayan-judge-<pid>-<n>`), in any hierarchy.
+pub fn run_cgroups(pid: u32) -> Vec<PathBuf> {
+    let prefix = format!("mayan-judge-{pid}-");
+    walkdir::WalkDir::new("/sys/fs/cgroup")
+        .max_depth(5)
+        .into_iter()
+        .flatten()
+        .filter(|e| e.file_type().is_dir() && e.file_name().to_string_lossy().starts_with(&prefix))
+        .map(walkdir::DirEntry::into_path)
+        .collect()
+}
+
+/// Chromium's flags for a headless run on a machine with no network and
+/// no display (without the background-networking ones its connections are
+/// refused); a fresh `--user-data-dir` goes with them.
+pub const CHROMIUM_HEADLESS: &[&str] = &[
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+];
