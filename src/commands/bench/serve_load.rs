@@ -103,6 +103,16 @@ impl Server {
         let package = o.tests.map(narrowed_package).transpose()?;
         let mut command = Command::new(exe);
         command.arg("serve");
+        // The server dies with the benchmark, even one killed by a signal
+        // (no destructor runs then).
+        // SAFETY: only an async-signal-safe prctl between fork and exec.
+        unsafe {
+            use std::os::unix::process::CommandExt;
+            command.pre_exec(|| {
+                rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))
+                    .map_err(std::io::Error::from)
+            });
+        }
         if let Some(p) = &package {
             command.arg("--problem").arg(p.package_dir());
         }
