@@ -614,42 +614,31 @@ fn serve_caps_uploads_at_the_package_source_limit() {
         "the source was not stored as sent"
     );
     // 10 MiB: refused before it is all read.
-    let cookie = alice
-        .agent
-        .cookie_jar_lock()
-        .iter()
-        .map(|c| format!("{}={}", c.name(), c.value()))
-        .collect::<Vec<_>>()
-        .join("; ");
-    let (status, took) = send_huge(
-        &server,
-        "/submit",
-        &format!("Cookie: {cookie}\r\nContent-Type: multipart/form-data; boundary=zz\r\n"),
-        10 << 20,
-    );
-    assert!(
-        status.contains(" 413 ") || status.contains(" 400 "),
-        "10 MiB form: {status}"
-    );
-    assert!(
-        took < Duration::from_secs(10),
-        "10 MiB form answered after {took:?}"
-    );
+    let cookie = alice.cookie_header();
     let token = alice_api.token.clone().unwrap();
-    let (status, took) = send_huge(
-        &server,
-        "/api/v1/submissions",
-        &format!("Authorization: Bearer {token}\r\nContent-Type: application/json\r\n"),
-        10 << 20,
-    );
-    assert!(
-        status.contains(" 413 ") || status.contains(" 400 "),
-        "10 MiB JSON: {status}"
-    );
-    assert!(
-        took < Duration::from_secs(10),
-        "10 MiB JSON answered after {took:?}"
-    );
+    let huge = [
+        (
+            "form",
+            "/submit",
+            format!("Cookie: {cookie}\r\nContent-Type: multipart/form-data; boundary=zz\r\n"),
+        ),
+        (
+            "JSON",
+            "/api/v1/submissions",
+            format!("Authorization: Bearer {token}\r\nContent-Type: application/json\r\n"),
+        ),
+    ];
+    for (what, path, headers) in huge {
+        let (status, took) = send_huge(&server, path, &headers, 10 << 20);
+        assert!(
+            status.contains(" 413 ") || status.contains(" 400 "),
+            "10 MiB {what}: {status}"
+        );
+        assert!(
+            took < Duration::from_secs(10),
+            "10 MiB {what} answered after {took:?}"
+        );
+    }
     assert_eq!(alice.get("/submissions").status, 200, "the server still answers");
     let stored: serde_json::Value = serde_json::from_str(&alice_api.get("/api/v1/submissions").body).unwrap();
     assert_eq!(

@@ -365,18 +365,25 @@ async fn ranking_score_until(
     }
 }
 
-#[test]
-fn contestants_and_the_teacher_use_the_judge_in_a_browser() {
-    let Some(chromium) = tool("chromium") else { return };
-    let Some(chromedriver) = tool("chromedriver") else {
-        return;
-    };
+/// What both tests start with: a server with alice and bob, ChromeDriver,
+/// the accepted program as a file to upload, the step clock; `None` when
+/// Chromium or ChromeDriver is missing (see `util::tool`).
+fn set_up() -> Option<(Server, Driver, tempfile::TempDir, std::path::PathBuf, Steps)> {
+    let chromium = tool("chromium")?;
+    let chromedriver = tool("chromedriver")?;
     let server = Server::start(&["alice", "bob"], "", &["--trusted"]);
     let driver = Driver::start(&chromedriver, &chromium);
     let files = tempfile::tempdir().unwrap();
-    let accepted_file = files.path().join("mayan.c");
-    std::fs::write(&accepted_file, accepted_c()).unwrap();
-    let steps = Steps::start();
+    let accepted = files.path().join("mayan.c");
+    std::fs::write(&accepted, accepted_c()).unwrap();
+    Some((server, driver, files, accepted, Steps::start()))
+}
+
+#[test]
+fn contestants_and_the_teacher_use_the_judge_in_a_browser() {
+    let Some((server, driver, _files, accepted_file, steps)) = set_up() else {
+        return;
+    };
     runtime().block_on(async {
         let alice = Browser {
             client: driver.session("alice", true).await,
@@ -554,16 +561,9 @@ fn contestants_and_the_teacher_use_the_judge_in_a_browser() {
 
 #[test]
 fn the_pages_work_without_javascript() {
-    let Some(chromium) = tool("chromium") else { return };
-    let Some(chromedriver) = tool("chromedriver") else {
+    let Some((server, driver, _files, source, steps)) = set_up() else {
         return;
     };
-    let server = Server::start(&["alice", "bob"], "", &["--trusted"]);
-    let driver = Driver::start(&chromedriver, &chromium);
-    let files = tempfile::tempdir().unwrap();
-    let source = files.path().join("mayan.c");
-    std::fs::write(&source, accepted_c()).unwrap();
-    let steps = Steps::start();
     runtime().block_on(async {
         let bob = Browser {
             client: driver.session("bob-nojs", false).await,

@@ -342,13 +342,7 @@ fn serve_killed_mid_upload_stores_nothing_of_it() {
     let alice = server.contestant("alice");
     let csrf = alice.csrf("/submit");
     // The session cookie, as the browser sends it.
-    let cookie = alice
-        .agent
-        .cookie_jar_lock()
-        .iter()
-        .map(|c| format!("{}={}", c.name(), c.value()))
-        .collect::<Vec<_>>()
-        .join("; ");
+    let cookie = alice.cookie_header();
     let boundary = "----halfwaythere";
     let source = format!("{}/* half-uploaded */\n{}", accepted_c(), "x".repeat(100_000));
     let body = format!(

@@ -215,6 +215,17 @@ impl Client {
         Self::page(req.send_json(body))
     }
 
+    /// The cookies this client sends, as a `Cookie` header's value (for
+    /// raw requests).
+    pub fn cookie_header(&self) -> String {
+        self.agent
+            .cookie_jar_lock()
+            .iter()
+            .map(|c| format!("{}={}", c.name(), c.value()))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
     /// The CSRF token of the form on a page.
     pub fn csrf(&self, path: &str) -> String {
         let page = self.get(path);
