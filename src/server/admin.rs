@@ -112,9 +112,7 @@ async fn rejudge(
             "Say what to rejudge: a submission, a contestant, or all.".into(),
         ));
     }
-    app.db.rejudge(form.user, form.submission)?;
-    app.wake.notify();
-    app.live.send(Event::Ranking);
+    app.rejudge(form.user, form.submission)?;
     let back = match form.submission {
         Some(s) => format!("/submissions/{s}"),
         None => "/admin/submissions".into(),

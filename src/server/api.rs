@@ -7,7 +7,6 @@
 
 use super::app::App;
 use super::auth;
-use super::events::Event;
 use super::web::{self, Fail, Identity, Sent};
 use axum::Json;
 use axum::Router;
@@ -205,10 +204,7 @@ async fn ask(
 ) -> ApiResult {
     let (user, _) = web::signed_in(&id)?;
     let text = web::text_field("question", &q.question)?;
-    let number = app.db.ask(Some(user.id), &text, super::now())?;
-    app.live.send(Event::Clarification {
-        user_id: Some(user.id),
-    });
+    let number = app.ask(user, &text)?;
     Ok((StatusCode::CREATED, Json(json!({ "id": number }))).into_response())
 }
 
@@ -245,7 +241,6 @@ async fn rejudge(
     if r.submission.is_none() && who.is_none() && !r.all {
         return Err(Fail::Bad("say what to rejudge: submission, user, or all".into()).into());
     }
-    let n = app.db.rejudge(who, r.submission)?;
-    app.wake.notify();
+    let n = app.rejudge(who, r.submission)?;
     ok(json!({ "queued": n }))
 }

@@ -6,8 +6,8 @@
 
 use super::auth;
 use super::contest::{ContestConfig, Feedback};
-use super::db::{Db, User};
-use super::events::Live;
+use super::db::{Db, DbResult, User};
+use super::events::{Event, Live};
 use super::queue::{Wake, Workers};
 use crate::judge::grading::{Grader, SubmissionReport, TestResult};
 use crate::judge::runner::Sandboxed;
@@ -101,8 +101,6 @@ pub struct App {
     pub problem: ProblemInfo,
     /// The package's language table (detection by extension).
     pub languages: LanguageTable,
-    /// The page templates.
-    pub templates: minijinja::Environment<'static>,
     /// Cookies marked `Secure` (HTTPS, here or at a proxy).
     pub secure_cookies: bool,
     /// Client addresses from `X-Forwarded-For`.
@@ -134,8 +132,9 @@ impl App {
         let problem = problem_info(&o.problem, &o.cases, &o.languages, &o.contest)?;
         let live = Arc::new(Live::default());
         let wake = Arc::new(Wake::default());
+        save_passwords(&o.contest, &new_passwords)?;
         if !o.quiet {
-            print_start(&o, requeued, &new_passwords)?;
+            print_start(&o, requeued, &new_passwords);
         }
         let judging = Judging {
             problem: o.problem,
@@ -153,15 +152,16 @@ impl App {
             contest: o.contest,
             problem,
             languages: o.languages,
-            templates: super::templates::environment(),
             secure_cookies: o.tls.is_some() || o.behind_proxy,
             behind_proxy: o.behind_proxy,
             listen: o.listen,
             tls: o.tls,
             quiet: o.quiet,
-            per_address: DefaultKeyedRateLimiter::keyed(quota(r.per_address, 1)),
-            per_user: DefaultKeyedRateLimiter::keyed(quota(r.per_user, 1)),
-            submissions: DefaultKeyedRateLimiter::keyed(quota(r.submissions_per_minute, 60)),
+            per_address: DefaultKeyedRateLimiter::keyed(per_second_burst_5x(r.per_address)),
+            per_user: DefaultKeyedRateLimiter::keyed(per_second_burst_5x(r.per_user)),
+            submissions: DefaultKeyedRateLimiter::keyed(Quota::per_minute(at_least_one(
+                r.submissions_per_minute,
+            ))),
             password_checks: tokio::sync::Semaphore::new(
                 std::thread::available_parallelism().map_or(1, usize::from),
             ),
@@ -202,6 +202,25 @@ impl App {
         }
     }
 
+    /// Queues submissions again (all, a contestant's, or one), wakes the
+    /// workers and tells the pages; returns how many.
+    pub fn rejudge(&self, user_id: Option<i64>, id: Option<i64>) -> DbResult<usize> {
+        let n = self.db.rejudge(user_id, id)?;
+        self.wake.notify();
+        self.live.send(Event::Ranking);
+        Ok(n)
+    }
+
+    /// Stores a contestant's question (already checked) and tells the
+    /// teacher's pages; returns its number.
+    pub fn ask(&self, user: &User, question: &str) -> DbResult<i64> {
+        let id = self.db.ask(Some(user.id), question, super::now())?;
+        self.live.send(Event::Clarification {
+            user_id: Some(user.id),
+        });
+        Ok(id)
+    }
+
     /// Whether `viewer` may see a submission's verdict and score at all.
     pub fn shows_result(&self, viewer: &User) -> bool {
         viewer.is_admin
@@ -210,14 +229,13 @@ impl App {
     }
 }
 
-fn quota(per: u32, period_secs: u64) -> Quota {
-    let n = NonZeroU32::new(per.max(1)).unwrap_or(NonZeroU32::MIN);
-    let every = std::time::Duration::from_secs(period_secs) / n.get();
-    Quota::with_period(every.max(std::time::Duration::from_micros(1)))
-        .unwrap_or(Quota::per_second(n))
-        .allow_burst(
-            NonZeroU32::new(n.get().saturating_mul(if period_secs > 1 { 1 } else { 5 })).unwrap_or(n),
-        )
+/// `n` a second, in bursts of `5n`.
+fn per_second_burst_5x(n: u32) -> Quota {
+    Quota::per_second(at_least_one(n)).allow_burst(at_least_one(n.saturating_mul(5)))
+}
+
+fn at_least_one(n: u32) -> NonZeroU32 {
+    NonZeroU32::new(n).unwrap_or(NonZeroU32::MIN)
 }
 
 /// Adds the contest's contestants and the teacher (`admin`) that the
@@ -266,9 +284,37 @@ fn add_users(db: &Db, contest: &ContestConfig) -> Result<Vec<(String, String)>> 
     Ok(generated)
 }
 
+/// Writes the passwords generated this time into `passwords.csv` beside
+/// contest.toml (mode 0600), keeping the ones generated before: the only
+/// copy, as they are never generated again.
+fn save_passwords(contest: &ContestConfig, passwords: &[(String, String)]) -> Result<()> {
+    if passwords.is_empty() {
+        return Ok(());
+    }
+    let file = contest.passwords_path();
+    let mut rows = read_passwords(&file).with_context(|| format!("reading {}", file.display()))?;
+    rows.retain(|(n, _)| !passwords.iter().any(|(m, _)| m == n));
+    rows.extend(passwords.iter().cloned());
+    let pairs: Vec<(&str, &str)> = rows.iter().map(|(n, p)| (n.as_str(), p.as_str())).collect();
+    super::contest::write_passwords(&file, &pairs).with_context(|| format!("writing {}", file.display()))
+}
+
+/// The `name,password` rows of an earlier `passwords.csv` (none when
+/// there is no such file).
+fn read_passwords(file: &std::path::Path) -> Result<Vec<(String, String)>> {
+    if !file.exists() {
+        return Ok(Vec::new());
+    }
+    let mut rows = Vec::new();
+    for record in csv::Reader::from_path(file)?.deserialize() {
+        rows.push(record?);
+    }
+    Ok(rows)
+}
+
 /// Prints how the server starts: the contest, what was queued again, and
-/// the passwords generated this time (once; also written to passwords.csv).
-fn print_start(o: &Options, requeued: usize, passwords: &[(String, String)]) -> Result<()> {
+/// the passwords generated this time (once; also in passwords.csv).
+fn print_start(o: &Options, requeued: usize, passwords: &[(String, String)]) {
     println!(
         "{}: {} ({} contestants, database {})",
         o.contest.title,
@@ -280,33 +326,13 @@ fn print_start(o: &Options, requeued: usize, passwords: &[(String, String)]) -> 
         println!("{requeued} submissions interrupted by the last stop are judged again");
     }
     if !passwords.is_empty() {
-        let file = o.contest.dir.join("passwords.csv");
-        let mut rows: Vec<(String, String)> = read_passwords(&file);
-        rows.retain(|(n, _)| !passwords.iter().any(|(m, _)| m == n));
-        rows.extend(passwords.iter().cloned());
-        let pairs: Vec<(&str, &str)> = rows.iter().map(|(n, p)| (n.as_str(), p.as_str())).collect();
-        super::contest::write_passwords(&file, &pairs)
-            .with_context(|| format!("writing {}", file.display()))?;
+        let pairs: Vec<(&str, &str)> = passwords.iter().map(|(n, p)| (n.as_str(), p.as_str())).collect();
         println!(
-            "generated passwords (shown once; also in {}, mode 0600):",
-            file.display()
+            "generated passwords (shown once; also in {}, mode 0600):\n{}",
+            o.contest.passwords_path().display(),
+            super::contest::render_passwords(&pairs)
         );
-        for (name, password) in passwords {
-            println!("  {name:<20} {password}");
-        }
     }
-    Ok(())
-}
-
-fn read_passwords(file: &std::path::Path) -> Vec<(String, String)> {
-    let Ok(text) = std::fs::read_to_string(file) else {
-        return Vec::new();
-    };
-    text.lines()
-        .skip(1)
-        .filter_map(|l| l.split_once(','))
-        .map(|(n, p)| (n.to_string(), p.to_string()))
-        .collect()
 }
 
 /// The package as pages show it.

@@ -523,30 +523,23 @@ pub fn render_passwords(entries: &[(&str, &str)]) -> String {
 /// The unix seconds of a TOML offset datetime (fractions of a second
 /// dropped); a local datetime, date or time is refused.
 pub fn unix_seconds(dt: &Datetime) -> Result<i64, TimeError> {
-    let (Some(date), Some(time)) = (dt.date, dt.time) else {
+    let (Some(date), Some(clock)) = (dt.date, dt.time) else {
         return Err(TimeError::Incomplete(dt.to_string()));
     };
     let offset_minutes = match dt.offset {
         None => return Err(TimeError::NoOffset(dt.to_string())),
         Some(Offset::Z) => 0,
-        Some(Offset::Custom { minutes }) => i64::from(minutes),
+        Some(Offset::Custom { minutes }) => i32::from(minutes),
     };
-    let days = days_from_civil(i64::from(date.year), i64::from(date.month), i64::from(date.day));
-    let seconds =
-        i64::from(time.hour) * 3600 + i64::from(time.minute) * 60 + i64::from(time.second.unwrap_or(0));
-    Ok(days * 86_400 + seconds - offset_minutes * 60)
-}
-
-/// Days from 1970-01-01 to a date of the proleptic Gregorian calendar
-/// (Howard Hinnant's `days_from_civil`).
-fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
-    let year = if month <= 2 { year - 1 } else { year };
-    let era = year.div_euclid(400);
-    let year_of_era = year - era * 400;
-    let month_from_march = (month + 9) % 12;
-    let day_of_year = (153 * month_from_march + 2) / 5 + day - 1;
-    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    era * 146_097 + day_of_era - 719_468
+    // The TOML parser has checked each field's range already.
+    let incomplete = |_| TimeError::Incomplete(dt.to_string());
+    let month = time::Month::try_from(date.month).map_err(incomplete)?;
+    let day = time::Date::from_calendar_date(i32::from(date.year), month, date.day).map_err(incomplete)?;
+    let at = time::Time::from_hms(clock.hour, clock.minute, clock.second.unwrap_or(0)).map_err(incomplete)?;
+    let offset = time::UtcOffset::from_whole_seconds(offset_minutes * 60).map_err(incomplete)?;
+    Ok(time::PrimitiveDateTime::new(day, at)
+        .assume_offset(offset)
+        .unix_timestamp())
 }
 
 /// `contest.toml` as written.

@@ -26,16 +26,20 @@ pub const STYLE: &str = include_str!("templates/style.css");
 /// The live-update script.
 pub const SCRIPT: &str = include_str!("templates/live.js");
 
-/// The templates, ready to render (escaping on: they all end in `.html`).
-pub fn environment() -> minijinja::Environment<'static> {
-    let mut env = minijinja::Environment::new();
-    for (name, source) in TEMPLATES {
-        // The templates are part of the binary: a broken one fails the tests.
-        if let Err(e) = env.add_template(name, source) {
-            panic!("template {name}: {e}");
+/// The templates, parsed once, ready to render (escaping on: they all end
+/// in `.html`).
+pub fn environment() -> &'static minijinja::Environment<'static> {
+    static ENV: std::sync::OnceLock<minijinja::Environment<'static>> = std::sync::OnceLock::new();
+    ENV.get_or_init(|| {
+        let mut env = minijinja::Environment::new();
+        for (name, source) in TEMPLATES {
+            // The templates are part of the binary: a broken one fails the tests.
+            if let Err(e) = env.add_template(name, source) {
+                panic!("template {name}: {e}");
+            }
         }
-    }
-    env
+        env
+    })
 }
 
 #[cfg(test)]

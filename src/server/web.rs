@@ -82,8 +82,7 @@ impl IntoResponse for Fail {
             return Redirect::to("/login").into_response();
         }
         let (status, message) = self.parts();
-        let env = super::templates::environment();
-        let body = env
+        let body = super::templates::environment()
             .get_template("error.html")
             .and_then(|t| {
                 t.render(context! {
@@ -258,8 +257,7 @@ pub fn render(app: &App, name: &str, viewer: Option<(&User, &str)>, page: miniji
         clock => clock(app),
         ..page
     };
-    let html = app
-        .templates
+    let html = super::templates::environment()
         .get_template(name)
         .and_then(|t| t.render(ctx))
         .map_err(|e| Fail::Bad(format!("page {name}: {e}")))?;
@@ -299,24 +297,18 @@ fn duration(secs: i64) -> String {
 
 /// Unix seconds as `YYYY-MM-DD hh:mm:ss UTC`.
 pub fn when(secs: i64) -> String {
-    let days = secs.div_euclid(86_400);
-    let rest = secs.rem_euclid(86_400);
-    // Civil from days (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02} UTC",
-        rest / 3600,
-        rest / 60 % 60,
-        rest % 60
-    )
+    match time::OffsetDateTime::from_unix_timestamp(secs) {
+        Ok(t) => format!(
+            "{:04}-{:02}-{:02} {:02}:{:02}:{:02} UTC",
+            t.year(),
+            u8::from(t.month()),
+            t.day(),
+            t.hour(),
+            t.minute(),
+            t.second()
+        ),
+        Err(_) => format!("{secs} s after 1970"),
+    }
 }
 
 async fn home(State(app): State<Arc<App>>, axum::Extension(id): axum::Extension<Identity>) -> PageResult {
@@ -887,10 +879,7 @@ async fn ask(
     let (user, csrf) = signed_in(&id)?;
     check_csrf(csrf, form.csrf.as_deref())?;
     let question = text_field("question", &form.question)?;
-    app.db.ask(Some(user.id), &question, super::now())?;
-    app.live.send(Event::Clarification {
-        user_id: Some(user.id),
-    });
+    app.ask(user, &question)?;
     Ok(Redirect::to("/clarifications").into_response())
 }
 
