@@ -135,31 +135,7 @@ fn ask(client: &Client, method: &str, path: &str, csrf: &str, id: i64) -> crate:
         return client.post_json(path, &body);
     }
     if path == "/submit" {
-        // As a browser sends it: multipart.
-        let boundary = "acc3ss";
-        let body = format!(
-            "--{boundary}\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\n{csrf}\r\n\
-             --{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"x.c\"\r\n\r\nint main(){{}}\r\n--{boundary}--\r\n"
-        );
-        let mut r = client
-            .agent
-            .post(format!("{}/submit", client.url))
-            .header(
-                "content-type",
-                format!("multipart/form-data; boundary={boundary}"),
-            )
-            .send(body.as_bytes())
-            .unwrap();
-        let location = r
-            .headers()
-            .get("location")
-            .and_then(|v| v.to_str().ok())
-            .map(String::from);
-        return crate::serve_util::Page {
-            status: r.status().as_u16(),
-            body: r.body_mut().read_to_string().unwrap_or_default(),
-            location,
-        };
+        return client.submit_form(&[("csrf", csrf)], "x.c", "int main(){}");
     }
     let owned = fields(path, csrf, id);
     let f: Vec<(&str, &str)> = owned.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
@@ -365,26 +341,8 @@ fn serve_every_form_refuses_a_missing_or_wrong_csrf_token() {
         }
     }
     // The submit form (multipart) without its token.
-    let boundary = "b0undary";
-    let body = format!(
-        "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"mayan.c\"\r\n\r\n{}\r\n--{boundary}--\r\n",
-        accepted_c()
-    );
-    let mut r = alice
-        .agent
-        .post(format!("{}/submit", server.url))
-        .header(
-            "content-type",
-            format!("multipart/form-data; boundary={boundary}"),
-        )
-        .send(body.as_bytes())
-        .unwrap();
-    assert_eq!(
-        r.status().as_u16(),
-        403,
-        "{}",
-        r.body_mut().read_to_string().unwrap()
-    );
+    let got = alice.submit_form(&[], "mayan.c", &accepted_c());
+    assert_eq!(got.status, 403, "{}", got.body);
     assert_eq!(snapshot(&teacher_api), before, "a refused form changed something");
     // Still signed in (the logouts were refused).
     assert_eq!(alice.get("/").status, 200);

@@ -246,9 +246,15 @@ impl Client {
     /// returns the page (303 to `/submissions/N` when stored).
     pub fn submit(&self, file_name: &str, source: &str) -> Page {
         let csrf = self.csrf("/submit");
+        self.submit_form(&[("csrf", &csrf), ("language", "")], file_name, source)
+    }
+
+    /// POSTs the submit form as a browser does (multipart): `fields`, then
+    /// the file (no CSRF token unless `fields` has one).
+    pub fn submit_form(&self, fields: &[(&str, &str)], file_name: &str, source: &str) -> Page {
         let boundary = "----mayanjudgetestboundary";
         let mut body = String::new();
-        for (name, value) in [("csrf", csrf.as_str()), ("language", "")] {
+        for (name, value) in fields {
             body.push_str(&format!(
                 "--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n"
             ));
