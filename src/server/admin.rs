@@ -4,10 +4,11 @@
 //! --contest` writes and every contestant's last program in the LemonLime
 //! and Arbiter layouts. Only the `admin` user reaches them.
 
+use super::actions::{load_report, text_field};
 use super::app::App;
 use super::db::User;
 use super::events::Event;
-use super::web::{Fail, Identity, PageResult, check_csrf, render, row_context, signed_in, text_field};
+use super::http::{Fail, Identity, PageResult, check_csrf, render, row_context, signed_in};
 use crate::judge::grading::{GradeReport, SubmissionReport};
 use crate::report::{Csv, Html, Json, ReportFormat};
 use axum::Router;
@@ -202,7 +203,7 @@ pub fn contest_report(app: &App) -> Result<GradeReport, Fail> {
         .filter(|u| !u.is_admin && !u.disqualified)
     {
         let last = judged.iter().rev().find(|(s, _)| s.user_id == user.id);
-        let mut entry = match last.and_then(|(_, r)| super::web::load_report(r)) {
+        let mut entry = match last.and_then(|(_, r)| load_report(r)) {
             Some(r) => r,
             None => {
                 let mut r = SubmissionReport::new(user.name.clone(), "", app.problem.max_score);

@@ -67,7 +67,12 @@ const ROUTES: &[(&str, &str, Access)] = &[
 /// The paths the routers declare (`.route("PATH", …)`), API ones under /api/v1.
 fn declared_routes() -> Vec<String> {
     let mut out = Vec::new();
-    for (file, prefix) in [("web.rs", ""), ("admin.rs", ""), ("api.rs", "/api/v1")] {
+    for (file, prefix) in [
+        ("router.rs", ""),
+        ("web.rs", ""),
+        ("admin.rs", ""),
+        ("api.rs", "/api/v1"),
+    ] {
         let text = std::fs::read_to_string(crate::util::manifest().join("src/server").join(file)).unwrap();
         for part in text.split(".route(\"").skip(1) {
             let path = part.split('"').next().unwrap();
