@@ -627,6 +627,15 @@ pub struct ServeArgs {
     /// Submissions per minute of one contestant (as many in a burst).
     #[arg(long, default_value_t = 10, value_name = "N")]
     pub rate_submit: u32,
+    /// Connections held at most in all; over it a new one is answered 503
+    /// at once [default: the limit of open files, raised to its hard
+    /// limit, less 128 kept for the judging].
+    #[arg(long, value_name = "N")]
+    pub connections: Option<usize>,
+    /// Connections held at most from one address (not applied with
+    /// --behind-proxy, where they all come from the proxy).
+    #[arg(long, default_value_t = 64, value_name = "N")]
+    pub connections_per_address: usize,
     /// Print nothing but errors.
     #[arg(long)]
     pub quiet: bool,

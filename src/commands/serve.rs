@@ -54,6 +54,8 @@ pub fn run(args: &ServeArgs) -> Result<i32> {
             per_user: args.rate_user,
             submissions_per_minute: args.rate_submit,
         },
+        connections: args.connections,
+        connections_per_address: args.connections_per_address,
     };
     crate::server::serve(options)?;
     drop(bundled);

@@ -6,8 +6,10 @@
 
 use super::app::App;
 use super::auth;
+use super::db::Clarification;
 use super::db::{DbError, SubmissionRow, User};
 use super::events::Event;
+use super::signin::Busy;
 use crate::judge::grading::SubmissionReport;
 use std::sync::Arc;
 
@@ -29,34 +31,48 @@ pub enum Refusal {
     /// A source over the package's limit.
     #[error("{0}")]
     TooLarge(String),
+    /// The server is busy: try again soon.
+    #[error("{0}")]
+    Busy(String),
     /// The database refused: nothing was stored.
     #[error(transparent)]
     Storage(#[from] DbError),
 }
 
 /// Checks a name and password (argon2 runs off the async threads); the
-/// same message whether the name or the password is wrong.
+/// same message whether the name or the password is wrong. A check is
+/// admitted first (`signin`): refused at once, before any hashing, while
+/// this name has a check running or too many attempts, or the queue of
+/// checks is full.
 pub async fn verify(app: &Arc<App>, name: &str, password: &str) -> Result<User, Refusal> {
     let wrong = || Refusal::Forbidden("Wrong name or password.".into());
     if name.len() > 64 || password.len() > 256 {
         return Err(wrong());
     }
+    let ticket = app.signins.admit(name).map_err(|busy| match busy {
+        Busy::Account => {
+            Refusal::TooMany("Too many sign-ins for this name: wait a few seconds and try again.".into())
+        }
+        Busy::Queue => {
+            Refusal::Busy("The judge is checking many sign-ins: try again in a few seconds.".into())
+        }
+    })?;
     let found = app.db.user_by_name(name.trim())?;
     let password = password.to_string();
-    let _slot = app.password_checks.acquire().await.map_err(|_| wrong())?;
-    let (user, ok) = tokio::task::spawn_blocking(move || match found {
-        Some((user, hash)) => {
-            let ok = auth::verify_password(&password, &hash);
-            (Some(user), ok)
-        }
-        None => {
-            // As long as a real check, so timing does not tell names apart.
-            let _ = auth::verify_password(&password, DUMMY_HASH);
-            (None, false)
-        }
-    })
-    .await
-    .map_err(|_| wrong())?;
+    let (user, ok) = ticket
+        .run(move || match found {
+            Some((user, hash)) => {
+                let ok = auth::verify_password(&password, &hash);
+                (Some(user), ok)
+            }
+            None => {
+                // As long as a real check, so timing does not tell names apart.
+                let _ = auth::verify_password(&password, DUMMY_HASH);
+                (None, false)
+            }
+        })
+        .await
+        .ok_or_else(wrong)?;
     match user {
         Some(u) if ok => Ok(u),
         _ => Err(wrong()),
@@ -126,9 +142,11 @@ pub fn accept_submission(app: &App, user: &User, sent: Sent) -> Result<i64, Refu
             "Too many submissions in a row: wait a minute.".into(),
         ));
     }
+    let max = app.contest.max_submissions.filter(|_| !user.is_admin);
     let id = app
         .db
-        .add_submission(user.id, &language, &file_name, &sent.source, super::now())?;
+        .add_submission_capped(user.id, max, &language, &file_name, &sent.source, super::now())?
+        .ok_or_else(|| Refusal::Forbidden(format!("You have used all {} submissions.", max.unwrap_or(0))))?;
     app.wake.notify();
     app.live.send(Event::Submission { id, user_id: user.id });
     Ok(id)
@@ -192,8 +210,12 @@ fn plain_file_name(name: &str) -> Option<String> {
     ok.then(|| base.to_string())
 }
 
-/// The status text, its CSS class, and whether it is final.
+/// The status text, its CSS class, and whether it is final, as the
+/// feedback table (`App::shown`) allows: the verdict, or for a policy that
+/// hides it `judged` (with the score's class) or `judged (results at the
+/// end)`.
 pub fn status(app: &App, viewer: &User, s: &SubmissionRow) -> (String, &'static str, bool) {
+    let shown = app.shown(viewer);
     match s.state.as_str() {
         "queued" => ("queued".into(), "pending", false),
         "judging" => (
@@ -201,12 +223,16 @@ pub fn status(app: &App, viewer: &User, s: &SubmissionRow) -> (String, &'static 
             "pending",
             false,
         ),
-        _ if !app.shows_result(viewer) => ("judged (results at the end)".into(), "pending", true),
-        _ => {
+        _ if shown.verdict => {
             let v = s.verdict.clone().unwrap_or_default();
             let class = if v == "AC" { "AC" } else { "bad" };
             (v, class, true)
         }
+        _ if shown.score => {
+            let full = s.score.is_some() && s.score == s.max_score;
+            ("judged".into(), if full { "AC" } else { "bad" }, true)
+        }
+        _ => ("judged (results at the end)".into(), "pending", true),
     }
 }
 
@@ -244,6 +270,42 @@ pub fn current_standings(app: &App, viewer: &User) -> Result<Vec<super::standing
         super::now(),
         viewer.is_admin,
     ))
+}
+
+/// Stores a contestant's question (already checked) and tells the
+/// teacher's pages; returns its number. A contestant asks at most
+/// `max_questions` (counted and stored in one transaction).
+pub fn ask(app: &App, user: &User, question: &str) -> Result<i64, Refusal> {
+    let max = app.contest.max_questions.filter(|_| !user.is_admin);
+    let id = app
+        .db
+        .ask(Some(user.id), max, question, super::now())?
+        .ok_or_else(|| {
+            Refusal::Forbidden(format!(
+                "You have asked {} questions, the most this contest allows.",
+                max.unwrap_or(0)
+            ))
+        })?;
+    app.live.send(Event::Clarification {
+        user_id: Some(user.id),
+    });
+    Ok(id)
+}
+
+/// The clarifications `viewer` may read (theirs and the public ones; the
+/// teacher: all); who asked a public one is shown to the teacher and the
+/// asker only.
+pub fn clarifications(app: &App, viewer: &User) -> Result<Vec<Clarification>, Refusal> {
+    let scope = (!viewer.is_admin).then_some(viewer.id);
+    let mut all = app.db.clarifications(scope)?;
+    if !viewer.is_admin {
+        for c in &mut all {
+            if c.user.as_deref() != Some(viewer.name.as_str()) {
+                c.user = None;
+            }
+        }
+    }
+    Ok(all)
 }
 
 /// Checks a free text a user wrote (a question, an answer, an

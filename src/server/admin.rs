@@ -2,13 +2,15 @@
 //! rejudging (one, a contestant's, all), disqualifying, answering
 //! clarifications, announcements, and the downloads: the reports `grade
 //! --contest` writes and every contestant's last program in the LemonLime
-//! and Arbiter layouts. Only the `admin` user reaches them.
+//! and Arbiter layouts; a contestant's password reset (shown once) or
+//! their sessions ended everywhere. Only the `admin` user reaches them.
 
 use super::actions::{load_report, text_field};
 use super::app::App;
+use super::auth;
 use super::db::User;
 use super::events::Event;
-use super::http::{Fail, Identity, PageResult, check_csrf, render, row_context, signed_in};
+use super::http::{CsrfForm, Fail, Identity, PageResult, check_csrf, render, row_context, signed_in};
 use crate::judge::grading::{GradeReport, SubmissionReport};
 use crate::report::{Csv, Html, Json, ReportFormat};
 use axum::Router;
@@ -30,6 +32,8 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/admin/announcements", post(announce))
         .route("/admin/report.{format}", get(report))
         .route("/admin/programs-{layout}", get(programs))
+        .route("/admin/users/{id}/password", post(reset_password))
+        .route("/admin/users/{id}/sign-out", post(sign_out))
 }
 
 /// The signed-in teacher, or why not.
@@ -166,6 +170,54 @@ async fn answer(
     let user_id = if public { None } else { asker };
     app.live.send(Event::Clarification { user_id });
     Ok(Redirect::to("/clarifications").into_response())
+}
+
+/// A new password for a contestant, shown once on the page that answers;
+/// every session and API token of theirs ends, and the CSV's password no
+/// longer replaces it at a restart.
+async fn reset_password(
+    State(app): State<Arc<App>>,
+    axum::Extension(id): axum::Extension<Identity>,
+    Path(user_id): Path<i64>,
+    axum::Form(form): axum::Form<CsrfForm>,
+) -> PageResult {
+    let viewer = teacher(&id)?;
+    check_csrf(viewer.1, form.csrf.as_deref())?;
+    let user = app.db.user(user_id)?.ok_or(Fail::NotFound)?;
+    let password = super::contest::generate_password();
+    let hash = {
+        let password = password.clone();
+        tokio::task::spawn_blocking(move || auth::hash_password(&password))
+            .await
+            .map_err(|e| Fail::Bad(format!("hashing the password: {e}")))?
+    };
+    if !app.db.reset_password(user.id, &hash)? {
+        return Err(Fail::NotFound);
+    }
+    app.live.send(Event::Sessions { user_id: user.id });
+    let page = render(
+        &app,
+        "password.html",
+        Some(viewer),
+        context! { name => &user.name, password },
+    )?;
+    Ok(([(header::CACHE_CONTROL, "no-store")], page).into_response())
+}
+
+/// Ends every session and API token of a user (their open pages stop
+/// updating and ask them to sign in again).
+async fn sign_out(
+    State(app): State<Arc<App>>,
+    axum::Extension(id): axum::Extension<Identity>,
+    Path(user_id): Path<i64>,
+    axum::Form(form): axum::Form<CsrfForm>,
+) -> PageResult {
+    let (_, csrf) = teacher(&id)?;
+    check_csrf(csrf, form.csrf.as_deref())?;
+    app.db.user(user_id)?.ok_or(Fail::NotFound)?;
+    app.db.sign_out_everywhere(user_id)?;
+    app.live.send(Event::Sessions { user_id });
+    Ok(Redirect::to("/admin").into_response())
 }
 
 /// An announcement's text.

@@ -134,8 +134,9 @@ async fn submit(
 fn submission_json(app: &App, viewer: &super::db::User, number: i64) -> Result<Value, Fail> {
     let (row, _, report) = actions::visible_submission(app, viewer, number)?;
     let (status, _, fin) = actions::status(app, viewer, &row);
-    let shows = fin && app.shows_result(viewer);
-    let tests: Vec<Value> = match (&report, shows) {
+    let shown = app.shown(viewer);
+    let done = row.state == "done";
+    let tests: Vec<Value> = match (&report, done) {
         (Some(r), true) => app
             .visible_tests(viewer, r)
             .iter()
@@ -145,13 +146,13 @@ fn submission_json(app: &App, viewer: &super::db::User, number: i64) -> Result<V
     };
     let compile_error = report
         .as_ref()
-        .filter(|_| shows)
+        .filter(|_| done && shown.compile_error)
         .and_then(|r| r.compile_error.clone());
     Ok(json!({
         "id": row.id, "user": row.user, "language": row.language, "file_name": row.file_name,
         "submitted": row.submitted, "state": row.state, "status": status, "final": fin,
-        "verdict": if shows { row.verdict.clone() } else { None },
-        "score": if shows { row.score } else { None }, "max_score": row.max_score,
+        "verdict": if done && shown.verdict { row.verdict.clone() } else { None },
+        "score": if done && shown.score { row.score } else { None }, "max_score": row.max_score,
         "judgings": row.judgings, "tests": tests, "compile_error": compile_error,
     }))
 }
@@ -173,8 +174,8 @@ async fn list(State(app): State<Arc<App>>, axum::Extension(id): axum::Extension<
         .submissions(scope)?
         .iter()
         .map(|s| {
-            let (status, _, fin) = actions::status(&app, user, s);
-            let shows = fin && app.shows_result(user);
+            let (status, _, _) = actions::status(&app, user, s);
+            let shows = s.state == "done" && app.shown(user).score;
             json!({ "id": s.id, "user": s.user, "state": s.state, "status": status,
                     "score": if shows { s.score } else { None }, "submitted": s.submitted })
         })
@@ -194,8 +195,7 @@ async fn clarifications(
     axum::Extension(id): axum::Extension<Identity>,
 ) -> ApiResult {
     let (user, _) = http::signed_in(&id)?;
-    let scope = if user.is_admin { None } else { Some(user.id) };
-    ok(json!(app.db.clarifications(scope)?))
+    ok(json!(actions::clarifications(&app, user)?))
 }
 
 /// A question.
@@ -211,7 +211,7 @@ async fn ask(
 ) -> ApiResult {
     let (user, _) = http::signed_in(&id)?;
     let text = actions::text_field("question", &q.question)?;
-    let number = app.ask(user, &text)?;
+    let number = actions::ask(&app, user, &text)?;
     Ok((StatusCode::CREATED, Json(json!({ "id": number }))).into_response())
 }
 

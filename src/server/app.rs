@@ -9,6 +9,7 @@ use super::contest::{ContestConfig, Feedback};
 use super::db::{Db, DbResult, User};
 use super::events::{Event, Live};
 use super::queue::{Wake, Workers};
+use super::signin::Admission;
 use crate::judge::grading::{Grader, SubmissionReport, TestResult};
 use crate::judge::runner::Sandboxed;
 use crate::judge::sandbox::Sandbox;
@@ -61,6 +62,10 @@ pub struct Options {
     pub sandbox: Sandbox,
     /// Rate limits.
     pub rates: Rates,
+    /// Connections held at most in all (`None`: from the limit of open files).
+    pub connections: Option<usize>,
+    /// Connections held at most from one address (not behind a proxy).
+    pub connections_per_address: usize,
 }
 
 /// What the pages show of the package.
@@ -111,12 +116,83 @@ pub struct App {
     pub tls: Option<(PathBuf, PathBuf)>,
     /// Print nothing but errors.
     pub quiet: bool,
+    /// Connections held at most in all (`None`: from the limit of open files).
+    pub connections: Option<usize>,
+    /// Connections held at most from one address (not behind a proxy).
+    pub connections_per_address: usize,
+    /// The folder submissions are written to and compiled from (removed
+    /// at a clean stop).
+    pub work_dir: PathBuf,
     per_address: DefaultKeyedRateLimiter<IpAddr>,
     per_user: DefaultKeyedRateLimiter<i64>,
     submissions: DefaultKeyedRateLimiter<i64>,
-    /// Password checks at a time (one per core): each argon2id check takes
-    /// 19 MiB, so a classroom signing in at once must not take 19 MiB each.
-    pub password_checks: tokio::sync::Semaphore,
+    /// The admission of password checks (one per core at a time: each
+    /// argon2id check takes 19 MiB; fair between accounts).
+    pub signins: Admission,
+}
+
+/// What a viewer sees of a judged submission: the one table of
+/// docs/SERVE.md, which the pages, the API and `/events` all follow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shown {
+    /// The overall verdict, and the status that names it.
+    pub verdict: bool,
+    /// The score.
+    pub score: bool,
+    /// The most time and memory a test took.
+    pub time: bool,
+    /// Which tests, each with its verdict, time, memory and the checker's
+    /// reason (and the replay of a wrong answer).
+    pub tests: ShownTests,
+    /// The compiler's message of a compilation error.
+    pub compile_error: bool,
+}
+
+/// Which tests a viewer sees.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShownTests {
+    /// Every test.
+    All,
+    /// The tests up to the first failing one, that one included.
+    UpToFirstFailure,
+    /// None.
+    None,
+}
+
+impl Shown {
+    /// Everything: the teacher, and everybody once the contest is over.
+    pub const ALL: Shown = Shown {
+        verdict: true,
+        score: true,
+        time: true,
+        tests: ShownTests::All,
+        compile_error: true,
+    };
+
+    /// What a contestant sees under `policy` while the contest runs.
+    pub fn of(policy: Feedback) -> Shown {
+        match policy {
+            Feedback::AllTests => Shown::ALL,
+            Feedback::FirstFailure => Shown {
+                tests: ShownTests::UpToFirstFailure,
+                ..Shown::ALL
+            },
+            Feedback::Score => Shown {
+                verdict: false,
+                score: true,
+                time: false,
+                tests: ShownTests::None,
+                compile_error: true,
+            },
+            Feedback::NoneUntilEnd => Shown {
+                verdict: false,
+                score: false,
+                time: false,
+                tests: ShownTests::None,
+                compile_error: false,
+            },
+        }
+    }
 }
 
 impl App {
@@ -146,7 +222,7 @@ impl App {
             sandbox: o.sandbox,
             jobs: o.jobs,
         };
-        judging.start(&db, &live, &wake)?;
+        let work_dir = judging.start(&db, &live, &wake)?;
         let r = o.rates;
         let app = App {
             db,
@@ -160,14 +236,18 @@ impl App {
             listen: o.listen,
             tls: o.tls,
             quiet: o.quiet,
+            connections: o.connections,
+            connections_per_address: o.connections_per_address,
+            work_dir,
             per_address: DefaultKeyedRateLimiter::keyed(per_second_burst_5x(r.per_address)),
             per_user: DefaultKeyedRateLimiter::keyed(per_second_burst_5x(r.per_user)),
             submissions: DefaultKeyedRateLimiter::keyed(Quota::per_minute(at_least_one(
                 r.submissions_per_minute,
             ))),
-            password_checks: tokio::sync::Semaphore::new(
-                std::thread::available_parallelism().map_or(1, usize::from),
-            ),
+            signins: {
+                let cores = std::thread::available_parallelism().map_or(1, usize::from);
+                Admission::new(cores, SIGN_IN_QUEUE_PER_CORE * cores)
+            },
         };
         Ok(Arc::new(app))
     }
@@ -187,21 +267,26 @@ impl App {
         self.submissions.check_key(&user_id).is_ok()
     }
 
-    /// What `viewer` may see of a submission's results, by the contest's
-    /// feedback policy: every test, the tests up to the first failure, or
-    /// none (score only / nothing until the end). The teacher sees all,
-    /// everybody sees all once the contest is over.
-    pub fn visible_tests<'r>(&self, viewer: &User, report: &'r SubmissionReport) -> &'r [TestResult] {
+    /// What `viewer` sees of a judged submission: the contest's feedback
+    /// policy for contestants; everything for the teacher, and for everybody
+    /// once the contest is over.
+    pub fn shown(&self, viewer: &User) -> Shown {
         if viewer.is_admin || self.contest.window.ended(super::now()) {
-            return &report.tests;
+            Shown::ALL
+        } else {
+            Shown::of(self.contest.feedback)
         }
-        match self.contest.feedback {
-            Feedback::AllTests => &report.tests,
-            Feedback::FirstFailure => {
+    }
+
+    /// The tests of a report `viewer` sees (see [`App::shown`]).
+    pub fn visible_tests<'r>(&self, viewer: &User, report: &'r SubmissionReport) -> &'r [TestResult] {
+        match self.shown(viewer).tests {
+            ShownTests::All => &report.tests,
+            ShownTests::UpToFirstFailure => {
                 let first = report.tests.iter().position(|t| t.verdict != Verdict::Accepted);
                 &report.tests[..first.map_or(report.tests.len(), |i| i + 1)]
             }
-            Feedback::Score | Feedback::NoneUntilEnd => &[],
+            ShownTests::None => &[],
         }
     }
 
@@ -214,23 +299,14 @@ impl App {
         Ok(n)
     }
 
-    /// Stores a contestant's question (already checked) and tells the
-    /// teacher's pages; returns its number.
-    pub fn ask(&self, user: &User, question: &str) -> DbResult<i64> {
-        let id = self.db.ask(Some(user.id), question, super::now())?;
-        self.live.send(Event::Clarification {
-            user_id: Some(user.id),
-        });
-        Ok(id)
-    }
-
-    /// Whether `viewer` may see a submission's verdict and score at all.
+    /// Whether `viewer` sees the scores (of submissions, in the ranking).
     pub fn shows_result(&self, viewer: &User) -> bool {
-        viewer.is_admin
-            || self.contest.feedback != Feedback::NoneUntilEnd
-            || self.contest.window.ended(super::now())
+        self.shown(viewer).score
     }
 }
+
+/// Password checks admitted at a time per core (running or waiting).
+const SIGN_IN_QUEUE_PER_CORE: usize = 4;
 
 /// `n` a second, in bursts of `5n`.
 fn per_second_burst_5x(n: u32) -> Quota {
@@ -265,7 +341,9 @@ fn add_users(db: &Db, contest: &ContestConfig) -> Result<Vec<(String, String)>> 
     for (name, display, password, was_generated, is_admin) in wanted {
         match db.user_by_name(&name)? {
             Some((user, hash)) => {
-                let changed = !was_generated && !auth::verify_password(&password, &hash);
+                let changed = !was_generated
+                    && !db.password_was_reset(user.id)?
+                    && !auth::verify_password(&password, &hash);
                 let new_hash = changed.then(|| auth::hash_password(&password));
                 if display.is_some() || new_hash.is_some() {
                     db.update_user(user.id, display.as_deref(), new_hash.as_deref())?;
@@ -403,13 +481,12 @@ struct Judging {
 
 impl Judging {
     /// Starts the judging workers on a thread of their own; returns once
-    /// the tests are loaded (or why they cannot be).
-    fn start(self, db: &Arc<Db>, live: &Arc<Live>, wake: &Arc<Wake>) -> Result<()> {
+    /// the tests are loaded (or why they cannot be), with the folder
+    /// submissions are compiled in.
+    fn start(self, db: &Arc<Db>, live: &Arc<Live>, wake: &Arc<Wake>) -> Result<PathBuf> {
         let (db, live, wake) = (db.clone(), live.clone(), wake.clone());
-        let work_dir = tempfile::Builder::new()
-            .prefix("mayan-judge-serve-")
-            .tempdir()
-            .context("making the folder submissions are compiled in")?;
+        let work_dir = super::queue::work_dir().context("making the folder submissions are compiled in")?;
+        let path = work_dir.path().to_path_buf();
         let (ready_tx, ready_rx) = std::sync::mpsc::channel();
         std::thread::Builder::new()
             .name("judging".into())
@@ -441,6 +518,6 @@ impl Judging {
             .recv()
             .context("the judging thread stopped")?
             .context("reading the tests")?;
-        Ok(())
+        Ok(path)
     }
 }

@@ -29,6 +29,9 @@ pub const PASSWORDS_FILE: &str = "passwords.csv";
 /// The title when `contest.toml` gives none.
 pub const DEFAULT_TITLE: &str = "Mayan puzzle";
 
+/// Questions one contestant may ask when `max_questions` is not given.
+pub const DEFAULT_MAX_QUESTIONS: u32 = 30;
+
 /// ICPC penalty per rejected submission before the first accepted one.
 pub const DEFAULT_PENALTY_MINUTES: u32 = 20;
 
@@ -310,6 +313,8 @@ pub struct ContestConfig {
     pub scoring: Scoring,
     /// Submissions allowed per contestant; `None`: unlimited.
     pub max_submissions: Option<u32>,
+    /// Questions (clarifications) one contestant may ask; `None`: unlimited.
+    pub max_questions: Option<u32>,
     /// Languages allowed (names of the package's language table); `None`:
     /// all of them.
     pub languages: Option<Vec<String>>,
@@ -348,6 +353,7 @@ impl fmt::Debug for ContestConfig {
             .field("feedback", &self.feedback)
             .field("scoring", &self.scoring)
             .field("max_submissions", &self.max_submissions)
+            .field("max_questions", &self.max_questions)
             .field("languages", &self.languages)
             .field("admin_password", &self.admin_password.as_ref().map(|_| HIDDEN))
             .field("penalty_minutes", &self.penalty_minutes)
@@ -369,6 +375,7 @@ impl ContestConfig {
             feedback: Feedback::default(),
             scoring: Scoring::default(),
             max_submissions: None,
+            max_questions: Some(DEFAULT_MAX_QUESTIONS),
             languages: None,
             admin_password: None,
             penalty_minutes: DEFAULT_PENALTY_MINUTES,
@@ -557,6 +564,7 @@ struct RawContest {
     feedback: Option<Feedback>,
     scoring: Option<Scoring>,
     max_submissions: Option<u32>,
+    max_questions: Option<u32>,
     languages: Option<Spanned<Vec<String>>>,
     admin_password: Option<Spanned<String>>,
     penalty_minutes: Option<Spanned<u32>>,
@@ -634,6 +642,7 @@ impl Doc<'_> {
             feedback: raw.feedback.unwrap_or_default(),
             scoring,
             max_submissions: raw.max_submissions.filter(|&n| n > 0),
+            max_questions: Some(raw.max_questions.unwrap_or(DEFAULT_MAX_QUESTIONS)).filter(|&n| n > 0),
             languages: self.languages(raw.languages.as_ref())?,
             admin_password: self.admin_password(raw.admin_password.as_ref())?,
             penalty_minutes: self.penalty(raw.penalty_minutes.as_ref(), scoring)?,
@@ -997,6 +1006,7 @@ freeze_minutes = 60
 feedback = "first-failure"
 scoring = "icpc"
 max_submissions = 50
+max_questions = 5
 languages = ["c", "cpp", "python"]
 admin_password = "correct horse"
 penalty_minutes = 15
@@ -1051,6 +1061,7 @@ penalty_minutes = 15
         assert_eq!(c.feedback, Feedback::FirstFailure);
         assert_eq!(c.scoring, Scoring::Icpc);
         assert_eq!(c.max_submissions, Some(50));
+        assert_eq!(c.max_questions, Some(5));
         assert_eq!(
             c.languages.as_deref(),
             Some(&["c".to_string(), "cpp".into(), "python".into()][..])
@@ -1082,6 +1093,7 @@ penalty_minutes = 15
         assert_eq!((c.title.as_str(), c.window), (DEFAULT_TITLE, Window::Open));
         assert_eq!((c.feedback, c.scoring), (Feedback::AllTests, Scoring::Oi));
         assert_eq!((c.max_submissions, c.languages, c.problem), (None, None, None));
+        assert_eq!(c.max_questions, Some(DEFAULT_MAX_QUESTIONS));
         assert_eq!(c.penalty_minutes, DEFAULT_PENALTY_MINUTES);
         assert_eq!((practice.window, practice.contestants.len()), (Window::Open, 0));
     }

@@ -24,6 +24,27 @@ pub enum DbError {
     /// The schema could not be brought up to date.
     #[error("database schema: {0}")]
     Migration(#[from] rusqlite_migration::Error),
+    /// The database (or its `-wal`, `-shm`) is readable or writable by
+    /// other users: it holds every source and every password hash.
+    #[error(
+        "{} can be read by other users (mode {mode:04o}): it holds every source and password hash; \
+         make it private with `chmod 600 {}` (and its -wal and -shm files, if any), then start again",
+        .path.display(), .path.display()
+    )]
+    Exposed {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Its permission bits.
+        mode: u32,
+    },
+    /// The database file could not be created.
+    #[error("{}: {cause}", .path.display())]
+    Create {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Why.
+        cause: std::io::Error,
+    },
 }
 
 /// Result of a database call.
@@ -31,8 +52,9 @@ pub type DbResult<T> = Result<T, DbError>;
 
 /// The schema, one migration per version (`PRAGMA user_version`): never
 /// edit a released one, add the next.
-const MIGRATIONS: &[M<'static>] = &[M::up(
-    "CREATE TABLE users (
+const MIGRATIONS: &[M<'static>] = &[
+    M::up(
+        "CREATE TABLE users (
         id INTEGER PRIMARY KEY,
         name TEXT NOT NULL UNIQUE COLLATE NOCASE,
         display TEXT,
@@ -86,7 +108,15 @@ const MIGRATIONS: &[M<'static>] = &[M::up(
         text TEXT NOT NULL,
         posted INTEGER NOT NULL
     );",
-)];
+    ),
+    // A password the teacher reset on the page: the CSV's no longer
+    // replaces it at a restart.
+    M::up("ALTER TABLE users ADD COLUMN password_reset INTEGER NOT NULL DEFAULT 0;"),
+];
+
+/// Sessions and API tokens one user keeps at most: a new one beyond
+/// that ends the oldest.
+pub const MAX_SESSIONS: i64 = 50;
 
 /// The database: one connection for writes, behind a lock (SQLite
 /// serialises writes anyway; every statement here takes microseconds), and
@@ -265,8 +295,10 @@ fn user_row(r: &rusqlite::Row) -> rusqlite::Result<User> {
 const USER_COLUMNS: &str = "id, name, display, is_admin, disqualified";
 
 impl Db {
-    /// Opens (or creates) the database and brings its schema up to date.
+    /// Opens (or creates, mode 0600) the database and brings its schema
+    /// up to date; refuses a database other users can read.
     pub fn open(path: &Path) -> DbResult<Db> {
+        private_file(path)?;
         let mut conn = Connection::open(path)?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "FULL")?;
@@ -278,6 +310,19 @@ impl Db {
         Ok(Db {
             conn: Mutex::new(conn),
             reader: Mutex::new(reader),
+        })
+    }
+
+    /// The writer connection in an immediate transaction (the write lock
+    /// taken at its start), so what it counts cannot change before it
+    /// writes.
+    fn write<T>(&self, f: impl FnOnce(&rusqlite::Transaction) -> DbResult<T>) -> DbResult<T> {
+        block(|| {
+            let mut conn = self.conn();
+            let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            let out = f(&tx)?;
+            tx.commit()?;
+            Ok(out)
         })
     }
 
@@ -328,22 +373,53 @@ impl Db {
         })
     }
 
-    /// Changes a user's shown name and password hash.
+    /// Changes a user's shown name and password hash; a new password
+    /// ends every session and API token of theirs.
     pub fn update_user(&self, id: i64, display: Option<&str>, hash: Option<&str>) -> DbResult<()> {
-        block(|| -> DbResult<_> {
-            let conn = self.conn();
-            conn.execute(
+        self.write(|tx| {
+            tx.execute(
                 "UPDATE users SET display = ?2 WHERE id = ?1",
                 params![id, display],
             )?;
             if let Some(hash) = hash {
-                conn.execute(
-                    "UPDATE users SET password_hash = ?2 WHERE id = ?1",
+                tx.execute(
+                    "UPDATE users SET password_hash = ?2, password_reset = 0 WHERE id = ?1",
                     params![id, hash],
                 )?;
+                revoke(tx, id)?;
             }
             Ok(())
         })
+    }
+
+    /// The teacher's reset of a user's password: the new hash, every
+    /// session and API token of theirs ended; the CSV's password no longer
+    /// replaces it at a restart. `false`: no such user.
+    pub fn reset_password(&self, id: i64, hash: &str) -> DbResult<bool> {
+        self.write(|tx| {
+            let n = tx.execute(
+                "UPDATE users SET password_hash = ?2, password_reset = 1 WHERE id = ?1",
+                params![id, hash],
+            )?;
+            revoke(tx, id)?;
+            Ok(n == 1)
+        })
+    }
+
+    /// Whether the teacher reset this user's password on the page.
+    pub fn password_was_reset(&self, id: i64) -> DbResult<bool> {
+        Ok(self
+            .read()
+            .query_row("SELECT password_reset FROM users WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })
+            .optional()?
+            .unwrap_or(false))
+    }
+
+    /// Ends every session and API token of a user (signed out everywhere).
+    pub fn sign_out_everywhere(&self, id: i64) -> DbResult<()> {
+        self.write(|tx| revoke(tx, id))
     }
 
     /// Disqualifies a contestant, or lifts it.
@@ -357,17 +433,22 @@ impl Db {
         })
     }
 
-    /// Stores a session (by the hash of its cookie) for a user.
+    /// Stores a session (by the hash of its cookie) for a user, ending
+    /// their oldest beyond [`MAX_SESSIONS`].
     pub fn add_session(&self, token_hash: &str, user_id: i64, csrf: &str, expires: i64) -> DbResult<()> {
-        block(|| -> DbResult<_> {
-            let conn = self.conn();
-            conn.execute(
+        self.write(|tx| {
+            tx.execute(
                 "DELETE FROM sessions WHERE expires < ?1",
                 [expires - super::auth::SESSION_SECS],
             )?;
-            conn.execute(
+            tx.execute(
                 "INSERT INTO sessions (token_hash, user_id, csrf, expires) VALUES (?1, ?2, ?3, ?4)",
                 params![token_hash, user_id, csrf, expires],
+            )?;
+            tx.execute(
+                "DELETE FROM sessions WHERE user_id = ?1 AND rowid NOT IN \
+                 (SELECT rowid FROM sessions WHERE user_id = ?1 ORDER BY expires DESC, rowid DESC LIMIT ?2)",
+                params![user_id, MAX_SESSIONS],
             )?;
             Ok(())
         })
@@ -393,12 +474,18 @@ impl Db {
         })
     }
 
-    /// Stores an API token (by its hash) for a user.
+    /// Stores an API token (by its hash) for a user, ending their oldest
+    /// beyond [`MAX_SESSIONS`].
     pub fn add_api_token(&self, token_hash: &str, user_id: i64, now: i64) -> DbResult<()> {
-        block(|| -> DbResult<_> {
-            self.conn().execute(
+        self.write(|tx| {
+            tx.execute(
                 "INSERT INTO api_tokens (token_hash, user_id, created) VALUES (?1, ?2, ?3)",
                 params![token_hash, user_id, now],
+            )?;
+            tx.execute(
+                "DELETE FROM api_tokens WHERE user_id = ?1 AND rowid NOT IN \
+                 (SELECT rowid FROM api_tokens WHERE user_id = ?1 ORDER BY created DESC, rowid DESC LIMIT ?2)",
+                params![user_id, MAX_SESSIONS],
             )?;
             Ok(())
         })
@@ -422,13 +509,35 @@ impl Db {
         source: &[u8],
         now: i64,
     ) -> DbResult<i64> {
-        block(|| -> DbResult<_> {
-            let conn = self.conn();
-            conn.execute(
-            "INSERT INTO submissions (user_id, language, file_name, source, submitted) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![user_id, language, file_name, source, now],
-        )?;
-            Ok(conn.last_insert_rowid())
+        let id = self.add_submission_capped(user_id, None, language, file_name, source, now)?;
+        Ok(id.unwrap_or_default())
+    }
+
+    /// Stores a new submission unless the user has `max` already (counted
+    /// and inserted in one transaction: parallel requests cannot pass the
+    /// cap together); returns its number once committed, `None` at the cap.
+    pub fn add_submission_capped(
+        &self,
+        user_id: i64,
+        max: Option<u32>,
+        language: &str,
+        file_name: &str,
+        source: &[u8],
+        now: i64,
+    ) -> DbResult<Option<i64>> {
+        self.write(|tx| {
+            if let Some(max) = max {
+                let n: i64 =
+                    tx.query_row("SELECT COUNT(*) FROM submissions WHERE user_id = ?1", [user_id], |r| r.get(0))?;
+                if n >= i64::from(max) {
+                    return Ok(None);
+                }
+            }
+            tx.execute(
+                "INSERT INTO submissions (user_id, language, file_name, source, submitted) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![user_id, language, file_name, source, now],
+            )?;
+            Ok(Some(tx.last_insert_rowid()))
         })
     }
 
@@ -604,16 +713,42 @@ impl Db {
         )?)
     }
 
-    /// Asks a question (or, with no user, the teacher writes a public note).
-    pub fn ask(&self, user_id: Option<i64>, question: &str, now: i64) -> DbResult<i64> {
-        block(|| -> DbResult<_> {
-            let conn = self.conn();
-            conn.execute(
+    /// Asks a question (or, with no user, the teacher writes a public
+    /// note), unless the user asked `max` already (counted and inserted in
+    /// one transaction); its number, `None` at the cap.
+    pub fn ask(
+        &self,
+        user_id: Option<i64>,
+        max: Option<u32>,
+        question: &str,
+        now: i64,
+    ) -> DbResult<Option<i64>> {
+        self.write(|tx| {
+            if let (Some(max), Some(user_id)) = (max, user_id) {
+                let n: i64 = tx.query_row(
+                    "SELECT COUNT(*) FROM clarifications WHERE user_id = ?1",
+                    [user_id],
+                    |r| r.get(0),
+                )?;
+                if n >= i64::from(max) {
+                    return Ok(None);
+                }
+            }
+            tx.execute(
                 "INSERT INTO clarifications (user_id, question, asked) VALUES (?1, ?2, ?3)",
                 params![user_id, question, now],
             )?;
-            Ok(conn.last_insert_rowid())
+            Ok(Some(tx.last_insert_rowid()))
         })
+    }
+
+    /// How many questions a user asked.
+    pub fn question_count(&self, user_id: i64) -> DbResult<i64> {
+        Ok(self.read().query_row(
+            "SELECT COUNT(*) FROM clarifications WHERE user_id = ?1",
+            [user_id],
+            |r| r.get(0),
+        )?)
     }
 
     /// Answers a question, to its asker or to everybody; returns the asker.
@@ -684,6 +819,45 @@ impl Db {
             .collect::<Result<_, _>>()?;
         Ok(rows)
     }
+}
+
+/// Ends every session and API token of a user, in a transaction.
+fn revoke(tx: &rusqlite::Transaction, user_id: i64) -> DbResult<()> {
+    tx.execute("DELETE FROM sessions WHERE user_id = ?1", [user_id])?;
+    tx.execute("DELETE FROM api_tokens WHERE user_id = ?1", [user_id])?;
+    Ok(())
+}
+
+/// Creates the database file readable by its owner only (SQLite gives its
+/// `-wal` and `-shm` files the database's mode), or refuses one that is
+/// not private, or whose `-wal` or `-shm` is not.
+fn private_file(path: &Path) -> DbResult<()> {
+    use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+    let create = |cause| DbError::Create {
+        path: path.to_path_buf(),
+        cause,
+    };
+    if !path.exists() {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .mode(0o600)
+            .open(path)
+            .map_err(create)?;
+    }
+    for suffix in ["", "-wal", "-shm"] {
+        let mut name = path.as_os_str().to_owned();
+        name.push(suffix);
+        let file = std::path::PathBuf::from(name);
+        if let Ok(meta) = std::fs::metadata(&file) {
+            let mode = meta.mode() & 0o7777;
+            if mode & 0o077 != 0 {
+                return Err(DbError::Exposed { path: file, mode });
+            }
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -770,5 +944,60 @@ mod tests {
         );
         assert!(db.finish(&fresh, &judged(), 2).unwrap());
         assert_eq!(db.submissions(None).unwrap()[0].judgings, 1);
+    }
+
+    #[test]
+    fn a_cap_is_counted_and_written_in_one_transaction() {
+        let (_d, db) = db();
+        let a = db.add_user("a", None, "x", false).unwrap();
+        for _ in 0..2 {
+            assert!(
+                db.add_submission_capped(a, Some(2), "c", "m.c", b"", 0)
+                    .unwrap()
+                    .is_some()
+            );
+        }
+        assert_eq!(
+            db.add_submission_capped(a, Some(2), "c", "m.c", b"", 0).unwrap(),
+            None
+        );
+        assert!(db.ask(Some(a), Some(1), "q?", 0).unwrap().is_some());
+        assert_eq!(db.ask(Some(a), Some(1), "q?", 0).unwrap(), None);
+        assert_eq!(db.question_count(a).unwrap(), 1);
+    }
+
+    #[test]
+    fn a_new_password_ends_every_session_and_token_of_its_user_only() {
+        let (_d, db) = db();
+        let a = db.add_user("a", None, "x", false).unwrap();
+        let b = db.add_user("b", None, "x", false).unwrap();
+        db.add_session("sa", a, "c", 100).unwrap();
+        db.add_session("sb", b, "c", 100).unwrap();
+        db.add_api_token("ta", a, 0).unwrap();
+        db.update_user(a, None, Some("y")).unwrap();
+        assert!(db.session("sa", 0).unwrap().is_none());
+        assert!(db.api_user("ta").unwrap().is_none());
+        assert!(db.session("sb", 0).unwrap().is_some(), "another user's session");
+        db.add_session("sa2", a, "c", 100).unwrap();
+        assert!(db.reset_password(a, "z").unwrap());
+        assert!(db.session("sa2", 0).unwrap().is_none());
+        assert!(db.password_was_reset(a).unwrap());
+    }
+
+    #[test]
+    fn the_database_is_created_private_and_refused_when_others_can_read_it() {
+        use std::os::unix::fs::PermissionsExt;
+        let (dir, db) = db();
+        db.add_user("a", None, "x", false).unwrap();
+        let path = dir.path().join("t.db");
+        for suffix in ["", "-wal", "-shm"] {
+            let file = dir.path().join(format!("t.db{suffix}"));
+            let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o600, "{}", file.display());
+        }
+        drop(db);
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
+        let e = Db::open(&path).err().expect("refused");
+        assert!(e.to_string().contains("chmod 600"), "{e}");
     }
 }

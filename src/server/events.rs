@@ -26,6 +26,12 @@ pub enum Event {
         /// The asker, or `None` when everybody may read it.
         user_id: Option<i64>,
     },
+    /// Sessions of a user ended (signed out, signed out everywhere, a new
+    /// password): their event streams check theirs and end with it.
+    Sessions {
+        /// The user.
+        user_id: i64,
+    },
 }
 
 /// The live status of submissions being judged, and the event channel.

@@ -43,6 +43,8 @@ pub enum Fail {
     TooLarge(String),
     /// The database refused: nothing was stored.
     Storage(String),
+    /// The server is busy: try again soon.
+    Busy(String),
 }
 
 impl From<DbError> for Fail {
@@ -60,6 +62,7 @@ impl From<Refusal> for Fail {
             Refusal::Bad(m) => Fail::Bad(m),
             Refusal::TooMany(m) => Fail::TooMany(m),
             Refusal::TooLarge(m) => Fail::TooLarge(m),
+            Refusal::Busy(m) => Fail::Busy(m),
             Refusal::Storage(e) => e.into(),
         }
     }
@@ -75,6 +78,7 @@ impl Fail {
             Fail::Bad(m) => (StatusCode::BAD_REQUEST, m.clone()),
             Fail::TooMany(m) => (StatusCode::TOO_MANY_REQUESTS, m.clone()),
             Fail::TooLarge(m) => (StatusCode::PAYLOAD_TOO_LARGE, m.clone()),
+            Fail::Busy(m) => (StatusCode::SERVICE_UNAVAILABLE, m.clone()),
             Fail::Storage(m) => (
                 StatusCode::SERVICE_UNAVAILABLE,
                 format!(
@@ -288,12 +292,13 @@ pub fn when(secs: i64) -> String {
 /// viewer may see.
 pub fn row_context(app: &App, viewer: &User, s: &SubmissionRow) -> minijinja::Value {
     let (status, class, fin) = super::actions::status(app, viewer, s);
-    let shows = app.shows_result(viewer) && s.state == "done";
+    let shown = app.shown(viewer);
+    let done = s.state == "done";
     context! {
         id => s.id, user => &s.user, language => &s.language, file_name => &s.file_name,
         when => when(s.submitted), status, class, final => fin, judgings => s.judgings,
-        score => if shows { s.score.map(|x| format!("{x}/{}", s.max_score.unwrap_or(0))) } else { None },
-        time => if shows && app.contest.feedback != super::contest::Feedback::Score || viewer.is_admin { s.time_ms.map(|t| format!("{t} ms")) } else { None },
+        score => if done && shown.score { s.score.map(|x| format!("{x}/{}", s.max_score.unwrap_or(0))) } else { None },
+        time => if done && shown.time { s.time_ms.map(|t| format!("{t} ms")) } else { None },
     }
 }
 

@@ -10,7 +10,8 @@
 //! Map, imports pointing up this list only: `contest` (contest.toml),
 //! `db` (schema, queries), `auth` (passwords, sessions, tokens), `queue`
 //! (judging), `events` (live status), `standings` (the ranking),
-//! `templates` → `app` (shared state, start-up, feedback policy, rate
+//! `signin` (admission of password checks), `connections` (caps and
+//! timeouts of connections), `templates` → `app` (shared state, start-up, feedback policy, rate
 //! limits) → `actions` (sign in, submit, what a viewer may see: no HTTP)
 //! → `http` (identity, errors, rendering, CSRF, cookies) → `web`, `admin`,
 //! `api` (the routes) → `router` (the router assembled, serving).
@@ -20,12 +21,14 @@ mod admin;
 mod api;
 mod app;
 pub mod auth;
+mod connections;
 pub mod contest;
 pub mod db;
 pub mod events;
 mod http;
 pub mod queue;
 mod router;
+mod signin;
 pub mod standings;
 mod templates;
 mod web;
@@ -50,5 +53,9 @@ pub fn serve(options: Options) -> Result<()> {
         .enable_all()
         .build()
         .context("starting the web server's threads")?;
-    runtime.block_on(router::listen(app))
+    let served = runtime.block_on(router::listen(app.clone()));
+    // The compile folder goes with a clean stop (a killed server's goes at
+    // the next start).
+    let _ = std::fs::remove_dir_all(&app.work_dir);
+    served
 }

@@ -65,6 +65,47 @@ pub struct Workers<'a> {
     pub wake: &'a Wake,
 }
 
+/// The prefix of the folder submissions are compiled in, in the
+/// temporary folder: `mayan-judge-serve-<pid>-<random>`.
+const WORK_PREFIX: &str = "mayan-judge-serve-";
+
+/// Makes this server's folder for submissions (mode 0700: sources stay
+/// unreadable by other users), after removing the folders of servers
+/// that died without cleaning theirs (their process is gone).
+pub fn work_dir() -> std::io::Result<tempfile::TempDir> {
+    remove_dead_work_dirs(&std::env::temp_dir());
+    tempfile::Builder::new()
+        .prefix(&format!("{WORK_PREFIX}{}-", std::process::id()))
+        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700))
+        .tempdir()
+}
+
+/// Removes the work folders in `tmp` of this user's servers that are no
+/// longer running.
+fn remove_dead_work_dirs(tmp: &Path) {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(entries) = std::fs::read_dir(tmp) else {
+        return;
+    };
+    let me = rustix::process::getuid().as_raw();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(WORK_PREFIX))
+            .and_then(|rest| rest.split('-').next())
+            .and_then(|p| p.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        let ours = entry.metadata().is_ok_and(|m| m.is_dir() && m.uid() == me);
+        let alive = Path::new(&format!("/proc/{pid}")).exists();
+        if ours && !alive {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
 /// CPU priority of judging (nice): the web server stays at 0.
 const JUDGING_NICE: i32 = 10;
 
@@ -151,7 +192,7 @@ impl Workers<'_> {
             .tempdir_in(self.work_dir)
             .map_err(io)?;
         let path = dir.path().join(&c.file_name);
-        std::fs::write(&path, &c.source).map_err(io)?;
+        write_private(&path, &c.source).map_err(io)?;
         let Some(language) = self.languages.get(&c.language) else {
             return Err(io(std::io::Error::other(format!(
                 "the package no longer has the language {}",
@@ -177,4 +218,16 @@ impl Workers<'_> {
             }
         }
     }
+}
+
+/// Writes a file readable by its owner only.
+fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)?
+        .write_all(bytes)
 }

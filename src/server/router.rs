@@ -2,9 +2,11 @@
 //! (`web`), the teacher's (`admin`) and the API (`api`), with the
 //! middleware every request passes (`http::identify`, body limits, security
 //! headers) and the static files; then binding and serving until Ctrl-C or
-//! SIGTERM, over HTTPS when a certificate is given.
+//! SIGTERM, over HTTPS when a certificate is given, each connection
+//! admitted through `connections`' caps.
 
 use super::app::App;
+use super::connections::{Gate, GateAcceptor, HEADER_READ, default_cap, raise_open_files_limit};
 use super::http::{Fail, identify};
 use anyhow::{Context, Result};
 use axum::Router;
@@ -80,6 +82,11 @@ pub async fn listen(app: Arc<App>) -> Result<()> {
     let _ = std::io::stdout().flush();
     let handle = axum_server::Handle::new();
     tokio::spawn(shutdown_on_signal(handle.clone()));
+    let gate = gate(&app);
+    let limit = GateAcceptor {
+        gate,
+        answer_503: app.tls.is_none(),
+    };
     match &app.tls {
         Some((cert, key)) => {
             let _ = rustls::crypto::ring::default_provider().install_default();
@@ -92,19 +99,36 @@ pub async fn listen(app: Arc<App>) -> Result<()> {
                         key.display()
                     )
                 })?;
-            axum_server::from_tcp_rustls(listener, config)?
+            let acceptor = axum_server::tls_rustls::RustlsAcceptor::new(config).acceptor(limit);
+            let mut server = axum_server::from_tcp(listener)?.acceptor(acceptor);
+            server.http_builder().http1().header_read_timeout(HEADER_READ);
+            server
+                .first_request_timeout(HEADER_READ)
                 .handle(handle)
                 .serve(make)
                 .await?
         }
         None => {
-            axum_server::from_tcp(listener)?
+            let mut server = axum_server::from_tcp(listener)?.acceptor(limit);
+            server.http_builder().http1().header_read_timeout(HEADER_READ);
+            server
+                .first_request_timeout(HEADER_READ)
                 .handle(handle)
                 .serve(make)
                 .await?
         }
     }
     Ok(())
+}
+
+/// The caps on connections (`connections`): in all, from `--connections`
+/// or from the limit of open files (raised to its hard limit first), and
+/// per address (none behind a proxy: every connection comes from it).
+fn gate(app: &App) -> std::sync::Arc<Gate> {
+    let open_files = raise_open_files_limit();
+    let cap = app.connections.unwrap_or_else(|| default_cap(open_files));
+    let per_address = (!app.behind_proxy).then_some(app.connections_per_address);
+    Gate::new(cap, per_address)
 }
 
 async fn shutdown_on_signal(handle: axum_server::Handle<SocketAddr>) {

@@ -17,6 +17,7 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("templates/clarifications.html"),
     ),
     ("admin.html", include_str!("templates/admin.html")),
+    ("password.html", include_str!("templates/password.html")),
     ("error.html", include_str!("templates/error.html")),
 ];
 

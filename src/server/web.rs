@@ -114,11 +114,12 @@ async fn logout(
     jar: CookieJar,
     axum::Form(form): axum::Form<CsrfForm>,
 ) -> PageResult {
-    let (_, csrf) = signed_in(&id)?;
+    let (user, csrf) = signed_in(&id)?;
     check_csrf(csrf, form.csrf.as_deref())?;
     if let Some(c) = jar.get(auth::SESSION_COOKIE) {
         app.db.delete_session(&auth::token_hash(c.value()))?;
     }
+    app.live.send(Event::Sessions { user_id: user.id });
     let jar = jar.remove(Cookie::build(auth::SESSION_COOKIE).path("/"));
     Ok((jar, Redirect::to("/login")).into_response())
 }
@@ -247,8 +248,8 @@ async fn submission_page(
     let (row, source, report) = visible_submission(&app, viewer.0, number)?;
     let s = row_context(&app, viewer.0, &row);
     let done = row.state == "done";
-    let shows = done && app.shows_result(viewer.0);
-    let (tests, hidden, compile_error, replay) = match (&report, shows) {
+    let shown = app.shown(viewer.0);
+    let (tests, hidden, compile_error, replay) = match (&report, done) {
         (Some(r), true) => {
             let tests = app.visible_tests(viewer.0, r);
             let failing = tests
@@ -258,7 +259,7 @@ async fn submission_page(
             (
                 tests.to_vec(),
                 r.tests.len() - tests.len(),
-                r.compile_error.clone(),
+                r.compile_error.clone().filter(|_| shown.compile_error),
                 replay,
             )
         }
@@ -326,12 +327,7 @@ async fn clarifications(
     axum::Extension(id): axum::Extension<Identity>,
 ) -> PageResult {
     let viewer = signed_in(&id)?;
-    let scope = if viewer.0.is_admin {
-        None
-    } else {
-        Some(viewer.0.id)
-    };
-    let clarifications = app.db.clarifications(scope)?;
+    let clarifications = actions::clarifications(&app, viewer.0)?;
     render(
         &app,
         "clarifications.html",
@@ -355,7 +351,7 @@ async fn ask(
     let (user, csrf) = signed_in(&id)?;
     check_csrf(csrf, form.csrf.as_deref())?;
     let question = actions::text_field("question", &form.question)?;
-    app.ask(user, &question)?;
+    actions::ask(&app, user, &question)?;
     Ok(Redirect::to("/clarifications").into_response())
 }
 
@@ -378,18 +374,50 @@ fn sse_message(app: &App, viewer: &User, event: Event) -> Option<axum::response:
             Some(Sse::default().event("clarification").data("{}"))
         }
         Event::Clarification { .. } => None,
+        Event::Sessions { .. } => None,
     }
 }
 
+/// How often an `/events` stream checks that its session still lives
+/// (besides at once when a session of its user ends).
+const SESSION_CHECK: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// The live events of a signed-in page, until its session ends (signed
+/// out, signed out everywhere by the teacher, a new password, expired).
 async fn events(
     State(app): State<Arc<App>>,
     axum::Extension(id): axum::Extension<Identity>,
+    jar: CookieJar,
 ) -> Result<Response, Fail> {
     use futures_util::StreamExt;
     let viewer = signed_in(&id)?.0.clone();
-    let stream = tokio_stream::wrappers::BroadcastStream::new(app.live.subscribe()).filter_map(move |e| {
-        let message = e.ok().and_then(|e| sse_message(&app, &viewer, e));
-        std::future::ready(message.map(Ok::<_, std::convert::Infallible>))
+    let session = jar
+        .get(auth::SESSION_COOKIE)
+        .map(|c| auth::token_hash(c.value()))
+        .unwrap_or_default();
+    let events = tokio_stream::wrappers::BroadcastStream::new(app.live.subscribe()).map(Some);
+    let ticks = futures_util::stream::unfold((), |()| async {
+        tokio::time::sleep(SESSION_CHECK).await;
+        Some((None, ()))
     });
+    let (check_app, user_id) = (app.clone(), viewer.id);
+    let alive = move |item: &Option<Result<Event, _>>| {
+        let check = match item {
+            None => true,
+            Some(Ok(Event::Sessions { user_id: u })) => *u == user_id,
+            Some(_) => false,
+        };
+        let live = !check
+            || matches!(check_app.db.session(&session, super::now()), Ok(Some((u, _))) if u.id == user_id);
+        std::future::ready(live)
+    };
+    let stream = futures_util::stream::select(events, ticks)
+        .take_while(alive)
+        .filter_map(move |item| {
+            let message = item
+                .and_then(Result::ok)
+                .and_then(|e| sse_message(&app, &viewer, e));
+            std::future::ready(message.map(Ok::<_, std::convert::Infallible>))
+        });
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()).into_response())
 }

@@ -36,6 +36,7 @@ mod serve;
 mod serve_access;
 mod serve_browser;
 mod serve_faults;
+mod serve_hostile;
 mod serve_load;
 mod stress;
 mod validate;

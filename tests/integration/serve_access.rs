@@ -52,6 +52,8 @@ const ROUTES: &[(&str, &str, Access)] = &[
     ("POST", "/admin/announcements", Access::Teacher),
     ("GET", "/admin/report.{format}", Access::Teacher),
     ("GET", "/admin/programs-{layout}", Access::Teacher),
+    ("POST", "/admin/users/{id}/password", Access::Teacher),
+    ("POST", "/admin/users/{id}/sign-out", Access::Teacher),
     ("POST", "/api/v1/token", Access::Public),
     ("GET", "/api/v1/me", Access::Api),
     ("GET", "/api/v1/submissions", Access::Api),
@@ -332,6 +334,8 @@ fn serve_every_form_refuses_a_missing_or_wrong_csrf_token() {
         (&teacher, "/admin/disqualify"),
         (&teacher, "/admin/clarifications/1"),
         (&teacher, "/admin/announcements"),
+        (&teacher, "/admin/users/2/password"),
+        (&teacher, "/admin/users/2/sign-out"),
         (&teacher, "/logout"),
     ];
     for (client, path) in &forms {

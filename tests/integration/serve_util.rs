@@ -55,8 +55,45 @@ impl Server {
         Server::start_logged(dir, args, None)
     }
 
+    /// [`Server::start`], its command changed by `tweak` first (an
+    /// environment variable, a limit set before it starts).
+    pub fn start_tweaked(
+        contestants: &[&str],
+        extra: &str,
+        args: &[&str],
+        tweak: &dyn Fn(&mut Command),
+    ) -> Server {
+        let temp = contest_dir(contestants, extra);
+        let mut s = Server::start_command(temp.path(), args, None, tweak);
+        s._temp = Some(temp);
+        s
+    }
+
+    /// [`Server::start_in`], its command changed by `tweak` first.
+    pub fn start_in_tweaked(dir: &Path, args: &[&str], tweak: &dyn Fn(&mut Command)) -> Server {
+        Server::start_command(dir, args, None, tweak)
+    }
+
     /// [`Server::start_in`], its standard error appended to `log` if given.
     pub fn start_logged(dir: &Path, args: &[&str], log: Option<&Path>) -> Server {
+        Server::start_command(dir, args, log, &|_| {})
+    }
+
+    /// The command that starts a server on the contest in `dir`.
+    pub fn command(dir: &Path, args: &[&str]) -> Command {
+        let bin = assert_cmd::cargo::cargo_bin("mayan-judge");
+        let mut command = Command::new(bin);
+        command
+            .current_dir(dir)
+            .env("MAYAN_JUDGE_CACHE", dir.join("cache"))
+            .args(["serve", "--contest", "contest.toml", "--listen", "127.0.0.1:0"])
+            .args(["--problem"])
+            .arg(crate::util::manifest().join("problems/mayan"))
+            .args(args);
+        command
+    }
+
+    fn start_command(dir: &Path, args: &[&str], log: Option<&Path>, tweak: &dyn Fn(&mut Command)) -> Server {
         let stderr = match log {
             Some(path) => Stdio::from(
                 std::fs::OpenOptions::new()
@@ -67,14 +104,9 @@ impl Server {
             ),
             None => Stdio::inherit(),
         };
-        let bin = assert_cmd::cargo::cargo_bin("mayan-judge");
-        let mut child = Command::new(bin)
-            .current_dir(dir)
-            .env("MAYAN_JUDGE_CACHE", dir.join("cache"))
-            .args(["serve", "--contest", "contest.toml", "--listen", "127.0.0.1:0"])
-            .args(["--problem"])
-            .arg(crate::util::manifest().join("problems/mayan"))
-            .args(args)
+        let mut command = Server::command(dir, args);
+        tweak(&mut command);
+        let mut child = command
             .stdout(Stdio::piped())
             .stderr(stderr)
             .spawn()
@@ -322,4 +354,61 @@ pub fn submission_number(page: &Page) -> i64 {
 /// The bundled accepted reference program in C.
 pub fn accepted_c() -> String {
     std::fs::read_to_string(crate::util::manifest().join("reference/mayan/accepted/solution.c")).unwrap()
+}
+
+/// A TCP connection to the server at `url` from the local address `from`
+/// (any of 127.0.0.0/8: many clients, as many addresses), blocking.
+pub fn connect_from(from: std::net::Ipv4Addr, url: &str) -> std::io::Result<std::net::TcpStream> {
+    static RUNTIME: std::sync::OnceLock<tokio::runtime::Runtime> = std::sync::OnceLock::new();
+    let runtime = RUNTIME.get_or_init(|| {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .expect("a runtime for the test's sockets")
+    });
+    let to: std::net::SocketAddr = url
+        .trim_start_matches("http://")
+        .parse()
+        .map_err(std::io::Error::other)?;
+    runtime.block_on(async {
+        let socket = tokio::net::TcpSocket::new_v4()?;
+        socket.bind((from, 0).into())?;
+        let stream = tokio::time::timeout(Duration::from_secs(30), socket.connect(to))
+            .await
+            .map_err(|_| std::io::Error::other("connecting took over 30 s"))??;
+        let stream = stream.into_std()?;
+        stream.set_nonblocking(false)?;
+        Ok(stream)
+    })
+}
+
+/// Sends a whole request on `stream` and returns the answer's status
+/// (`None`: closed or not answered within the stream's read timeout, 60 s
+/// unless set) and its text.
+pub fn raw_exchange(mut stream: std::net::TcpStream, request: &str) -> (Option<u16>, String) {
+    use std::io::{Read, Write};
+    if stream.read_timeout().ok().flatten().is_none() {
+        let _ = stream.set_read_timeout(Some(Duration::from_secs(60)));
+    }
+    if stream.write_all(request.as_bytes()).is_err() {
+        return (None, String::new());
+    }
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    let text = String::from_utf8_lossy(&answer).into_owned();
+    let status = text
+        .strip_prefix("HTTP/1.1 ")
+        .and_then(|r| r.get(..3))
+        .and_then(|s| s.parse().ok());
+    (status, text)
+}
+
+/// A JSON POST as a raw request (closing the connection after it).
+pub fn raw_json_post(path: &str, body: &serde_json::Value) -> String {
+    let body = body.to_string();
+    format!(
+        "POST {path} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    )
 }

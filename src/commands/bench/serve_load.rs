@@ -121,8 +121,8 @@ impl Server {
             .arg("--contest")
             .arg(dir.path().join("contest.toml"))
             .args(["--listen", "127.0.0.1:0", "--jobs", &o.jobs.to_string()])
-            // Every sign-in comes from one loopback address.
-            .args(["--rate-address", "100000"])
+            // Every sign-in and connection comes from one loopback address.
+            .args(["--rate-address", "100000", "--connections-per-address", "100000"])
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(stderr)

@@ -1,0 +1,490 @@
+//! `mayan-judge serve` against a hostile class (issue 25): the submission
+//! cap raced with parallel requests, wrong sign-ins hammered from many
+//! addresses of the loopback, idle half-requests beyond the limit of open
+//! files, stolen sessions cut off by a password change or by the teacher,
+//! the database's and the compile folders' file modes, the question cap,
+//! askers' names, and what each feedback policy shows. Every check counts
+//! answers or compares orders, never a duration.
+
+use crate::serve_util::{
+    ADMIN_PASSWORD, Client, Server, accepted_c, connect_from, raw_exchange, raw_json_post, submission_number,
+};
+use std::io::{BufRead, BufReader, Write};
+use std::net::Ipv4Addr;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::time::Duration;
+
+/// A program that compiles and answers wrong on every test.
+const WRONG_C: &str = "#include <stdio.h>\nint main(void){ FILE *f = fopen(\"mayan.out\", \"w\"); fprintf(f, \"-1\\n\"); fclose(f); puts(\"-1\"); return 0; }\n";
+
+fn api(server: &Server, name: &str, password: &str) -> Client {
+    let mut c = server.client();
+    c.api_sign_in(name, password);
+    c
+}
+
+#[test]
+fn serve_parallel_submissions_cannot_pass_the_cap() {
+    let server = Server::start(
+        &["alice"],
+        "max_submissions = 5\n",
+        &["--rate-user", "1000", "--rate-submit", "1000"],
+    );
+    let alice = api(&server, "alice", "alice-pw");
+    let statuses: Vec<u16> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..20)
+            .map(|n| {
+                let alice = &alice;
+                s.spawn(move || {
+                    let source = format!("int main(void) {{ return 0; }} /* {n} */\n");
+                    alice
+                        .post_json(
+                            "/api/v1/submissions",
+                            &serde_json::json!({"file_name": "mayan.c", "source": source}),
+                        )
+                        .status
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let stored: serde_json::Value = serde_json::from_str(&alice.get("/api/v1/submissions").body).unwrap();
+    assert_eq!(stored.as_array().unwrap().len(), 5, "{statuses:?}");
+    assert_eq!(statuses.iter().filter(|&&s| s == 201).count(), 5, "{statuses:?}");
+    assert!(statuses.iter().all(|&s| s == 201 || s == 403), "{statuses:?}");
+}
+
+#[test]
+fn serve_caps_the_questions_of_a_contestant_even_asked_at_once() {
+    let server = Server::start(&["alice"], "max_questions = 3\n", &["--rate-user", "1000"]);
+    let alice = api(&server, "alice", "alice-pw");
+    let statuses: Vec<u16> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..12)
+            .map(|n| {
+                let alice = &alice;
+                s.spawn(move || {
+                    alice
+                        .post_json(
+                            "/api/v1/clarifications",
+                            &serde_json::json!({ "question": format!("Question {n}?") }),
+                        )
+                        .status
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let asked: serde_json::Value = serde_json::from_str(&alice.get("/api/v1/clarifications").body).unwrap();
+    assert_eq!(asked.as_array().unwrap().len(), 3, "{statuses:?}");
+    assert_eq!(statuses.iter().filter(|&&s| s == 201).count(), 3, "{statuses:?}");
+    let page = server.contestant("alice");
+    let csrf = page.csrf("/clarifications");
+    let refused = page.post_form("/clarifications", &[("csrf", &csrf), ("question", "One more?")]);
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    assert!(refused.body.contains("3 questions"), "{}", refused.body);
+}
+
+#[test]
+fn serve_a_public_answer_shows_the_askers_name_to_the_teacher_only() {
+    let server = Server::start(&["alice", "bob"], "", &[]);
+    let bob = server.contestant("bob");
+    let csrf = bob.csrf("/clarifications");
+    bob.post_form(
+        "/clarifications",
+        &[("csrf", &csrf), ("question", "Is gravity on?")],
+    );
+    let teacher = server.teacher();
+    let teacher_api = api(&server, "admin", ADMIN_PASSWORD);
+    let all: serde_json::Value =
+        serde_json::from_str(&teacher_api.get("/api/v1/clarifications").body).unwrap();
+    let id = all[0]["id"].as_i64().unwrap();
+    let csrf = teacher.csrf("/clarifications");
+    let answered = teacher.post_form(
+        &format!("/admin/clarifications/{id}"),
+        &[("csrf", &csrf), ("answer", "Yes."), ("public", "1")],
+    );
+    assert_eq!(answered.status, 303);
+    let alice = server.contestant("alice");
+    let page = alice.get("/clarifications").body;
+    assert!(page.contains("Is gravity on?") && !page.contains("bob"), "{page}");
+    let seen = api(&server, "alice", "alice-pw")
+        .get("/api/v1/clarifications")
+        .body;
+    assert!(seen.contains("Is gravity on?") && !seen.contains("bob"), "{seen}");
+    assert!(teacher.get("/clarifications").body.contains("bob"));
+    assert!(teacher_api.get("/api/v1/clarifications").body.contains("bob"));
+    let own = api(&server, "bob", "bob-pw").get("/api/v1/clarifications").body;
+    assert!(own.contains("bob"), "the asker sees their own name: {own}");
+}
+
+#[test]
+fn serve_wrong_sign_ins_from_many_addresses_do_not_starve_a_right_one() {
+    let server = Server::start(&["alice"], "", &[]);
+    let url = server.url.clone();
+    let attack = serde_json::json!({"name": "admin", "password": "guess"});
+    let (right, attacker) = std::thread::scope(|s| {
+        let attackers: Vec<_> = (2..18u8)
+            .flat_map(|host| (0..20).map(move |_| host))
+            .map(|host| {
+                let (url, attack) = (&url, &attack);
+                s.spawn(move || {
+                    let from = Ipv4Addr::new(127, 0, 0, host);
+                    match connect_from(from, url) {
+                        Ok(stream) => raw_exchange(stream, &raw_json_post("/api/v1/token", attack)).0,
+                        Err(_) => None,
+                    }
+                })
+            })
+            .collect();
+        let right = server.client().post_json(
+            "/api/v1/token",
+            &serde_json::json!({"name": "alice", "password": "alice-pw"}),
+        );
+        let attacker: Vec<Option<u16>> = attackers.into_iter().map(|h| h.join().unwrap()).collect();
+        (right, attacker)
+    });
+    assert_eq!(right.status, 201, "the right sign-in: {}", right.body);
+    let count = |code| attacker.iter().filter(|&&s| s == Some(code)).count();
+    let (hashed, refused) = (count(403), count(429) + count(503));
+    assert_eq!(
+        hashed + refused,
+        attacker.len(),
+        "every wrong sign-in answered 403, 429 or 503: {attacker:?}"
+    );
+    // 320 wrong passwords for one name: a burst of 10, then one every 3 s.
+    assert!(
+        hashed <= 40,
+        "{hashed} of {} wrong passwords for admin were checked",
+        attacker.len()
+    );
+}
+
+#[test]
+fn serve_half_requests_beyond_the_open_files_limit_do_not_stop_the_server() {
+    use nix::sys::resource::{Resource, getrlimit, setrlimit};
+    // This test's own process holds the attackers' ends: more files.
+    if let Ok((soft, hard)) = getrlimit(Resource::RLIMIT_NOFILE)
+        && soft < hard
+    {
+        let _ = setrlimit(Resource::RLIMIT_NOFILE, hard.min(1 << 16), hard);
+    }
+    let server = Server::start_tweaked(&["alice"], "", &[], &|command| {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: setrlimit is async-signal-safe; nothing else runs here.
+        unsafe {
+            command.pre_exec(|| setrlimit(Resource::RLIMIT_NOFILE, 256, 512).map_err(std::io::Error::from));
+        }
+    });
+    // 540 connections from 12 addresses, each with half a request header.
+    let mut held = Vec::new();
+    for host in 2..14u8 {
+        for _ in 0..45 {
+            if let Ok(mut stream) = connect_from(Ipv4Addr::new(127, 0, 0, host), &server.url) {
+                let _ = stream.write_all(b"GET /login HTTP/1.1\r\nhost: x\r\n");
+                held.push(stream);
+            }
+        }
+    }
+    let stream = connect_from(Ipv4Addr::new(127, 0, 0, 1), &server.url).expect("a new connection");
+    // A hang check, not a speed one: hyper closes a half-request after
+    // 30 s by default, which a judge that hangs until then would pass.
+    stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let (status, text) = raw_exchange(
+        stream,
+        "GET /login HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n",
+    );
+    assert!(
+        matches!(status, Some(200 | 503)),
+        "a new request with {} half-requests open: {status:?} {text}",
+        held.len()
+    );
+    drop(held);
+    // Once they are gone, it serves again (slots are given back).
+    let mut answered = None;
+    for _ in 0..50 {
+        let stream = connect_from(Ipv4Addr::new(127, 0, 0, 1), &server.url).expect("a new connection");
+        let (status, _) = raw_exchange(
+            stream,
+            "GET /login HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n",
+        );
+        answered = status;
+        if status == Some(200) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert_eq!(answered, Some(200));
+}
+
+/// Opens `/events` with a session's cookie; lines come on the channel,
+/// and `None` once the server ends the stream.
+fn events(server: &Server, client: &Client) -> std::sync::mpsc::Receiver<Option<String>> {
+    let mut stream = connect_from(Ipv4Addr::LOCALHOST, &server.url).unwrap();
+    write!(
+        stream,
+        "GET /events HTTP/1.1\r\nhost: x\r\ncookie: {}\r\naccept: text/event-stream\r\n\r\n",
+        client.cookie_header()
+    )
+    .unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = stream.set_read_timeout(Some(Duration::from_secs(120)));
+        for line in BufReader::new(stream).lines() {
+            match line {
+                Ok(l) => {
+                    if tx.send(Some(l)).is_err() {
+                        return;
+                    }
+                }
+                Err(_) => break,
+            }
+        }
+        let _ = tx.send(None);
+    });
+    rx
+}
+
+/// Waits until the stream ends (`true`) or 60 s pass (`false`), a hang check.
+fn stream_ends(rx: &std::sync::mpsc::Receiver<Option<String>>) -> bool {
+    loop {
+        match rx.recv_timeout(Duration::from_secs(60)) {
+            Ok(Some(_)) => continue,
+            Ok(None) | Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return true,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => return false,
+        }
+    }
+}
+
+#[test]
+fn serve_an_events_stream_ends_when_its_session_does() {
+    let server = Server::start(&["alice"], "", &[]);
+    let alice = server.contestant("alice");
+    let stream = events(&server, &alice);
+    assert_eq!(
+        stream.recv_timeout(Duration::from_secs(60)).unwrap().as_deref(),
+        Some("HTTP/1.1 200 OK")
+    );
+    let csrf = alice.csrf("/");
+    assert_eq!(alice.post_form("/logout", &[("csrf", &csrf)]).status, 303);
+    assert!(stream_ends(&stream), "the stream goes on after sign-out");
+}
+
+#[test]
+fn serve_a_changed_password_ends_the_old_sessions_and_tokens() {
+    let temp = crate::serve_util::contest_dir(&["alice", "bob"], "");
+    let mut server = Server::start_in(temp.path(), &[]);
+    let alice = server.contestant("alice");
+    let bob = server.contestant("bob");
+    let alice_api = api(&server, "alice", "alice-pw");
+    assert_eq!(alice.get("/submissions").status, 200);
+    server.kill();
+    std::fs::write(
+        temp.path().join("students.csv"),
+        "name,password\nalice,a-new-password\nbob,bob-pw\n",
+    )
+    .unwrap();
+    let server = Server::start_in(temp.path(), &[]);
+    let (alice, bob, alice_api) = (
+        rebase(&alice, &server),
+        rebase(&bob, &server),
+        rebase(&alice_api, &server),
+    );
+    assert_eq!(
+        alice.get("/submissions").location.as_deref(),
+        Some("/login"),
+        "the old cookie"
+    );
+    assert_eq!(alice_api.get("/api/v1/me").status, 401, "the old token");
+    assert_eq!(
+        bob.get("/submissions").status,
+        200,
+        "bob's password did not change"
+    );
+    assert_eq!(server.client().sign_in("alice", "alice-pw"), 403);
+    assert_eq!(server.client().sign_in("alice", "a-new-password"), 303);
+}
+
+/// The same client (cookies, token) pointed at a restarted server.
+fn rebase(client: &Client, server: &Server) -> Client {
+    Client {
+        url: server.url.clone(),
+        agent: client.agent.clone(),
+        token: client.token.clone(),
+    }
+}
+
+#[test]
+fn serve_the_teacher_resets_a_password_and_signs_a_contestant_out_everywhere() {
+    let server = Server::start(&["alice"], "", &[]);
+    let teacher = server.teacher();
+    let teacher_api = api(&server, "admin", ADMIN_PASSWORD);
+    let users: serde_json::Value = serde_json::from_str(&teacher_api.get("/api/v1/ranking").body).unwrap();
+    assert!(users["standings"].to_string().contains("alice"));
+    let id = alice_id(&teacher);
+
+    // Signed out everywhere: the page's session, the token, the live stream.
+    let alice = server.contestant("alice");
+    let alice_api = api(&server, "alice", "alice-pw");
+    let stream = events(&server, &alice);
+    let csrf = teacher.csrf("/admin");
+    let out = teacher.post_form(&format!("/admin/users/{id}/sign-out"), &[("csrf", &csrf)]);
+    assert_eq!(out.status, 303, "{}", out.body);
+    assert_eq!(alice.get("/submissions").location.as_deref(), Some("/login"));
+    assert_eq!(alice_api.get("/api/v1/me").status, 401);
+    assert!(
+        stream_ends(&stream),
+        "the stream goes on after the teacher's sign-out"
+    );
+    assert_eq!(
+        server.client().sign_in("alice", "alice-pw"),
+        303,
+        "the password still works"
+    );
+
+    // A new password, shown once; the old one and its sessions are gone.
+    let alice = server.contestant("alice");
+    let reset = teacher.post_form(&format!("/admin/users/{id}/password"), &[("csrf", &csrf)]);
+    assert_eq!(reset.status, 200, "{}", reset.body);
+    let password = reset
+        .body
+        .split("<code id=\"new-password\">")
+        .nth(1)
+        .and_then(|r| r.split('<').next())
+        .expect("the new password on the page")
+        .to_string();
+    assert_eq!(alice.get("/submissions").location.as_deref(), Some("/login"));
+    assert_eq!(server.client().sign_in("alice", "alice-pw"), 403);
+    assert_eq!(server.client().sign_in("alice", &password), 303);
+    assert!(!teacher.get("/admin").body.contains(&password), "shown once only");
+}
+
+/// Alice's user id, from the teacher's page.
+fn alice_id(teacher: &Client) -> String {
+    let page = teacher.get("/admin").body;
+    let row = page
+        .split("?user=alice")
+        .nth(1)
+        .expect("alice on the teacher's page");
+    row.split("name=\"user\" value=\"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .expect("alice's id")
+        .to_string()
+}
+
+fn mode(path: &Path) -> u32 {
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+}
+
+#[test]
+fn serve_keeps_the_database_and_the_sources_it_compiles_private() {
+    let temp = crate::serve_util::contest_dir(&["alice"], "");
+    let tmp = temp.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    // What a killed server left: a source in a folder of a dead process.
+    let mut dead = std::process::Command::new("true").spawn().unwrap();
+    let dead_pid = dead.id();
+    dead.wait().unwrap();
+    let leftover = tmp.join(format!("mayan-judge-serve-{dead_pid}-AbCdEf"));
+    std::fs::create_dir_all(leftover.join("s1-xyz")).unwrap();
+    std::fs::write(leftover.join("s1-xyz/mayan.c"), "int main(){}").unwrap();
+    let tweak = |c: &mut std::process::Command| {
+        c.env("TMPDIR", &tmp);
+    };
+    let mut server = Server::start_in_tweaked(temp.path(), &[], &tweak);
+    assert!(
+        !leftover.exists(),
+        "a killed server's folder is removed at the next start"
+    );
+    let db = temp.path().join("mayan-judge.db");
+    let alice = server.contestant("alice");
+    let id = submission_number(&alice.submit("mayan.c", &accepted_c()));
+    api(&server, "alice", "alice-pw").wait_judged(id, 240);
+    for suffix in ["", "-wal", "-shm"] {
+        let file = Path::new(&format!("{}{suffix}", db.display())).to_path_buf();
+        if file.exists() {
+            assert_eq!(mode(&file), 0o600, "{}", file.display());
+        }
+    }
+    let ours: Vec<_> = std::fs::read_dir(&tmp)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    assert_eq!(ours.len(), 1, "{ours:?}");
+    assert_eq!(mode(&ours[0]), 0o700, "the compile folder");
+    // A clean stop leaves nothing.
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(server.child.id() as i32),
+        nix::sys::signal::Signal::SIGTERM,
+    )
+    .unwrap();
+    let _ = server.child.wait();
+    let left: Vec<_> = std::fs::read_dir(&tmp)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    assert!(left.is_empty(), "left after a clean stop: {left:?}");
+    // A database others can read: refused, with the fix.
+    std::fs::set_permissions(&db, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let out = Server::command(temp.path(), &[])
+        .env("TMPDIR", &tmp)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "started on a readable database");
+    assert!(
+        stderr.contains("mayan-judge.db") && stderr.contains("chmod 600"),
+        "{stderr}"
+    );
+}
+
+/// Each feedback policy, over the API, the submission's page, the list
+/// and `/events`: what the table of docs/SERVE.md says, nothing more.
+#[test]
+fn serve_each_feedback_policy_shows_the_same_in_the_api_the_pages_and_the_events() {
+    // (policy, verdict shown, score shown, tests shown)
+    let table = [
+        ("all-tests", true, true, true),
+        ("first-failure", true, true, true),
+        ("score", false, true, false),
+        ("none-until-end", false, false, false),
+    ];
+    for (policy, verdict, score, tests) in table {
+        let server = Server::start(&["alice"], &format!("feedback = \"{policy}\"\n"), &[]);
+        let alice = server.contestant("alice");
+        let stream = events(&server, &alice);
+        assert!(
+            stream.recv_timeout(Duration::from_secs(60)).is_ok(),
+            "{policy}: the stream opens"
+        );
+        let id = submission_number(&alice.submit("mayan.c", WRONG_C));
+        let seen = api(&server, "alice", "alice-pw").wait_judged(id, 240);
+        assert_eq!(seen["verdict"] == "WA", verdict, "{policy}: API verdict {seen}");
+        assert_eq!(seen["status"] == "WA", verdict, "{policy}: API status {seen}");
+        assert_eq!(!seen["score"].is_null(), score, "{policy}: API score {seen}");
+        let n_tests = seen["tests"].as_array().map_or(0, Vec::len);
+        assert_eq!(n_tests > 0, tests, "{policy}: API tests {seen}");
+        if policy == "first-failure" {
+            assert_eq!(n_tests, 1, "{policy}: up to the first failure {seen}");
+        }
+        let list = api(&server, "alice", "alice-pw").get("/api/v1/submissions").body;
+        assert_eq!(list.contains("\"WA\""), verdict, "{policy}: API list {list}");
+        let page = alice.get(&format!("/submissions/{id}")).body;
+        assert_eq!(page.contains(">WA<"), verdict, "{policy}: page {page}");
+        assert_eq!(page.contains("class=\"v-"), tests, "{policy}: page's tests");
+        let listed = alice.get("/submissions").body;
+        assert_eq!(listed.contains(">WA<"), verdict, "{policy}: list page");
+        // The stream's last word on the submission.
+        let mut last = String::new();
+        while let Ok(Some(line)) = stream.recv_timeout(Duration::from_secs(5)) {
+            if line.starts_with("data:") && line.contains(&format!("\"id\":{id}")) {
+                last = line;
+            }
+        }
+        assert!(last.contains("\"final\":true"), "{policy}: {last}");
+        assert_eq!(last.contains("\"WA\""), verdict, "{policy}: events {last}");
+    }
+}
