@@ -11,10 +11,11 @@
 //! `db` (schema, queries), `auth` (passwords, sessions, tokens), `queue`
 //! (judging), `events` (live status), `standings` (the ranking),
 //! `signin` (admission of password checks), `connections` (caps and
-//! timeouts of connections), `templates` → `app` (shared state, start-up, feedback policy, rate
-//! limits) → `actions` (sign in, submit, what a viewer may see: no HTTP)
-//! → `http` (identity, errors, rendering, CSRF, cookies) → `web`, `admin`,
-//! `api` (the routes) → `router` (the router assembled, serving).
+//! timeouts of connections), `templates` → `app` (shared state,
+//! start-up, the feedback table, rate limits) → `actions` (sign in,
+//! submit, what a viewer may see: no HTTP) → `http` (identity, errors,
+//! rendering, CSRF, cookies) → `web`, `admin`, `api` (the routes) →
+//! `router` (the router assembled, serving).
 
 mod actions;
 mod admin;
