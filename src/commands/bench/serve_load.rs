@@ -38,7 +38,7 @@ pub struct LoadOptions {
 }
 
 /// The accepted reference program, built in so the benchmark runs anywhere.
-const ACCEPTED_C: &str = include_str!("../../../reference/mayan/accepted/solution.c");
+pub(super) const ACCEPTED_C: &str = include_str!("../../../reference/mayan/accepted/solution.c");
 
 /// Contestants who only measure (pages and API), besides the teacher.
 const PROBES: usize = 3;
@@ -70,6 +70,50 @@ pub fn run(o: &LoadOptions) -> Result<()> {
     Ok(())
 }
 
+/// What `bench --only scaling` takes of one burst.
+pub(super) struct Throughput {
+    /// Burst submissions judged per second (from the first sent to the
+    /// last judged).
+    pub rate: f64,
+    /// Burst submissions judged.
+    pub judged: usize,
+    /// Burst submissions sent.
+    pub sent: usize,
+    /// Judged submissions with another verdict than their program's.
+    pub unexpected: usize,
+    /// CPU time of the server and its runs (its children, reaped) over
+    /// the burst's wall time: cores kept busy.
+    pub server_cores: Option<f64>,
+    /// The whole machine's busy share over the burst.
+    pub machine_busy: Option<f64>,
+}
+
+/// One burst on a fresh server, for its throughput and the cores it kept
+/// busy; no idle baseline, no report.
+pub(super) fn throughput(o: &LoadOptions) -> Result<Throughput> {
+    let progress = Progress::new(o.quiet, o.submissions, "judged");
+    progress.phase(&format!("starting mayan-judge serve --jobs {}", o.jobs));
+    let server = Server::start(o)?;
+    let stats = Stats::default();
+    let url = server.url.as_str();
+    let setup = Setup::new(url, o, &stats, &progress)?;
+    let (cpu_before, start) = (server.cpu_seconds(), Instant::now());
+    let load = burst(url, o, &setup, &stats, &progress)?;
+    let cores = cpu_before
+        .zip(server.cpu_seconds())
+        .map(|(a, b)| (b - a) / start.elapsed().as_secs_f64());
+    progress.finish();
+    let check = verify(url, &setup, &load, &stats)?;
+    Ok(Throughput {
+        rate: load.done as f64 / load.judged.as_secs_f64(),
+        judged: check.judged,
+        sent: o.submissions,
+        unexpected: check.unexpected.len(),
+        server_cores: cores,
+        machine_busy: load.cpu.map(|(busy, _)| busy),
+    })
+}
+
 /// The server under test: a child process, killed when dropped.
 struct Server {
     child: Child,
@@ -82,7 +126,7 @@ struct Server {
 }
 
 /// The bundled problem written out with only its first `n` tests.
-fn narrowed_package(n: usize) -> Result<Embedded> {
+pub(super) fn narrowed_package(n: usize) -> Result<Embedded> {
     let package = Embedded::extract().context("writing out the bundled problem")?;
     let tests = Problem::load(&package.package_dir())?.tests()?;
     for t in tests.iter().skip(n.max(1)) {
@@ -152,6 +196,22 @@ impl Server {
         let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
         let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
         Some(kib << 10)
+    }
+
+    /// CPU time of the server and of its children it has reaped (its runs
+    /// and compilations), seconds: `utime + stime + cutime + cstime`.
+    fn cpu_seconds(&self) -> Option<f64> {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).ok()?;
+        let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+        let ticks: u64 = fields
+            .get(11..15)?
+            .iter()
+            .map(|f| f.parse::<u64>().ok())
+            .sum::<Option<u64>>()?;
+        let hz = nix::unistd::sysconf(nix::unistd::SysconfVar::CLK_TCK)
+            .ok()
+            .flatten()?;
+        Some(ticks as f64 / hz as f64)
     }
 
     /// What the server wrote on stderr (errors).
