@@ -140,14 +140,21 @@ fn an_endless_loop_is_stopped_under_1_1x_its_limit_and_not_run_again() {
     let limit = report["time_limit_ms"].as_u64().unwrap();
     let test = &report["submissions"][0]["tests"][0];
     assert_eq!(test["verdict"], "TLE", "{test}");
-    assert_eq!(test["runs"], 1, "run again: {test}");
-    // The run's own figures against the report's limit (never this test's clock).
-    let cpu = test["time_ms"].as_u64().unwrap();
-    assert!(
-        cpu * 10 <= limit * 11,
-        "CPU {cpu} ms over 1.1x of {limit} ms: {test}"
-    );
-    assert!(cpu >= limit, "stopped before the limit: {test}");
+    // The run's own figures against the report's limits (never this test's
+    // clock): CPU time under 1.1x the limit, wall time under 1.1x the wall
+    // limit (twice the limit and a second).
+    let (cpu, wall) = (test["time_ms"].as_u64().unwrap(), test["wall_ms"].as_u64().unwrap());
+    assert!(cpu * 10 <= limit * 11, "CPU {cpu} ms over 1.1x of {limit} ms: {test}");
+    assert!(wall * 10 <= (2 * limit + 1000) * 11, "wall {wall} ms: {test}");
+    if test["reason"].as_str().unwrap().starts_with("CPU time over") {
+        // Stopped at the cap: far over, not run again.
+        assert_eq!(test["runs"], 1, "run again: {test}");
+        assert!(cpu >= limit, "stopped before the limit: {test}");
+    } else {
+        // A machine so loaded that the loop got under a third of a core ran
+        // out of wall time first: that is what a retry is for.
+        eprintln!("note: a starved run, stopped by the wall clock: {test}");
+    }
 }
 
 #[test]
