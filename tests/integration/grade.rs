@@ -143,8 +143,14 @@ fn an_endless_loop_is_stopped_under_1_1x_its_limit_and_not_run_again() {
     // The run's own figures against the report's limits (never this test's
     // clock): CPU time under 1.1x the limit, wall time under 1.1x the wall
     // limit (twice the limit and a second).
-    let (cpu, wall) = (test["time_ms"].as_u64().unwrap(), test["wall_ms"].as_u64().unwrap());
-    assert!(cpu * 10 <= limit * 11, "CPU {cpu} ms over 1.1x of {limit} ms: {test}");
+    let (cpu, wall) = (
+        test["time_ms"].as_u64().unwrap(),
+        test["wall_ms"].as_u64().unwrap(),
+    );
+    assert!(
+        cpu * 10 <= limit * 11,
+        "CPU {cpu} ms over 1.1x of {limit} ms: {test}"
+    );
     assert!(wall * 10 <= (2 * limit + 1000) * 11, "wall {wall} ms: {test}");
     if test["reason"].as_str().unwrap().starts_with("CPU time over") {
         // Stopped at the cap: far over, not run again.

@@ -4,8 +4,10 @@
 //! is graded by this executable's `grade` with `--jobs 1, 2, 4, ...` up to
 //! the cores; then a fresh `serve` with as many slots judges a burst
 //! (`serve_load`'s machinery). Every figure is a ratio to `--jobs 1`
-//! measured in the same run, with the cores each kept busy: the CPU time
-//! of the command and everything it ran, over its wall time.
+//! measured in the same run, with the share of the machine's cores busy
+//! meanwhile (`/proc/stat`: run it on a machine doing nothing else; the
+//! runs' CPU time is not all reaped by the judge, so its own rusage would
+//! miss part of it).
 
 use super::Targets;
 use super::serve_load::{self, ACCEPTED_C, LoadOptions};
@@ -40,10 +42,10 @@ pub fn jobs_ladder(most: usize) -> Vec<usize> {
     out
 }
 
-/// One measurement: wall time and the cores kept busy.
+/// One measurement: wall time and the machine's busy share meanwhile.
 struct Figure {
     wall: Duration,
-    cores: f64,
+    busy: Option<f64>,
 }
 
 /// Runs the benchmark and prints its report.
@@ -120,7 +122,7 @@ fn write_class(dir: &Path, n: usize) -> Result<Option<PathBuf>> {
 }
 
 /// `grade --lang exe --jobs J` of every program in `class`: its wall time
-/// and the cores it and its runs kept busy; every test must be accepted.
+/// and the machine's busy share meanwhile; every test must be accepted.
 fn grade_class(
     class: &Path,
     problem: Option<&Path>,
@@ -144,7 +146,7 @@ fn grade_class(
         command.args(["--tests", t]);
     }
     command.args(&programs);
-    let cpu_before = children_cpu();
+    let cpu_before = serve_load::cpu_times();
     let start = Instant::now();
     let out = command.output().context("running grade")?;
     let wall = start.elapsed();
@@ -156,20 +158,10 @@ fn grade_class(
             String::from_utf8_lossy(&out.stderr)
         );
     }
-    let cpu = children_cpu().saturating_sub(cpu_before);
-    Ok(Figure {
-        wall,
-        cores: cpu.as_secs_f64() / wall.as_secs_f64(),
-    })
-}
-
-/// CPU time of this process's reaped children (and theirs), user + system.
-fn children_cpu() -> Duration {
-    use nix::sys::resource::{UsageWho, getrusage};
-    getrusage(UsageWho::RUSAGE_CHILDREN).map_or(Duration::ZERO, |u| {
-        let t = |tv: nix::sys::time::TimeVal| Duration::new(tv.tv_sec() as u64, tv.tv_usec() as u32 * 1000);
-        t(u.user_time()) + t(u.system_time())
-    })
+    let busy = cpu_before
+        .zip(serve_load::cpu_times())
+        .map(|(a, b)| serve_load::cpu_share(&a, &b).0);
+    Ok(Figure { wall, busy })
 }
 
 fn print_report(
@@ -185,23 +177,19 @@ fn print_report(
          with --jobs J, then serve --jobs J judging a burst of {} submissions; the judge may use {cores} cores.",
         o.class, o.burst
     );
-    println!(
-        "  J   class wall  speed-up  cores busy   serve rate   speed-up  server+runs cores  machine busy"
-    );
+    println!("  J   class wall  speed-up  machine busy   serve rate  speed-up  machine busy");
     let mut targets = Targets::default();
+    let pct = |b: Option<f64>| b.map_or("?".into(), |b| format!("{:.0}%", b * 100.0));
     for (k, &jobs) in ladder.iter().enumerate() {
         let (g, s) = (&grading[k], &serving[k]);
         let speedup = grading[0].wall.as_secs_f64() / g.wall.as_secs_f64();
         let rate_up = s.rate / serving[0].rate;
-        let server_cores = s.server_cores.map_or("?".into(), |c| format!("{c:.2}"));
-        let busy = s
-            .machine_busy
-            .map_or("?".into(), |b| format!("{:.0}%", b * 100.0));
         println!(
-            "  {jobs:<3} {:>8.2} s  {speedup:>7.2}x  {:>10.2}  {:>9.2}/s  {rate_up:>8.2}x  {server_cores:>17}  {busy:>12}",
+            "  {jobs:<3} {:>8.2} s  {speedup:>7.2}x  {:>12}  {:>9.2}/s  {rate_up:>7.2}x  {:>12}",
             g.wall.as_secs_f64(),
-            g.cores,
+            pct(g.busy),
             s.rate,
+            pct(s.machine_busy),
         );
         let most = k + 1 == ladder.len();
         if jobs == 2 || (most && jobs > 1) {
@@ -213,14 +201,13 @@ fn print_report(
                 format!("{speedup:.2}x (>= {want:.2}x)"),
             );
         }
-        if most && let Some(c) = s.server_cores {
-            let share = c / jobs as f64;
+        if most && let Some(busy) = s.machine_busy {
             targets.add(
                 &format!(
-                    "serve --jobs {jobs}: the server and its runs use the cores while a burst is judged"
+                    "serve --jobs {jobs}: the server and its runs use the cores while a burst is judged (a quiet machine)"
                 ),
-                share >= 0.9,
-                format!("{:.0}% of {jobs} (>= 90%)", share * 100.0),
+                busy >= 0.9,
+                format!("{:.0}% of {cores} busy (>= 90%)", busy * 100.0),
             );
         }
     }

@@ -81,10 +81,9 @@ pub(super) struct Throughput {
     pub sent: usize,
     /// Judged submissions with another verdict than their program's.
     pub unexpected: usize,
-    /// CPU time of the server and its runs (its children, reaped) over
-    /// the burst's wall time: cores kept busy.
-    pub server_cores: Option<f64>,
-    /// The whole machine's busy share over the burst.
+    /// The whole machine's busy share over the burst (on a quiet machine:
+    /// the server and its runs; the runs' CPU time is not all reaped by the
+    /// server, so its own figures would miss it).
     pub machine_busy: Option<f64>,
 }
 
@@ -97,11 +96,7 @@ pub(super) fn throughput(o: &LoadOptions) -> Result<Throughput> {
     let stats = Stats::default();
     let url = server.url.as_str();
     let setup = Setup::new(url, o, &stats, &progress)?;
-    let (cpu_before, start) = (server.cpu_seconds(), Instant::now());
     let load = burst(url, o, &setup, &stats, &progress)?;
-    let cores = cpu_before
-        .zip(server.cpu_seconds())
-        .map(|(a, b)| (b - a) / start.elapsed().as_secs_f64());
     progress.finish();
     let check = verify(url, &setup, &load, &stats)?;
     Ok(Throughput {
@@ -109,7 +104,6 @@ pub(super) fn throughput(o: &LoadOptions) -> Result<Throughput> {
         judged: check.judged,
         sent: o.submissions,
         unexpected: check.unexpected.len(),
-        server_cores: cores,
         machine_busy: load.cpu.map(|(busy, _)| busy),
     })
 }
@@ -196,22 +190,6 @@ impl Server {
         let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
         let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
         Some(kib << 10)
-    }
-
-    /// CPU time of the server and of its children it has reaped (its runs
-    /// and compilations), seconds: `utime + stime + cutime + cstime`.
-    fn cpu_seconds(&self) -> Option<f64> {
-        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).ok()?;
-        let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
-        let ticks: u64 = fields
-            .get(11..15)?
-            .iter()
-            .map(|f| f.parse::<u64>().ok())
-            .sum::<Option<u64>>()?;
-        let hz = nix::unistd::sysconf(nix::unistd::SysconfVar::CLK_TCK)
-            .ok()
-            .flatten()?;
-        Some(ticks as f64 / hz as f64)
     }
 
     /// What the server wrote on stderr (errors).
@@ -711,14 +689,14 @@ fn send_all(url: &str, o: &LoadOptions, setup: &Setup, stats: &Stats) -> (Vec<(i
 }
 
 /// The machine's CPU times from `/proc/stat`: user, nice, system, idle, …
-fn cpu_times() -> Option<Vec<u64>> {
+pub(super) fn cpu_times() -> Option<Vec<u64>> {
     let text = std::fs::read_to_string("/proc/stat").ok()?;
     let line = text.lines().next()?.strip_prefix("cpu ")?;
     line.split_whitespace().map(|f| f.parse().ok()).collect()
 }
 
 /// Busy and niced shares of the CPU between two readings.
-fn cpu_share(a: &[u64], b: &[u64]) -> (f64, f64) {
+pub(super) fn cpu_share(a: &[u64], b: &[u64]) -> (f64, f64) {
     let d: Vec<f64> = a
         .iter()
         .zip(b)
