@@ -1,6 +1,7 @@
 //! Command-line structure (clap derive). Only argument definitions live here;
 //! each subcommand's logic is in `commands/<name>.rs`.
 
+use crate::judge::pool::Jobs;
 use crate::puzzle::generate::{BlockCounts, MoveCounts, PerColour};
 use crate::puzzle::solver::{MemorySize, Reading};
 use crate::workflows::export::kattis::License;
@@ -220,11 +221,15 @@ pub struct GradeArgs {
     /// Only tests whose name matches this glob (e.g. `secret/*`, `sample/1`).
     #[arg(long)]
     pub tests: Option<String>,
-    /// Tests (and compilations) run in parallel. CPU time is measured per
-    /// process and stays comparable; wall time and memory bandwidth suffer
-    /// when jobs exceed cores.
-    #[arg(long, default_value_t = 1)]
-    pub jobs: usize,
+    /// Compilations and runs at a time, all submissions together (one pool:
+    /// no submission waits for another's slow test); `auto`: one per core
+    /// the judge may use. The cost is timing noise: CPU time is measured
+    /// per run, but runs side by side share caches and memory bandwidth, so
+    /// times rise a little with each job (a few % at one per core), and
+    /// much more past the cores. Use 1 when times near the limit decide
+    /// verdicts; `auto` to grade a class fast (see docs/SPEED.md).
+    #[arg(long, default_value = "1")]
+    pub jobs: Jobs,
     /// Force the language (c, cpp, rust, python, exe) instead of detecting it.
     #[arg(long)]
     pub lang: Option<String>,
@@ -235,7 +240,7 @@ pub struct GradeArgs {
     /// Programs read stdin and write stdout, whatever the package says.
     #[arg(long)]
     pub stdio: bool,
-    /// Run a TLE close to the limit (finished within 1.5x of it, or out of
+    /// Run a TLE close to the limit (finished within 1.05x of it, or out of
     /// wall time while computing) again, up to N times; the last run stands.
     /// 0: every run stops at the limit.
     #[arg(long, value_name = "N", default_value_t = 1)]
@@ -330,9 +335,12 @@ pub struct CiArgs {
     /// Run only shard K of N (e.g. 1/2), for a CI matrix.
     #[arg(long, default_value = "1/1")]
     pub shard: crate::workflows::ci::Shard,
-    /// Tests run in parallel for each reference program.
-    #[arg(long, default_value_t = 2)]
-    pub jobs: usize,
+    /// Runs at a time, all reference programs together (one pool); `auto`:
+    /// one per core the judge may use. More jobs add timing noise (runs
+    /// side by side share caches and memory bandwidth): keep it at or
+    /// under the cores, since ci checks time margins (see docs/SPEED.md).
+    #[arg(long, default_value = "2")]
+    pub jobs: Jobs,
     /// Report files.
     #[command(flatten)]
     pub reports: ReportArgs,
@@ -376,8 +384,9 @@ pub struct BenchArgs {
     #[arg(long)]
     pub quick: bool,
     /// Run only one part: `solver`, `grader` (the judge's overhead per test),
-    /// `stress` (the stress loop's rate), or `serve` (the online judge under
-    /// load: minutes, so never run without --only).
+    /// `stress` (the stress loop's rate), `serve` (the online judge under
+    /// load) or `scaling` (judging on every core); the last two take
+    /// minutes, so they never run without --only.
     #[arg(long)]
     pub only: Option<BenchPart>,
     /// Runs per side in the grader overhead measurement.
@@ -393,11 +402,19 @@ pub struct BenchArgs {
     /// `--only serve`: concurrent submitting clients.
     #[arg(long, default_value_t = 50)]
     pub clients: usize,
-    /// `--only serve`: the server's --jobs [default: the machine's cores].
+    /// `--only serve`: the server's --jobs; `--only scaling`: the largest
+    /// --jobs measured [default: the cores the judge may use].
     #[arg(long)]
     pub jobs: Option<usize>,
+    /// `--only scaling`: programs in the class graded.
+    #[arg(long, default_value_t = 16)]
+    pub class: usize,
+    /// `--only scaling`: submissions in each burst the server judges.
+    #[arg(long, default_value_t = 40)]
+    pub burst: usize,
     /// `--only serve`: judge on the bundled problem's first N tests only
-    /// [default: the package `serve` finds, every test].
+    /// [default: the package `serve` finds, every test]; `--only scaling`:
+    /// grade the class on them (the bursts on at most 10).
     #[arg(long, value_name = "N")]
     pub tests: Option<usize>,
     /// `--only serve`: seconds of the idle baseline (pages and API on the
@@ -421,6 +438,10 @@ pub enum BenchPart {
     /// The online judge under a burst of submissions: latencies against the
     /// idle server's (only with --only).
     Serve,
+    /// Judging on every core: a class graded, and a burst served, with
+    /// --jobs 1, 2, 4, ... up to the cores, as ratios to --jobs 1 (only with
+    /// --only: minutes).
+    Scaling,
 }
 
 /// Options of `gen`.
@@ -541,9 +562,11 @@ pub struct StressArgs {
     /// Moves per puzzle: `N`, or a range `A..B` chosen per board.
     #[arg(long, default_value = "1..5")]
     pub n: MoveCounts,
-    /// Boards run in parallel [default: the number of cores].
-    #[arg(long)]
-    pub jobs: Option<usize>,
+    /// Boards run at a time; `auto` (the default): one per core the judge
+    /// may use. More jobs than cores only add timing noise (a run near
+    /// --time-limit may turn TLE); fewer leave cores idle.
+    #[arg(long, default_value = "auto")]
+    pub jobs: Jobs,
     /// CPU time limit per run, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 3000)]
     pub time_limit: u64,
@@ -604,9 +627,11 @@ pub struct ServeArgs {
     /// The database file (created when missing).
     #[arg(long)]
     pub db: Option<PathBuf>,
-    /// Submissions judged at a time.
-    #[arg(long, default_value_t = 1)]
-    pub jobs: usize,
+    /// Compilations and runs at a time, all submissions together (one pool
+    /// of slots); `auto` (the default): one per core the judge may use (its
+    /// CPU affinity and its cgroup's cpu.max respected).
+    #[arg(long, default_value = "auto")]
+    pub jobs: Jobs,
     /// HTTPS: the certificate chain (PEM); with --tls-key.
     #[arg(long, requires = "tls_key")]
     pub tls_cert: Option<PathBuf>,

@@ -3,7 +3,8 @@
 //! and an exhaustive search with a memo of dead states), so the figures mean
 //! something on a shared, noisy machine; the solver's peak memory, and a
 //! solve under a small memory cap; the grader's and the stress loop's cost;
-//! with `--only serve`, the online judge under load (`bench/serve_load.rs`).
+//! with `--only serve`, the online judge under load (`bench/serve_load.rs`);
+//! with `--only scaling`, judging on every core (`bench/scaling.rs`).
 
 use crate::cli::{BenchArgs, BenchPart};
 use crate::judge::grading::{Judge, run_limits};
@@ -23,11 +24,12 @@ use std::time::{Duration, Instant};
 
 use super::solve::measured;
 
+mod scaling;
 mod serve_load;
 
 /// The `--only serve` options.
 fn load_options(args: &BenchArgs) -> Result<serve_load::LoadOptions> {
-    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let cores = crate::judge::pool::available_cores();
     if args.submissions > 10 * args.contestants {
         bail!("--submissions: at most 10 per contestant (the default submission rate limit)");
     }
@@ -55,6 +57,15 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
     }
     if args.only == Some(BenchPart::Serve) {
         serve_load::run(&load_options(args)?)?;
+    }
+    if args.only == Some(BenchPart::Scaling) {
+        scaling::run(&scaling::ScalingOptions {
+            class: args.class.max(1),
+            burst: args.burst.max(1),
+            most_jobs: args.jobs.unwrap_or_else(crate::judge::pool::available_cores),
+            tests: args.tests,
+            quiet: args.quiet,
+        })?;
     }
     Ok(0)
 }
@@ -550,6 +561,7 @@ fn baseline_program(exe: &Path) -> Program {
         files: vec![(exe.to_path_buf(), "solution".into())],
         cached: true,
         source: None,
+        facts: Default::default(),
     }
 }
 

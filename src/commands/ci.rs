@@ -2,6 +2,7 @@
 
 use super::progress::Progress;
 use crate::cli::CiArgs;
+use crate::judge::pool::Pool;
 use crate::judge::submission::default_cache_dir;
 use crate::report::{ReportFormat, Text};
 use crate::workflows::ci::{CiReport, SCHEMA_VERSION, find_packages, run_unit, shard_units, units};
@@ -20,14 +21,16 @@ pub fn run(args: &CiArgs) -> Result<i32> {
         protections: sandbox.protections(),
         checks: Vec::new(),
     };
-    for unit in &work {
-        let check = run_unit(unit, &sandbox, &cache, args.jobs);
+    // Every unit's runs draw from one pool; checks keep the units' order.
+    let pool = Pool::new(args.jobs.count());
+    report.checks = pool.each(work.len(), |k| {
+        let check = run_unit(&work[k], &sandbox, &cache, &pool, k as u64);
         progress.step(|| {
             let status = if check.failure.is_some() { "MISMATCH" } else { "ok" };
             format!("{} {}: {status} ({})", check.package, check.name, check.result)
         });
-        report.checks.push(check);
-    }
+        check
+    });
     progress.finish();
     print!("{}", Text.ci(&report));
     super::write_reports(&args.reports, |e| e.ci(&report))?;

@@ -28,6 +28,7 @@ pub fn run(args: &DoctorArgs) -> Result<i32> {
 /// The machine's checks, then the sandbox's.
 fn checks() -> Vec<Check> {
     let mut checks = machine_checks(&Machine::live());
+    checks.push(Check::pass("judging cores", crate::judge::pool::describe_cores()));
     checks.extend(sandbox_checks(Sandbox::detect().protection_details()));
     checks
 }

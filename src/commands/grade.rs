@@ -1,13 +1,15 @@
 //! `mayan-judge grade`: compile and run submissions on a package's tests:
 //! files given, or every contestant of a contest folder (`--contest`, a
-//! ranking on the terminal); compiled `--jobs` at a time, then each graded
-//! with its tests `--jobs` at a time.
+//! ranking on the terminal). Every compilation and every run of every
+//! submission draws from one pool of `--jobs` slots (`judge::pool`), with
+//! no wait between one submission and the next.
 
 use super::progress::Progress;
 use crate::cli::GradeArgs;
 use crate::judge::grading::{GradeReport, Grader, SubmissionReport};
+use crate::judge::pool::{Item, Pool, Work};
 use crate::judge::runner::Sandboxed;
-use crate::judge::submission::{Prepared, SourceLimit, SubmissionError, default_cache_dir, prepare_all};
+use crate::judge::submission::{SourceLimit, default_cache_dir, prepare};
 use crate::package::embedded::Embedded;
 use crate::package::languages::LanguageTable;
 use crate::package::{FileIo, Problem, TestCase};
@@ -167,31 +169,49 @@ pub fn run(args: &GradeArgs) -> Result<i32> {
         })
         .collect();
     let progress = Progress::new(args.quiet, grader.len() * programs.len(), "tests");
+    let pool = Pool::new(args.jobs.count());
     if programs.len() > 1 {
         progress.phase(&format!(
-            "compiling {} programs, {} at a time",
+            "grading {} programs: compilations and tests {} at a time",
             programs.len(),
-            args.jobs.max(1)
+            pool.size()
         ));
     }
-    let sources: Vec<_> = programs.iter().map(|&(_, s, l)| (s, l)).collect();
     let limit = SourceLimit::of(&problem.config.limits);
-    let prepared = prepare_all(
-        &sandbox,
-        &sources,
-        args.jobs,
-        &default_cache_dir(),
-        limit,
-        &|_| {},
-    );
-    for (&(i, _, language), prepared) in programs.iter().zip(prepared) {
-        let entry = &mut report.submissions[i];
+    let cache = default_cache_dir();
+    let several = programs.len() > 1;
+    // One pool for every compilation and every run: submissions overlap,
+    // and each report lands in its own entry, so the order is unchanged.
+    let graded = pool.each(programs.len(), |k| {
+        let (i, source, language) = programs[k];
+        let name = entries[i].contestant.as_deref().unwrap_or(&entries[i].shown);
+        let mut entry = report.submissions[i].clone();
         entry.language = language.name.clone();
-        progress.phase(&format!(
-            "grading {}",
-            entries[i].contestant.as_deref().unwrap_or(&entries[i].shown)
-        ));
-        grade_one(&grader, prepared, entry, args.jobs, &progress);
+        let item = Item {
+            group: k as u64,
+            work: Work::Compile,
+        };
+        let prepared = pool.run(item, || prepare(&sandbox, source, language, &cache, limit));
+        if !several {
+            progress.phase(&format!("grading {name}"));
+        }
+        let ran = grader.grade_prepared(prepared, &mut entry, &pool, k as u64, &|r| {
+            progress.step(|| {
+                let who = if several {
+                    format!("{name} ")
+                } else {
+                    String::new()
+                };
+                format!("{who}{}: {} ({} ms)", r.test, r.verdict, r.time_ms)
+            })
+        });
+        if !ran {
+            progress.skip(grader.len());
+        }
+        (i, entry)
+    });
+    for (i, entry) in graded {
+        report.submissions[i] = entry;
     }
     progress.finish();
     let terminal: &dyn ReportFormat = if args.contest.is_some() { &Ranking } else { &Text };
@@ -210,20 +230,4 @@ pub fn run(args: &GradeArgs) -> Result<i32> {
             1
         };
     Ok(code)
-}
-
-/// Grades one prepared submission into its report entry.
-fn grade_one(
-    grader: &Grader,
-    prepared: Result<Prepared, SubmissionError>,
-    entry: &mut SubmissionReport,
-    jobs: usize,
-    progress: &Progress,
-) {
-    let ran = grader.grade_prepared(prepared, entry, jobs, &|r| {
-        progress.step(|| format!("{}: {} ({} ms)", r.test, r.verdict, r.time_ms))
-    });
-    if !ran {
-        progress.skip(grader.len());
-    }
 }

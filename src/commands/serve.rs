@@ -44,7 +44,7 @@ pub fn run(args: &ServeArgs) -> Result<i32> {
         languages,
         contest,
         db,
-        jobs: args.jobs,
+        jobs: args.jobs.count(),
         tls: args.tls_cert.clone().zip(args.tls_key.clone()),
         behind_proxy: args.behind_proxy,
         quiet: args.quiet,

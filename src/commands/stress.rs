@@ -136,11 +136,9 @@ fn budget(args: &StressArgs) -> Result<Budget> {
     })
 }
 
-/// Worker threads: `--jobs`, else one per core.
+/// Worker threads: `--jobs` (`auto`: one per core the judge may use).
 fn jobs(args: &StressArgs) -> usize {
-    args.jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1)
+    args.jobs.count()
 }
 
 /// The caps on shrinking, from `--shrink-runs` and `--shrink-time`.

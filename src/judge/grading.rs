@@ -17,6 +17,7 @@
 //! to the limit can be run again ([`Judge::retry_tle`]), so that a loaded
 //! machine does not change verdicts.
 
+use crate::judge::pool::{Item, Pool, Work};
 use crate::judge::runner::{RunError, Runner};
 use crate::judge::sandbox::{Limits, RunResult, Status};
 use crate::judge::submission::{Prepared, Program, SubmissionError};
@@ -100,6 +101,13 @@ impl TestResult {
     }
 }
 
+/// With `--retry-tle`, the CPU time a run may use, in % of the time limit:
+/// a run that finishes within it but over the limit is a TLE close enough
+/// to run again; one still running at it is stopped there, TLE for good.
+/// 105, not 110: the watchdog looks every 10 ms and the kill takes a few
+/// more, so a run stopped here has used under 1.1x the limit.
+pub const RETRY_CAP_PERCENT: u64 = 105;
+
 /// The one judging path: runs a program on an input under a problem's
 /// limits and judges what it printed.
 #[derive(Clone, Copy)]
@@ -115,11 +123,15 @@ pub struct Judge<'a> {
     /// stdout.
     pub io: Option<&'a FileIo>,
     /// How many times a TLE close to the limit is run again. With any
-    /// retry, a run may use up to 1.5x the time limit of CPU time (past the
-    /// limit it is still TLE); a TLE that finished within that, or ran out of wall time
-    /// while computing (CPU time at least half the limit: starved by a busy
-    /// machine, not sleeping), is run again, and the last run's result
-    /// stands. 0: every run stops at the limit.
+    /// retry, a run may use up to [`RETRY_CAP_PERCENT`] of the time limit
+    /// of CPU time (past the limit it is still TLE), so a run stops under
+    /// 1.1x its limit; a TLE that finished within that cap (its CPU time
+    /// at most 5% over the limit: a verdict a quieter machine might have
+    /// made AC), or ran out of wall time while computing (CPU time at
+    /// least half the limit: starved by a busy machine, not sleeping), is
+    /// run again, and the last run's result stands. A run killed at the cap
+    /// is over by more than noise and is not run again: an endless loop
+    /// costs under 1.1x its limit, once. 0: every run stops at the limit.
     pub retry_tle: u32,
 }
 
@@ -206,12 +218,13 @@ impl Judge<'_> {
         Ok((result, again))
     }
 
-    /// The CPU time a run is stopped at: 1.5x the time limit when TLEs are
-    /// run again, so that how far over the limit a program went is known
-    /// (the wall-time limit stays the time limit's).
+    /// The CPU time a run is stopped at: [`RETRY_CAP_PERCENT`] of the time
+    /// limit when TLEs are run again, so that a run just over the limit is
+    /// told from an endless one (the wall-time limit stays the time
+    /// limit's).
     fn cpu_kill_ms(&self) -> u64 {
         if self.retry_tle > 0 {
-            self.limits.time_ms.saturating_mul(3) / 2
+            self.limits.time_ms.saturating_mul(RETRY_CAP_PERCENT) / 100
         } else {
             self.limits.time_ms
         }
@@ -221,7 +234,7 @@ impl Judge<'_> {
     fn close_tle(&self, run: &RunResult) -> bool {
         let limit = self.limits.time_ms;
         match run.status {
-            // Stopped at 1.5x the limit: far over, no doubt.
+            // Stopped at the cap: over by more than noise, no doubt.
             Status::TimeLimit { wall: false } => false,
             Status::TimeLimit { wall: true } => run.cpu_ms.saturating_mul(2) >= limit,
             _ => run.cpu_ms > limit,
@@ -550,25 +563,29 @@ impl<'a> Grader<'a> {
         self.problem.config.scoring.score(&passed)
     }
 
-    /// Runs a prepared submission on every test, `jobs` at a time, calling
-    /// `on_result` as each test finishes. Results come back in test order.
+    /// Runs a prepared submission on every test, each run holding a slot of
+    /// `pool` (as submission `group`: see [`Item`]), calling `on_result` as
+    /// each test finishes. Results come back in test order.
     pub fn grade(
         &self,
         program: &Program,
-        jobs: usize,
+        pool: &Pool,
+        group: u64,
         on_result: &(dyn Fn(&TestResult) + Sync),
     ) -> Vec<TestResult> {
-        self.grade_tests(program, jobs, false, on_result)
+        self.grade_tests(program, pool, group, false, on_result)
     }
 
     /// Grades a prepared submission into its report entry: the judge's
-    /// error, the compilation error, or every test's result and the score.
-    /// Returns whether the tests ran.
+    /// error, the compilation error, or every test's result and the score
+    /// (the runs drawing on `pool`, as submission `group`). Returns whether
+    /// the tests ran.
     pub fn grade_prepared(
         &self,
         prepared: Result<Prepared, SubmissionError>,
         entry: &mut SubmissionReport,
-        jobs: usize,
+        pool: &Pool,
+        group: u64,
         on_result: &(dyn Fn(&TestResult) + Sync),
     ) -> bool {
         match prepared {
@@ -576,7 +593,7 @@ impl<'a> Grader<'a> {
             Ok(Err(ce)) => entry.compile_error = Some(ce.message),
             Ok(Ok(program)) => {
                 entry.compiled_from_cache = program.cached;
-                entry.tests = self.grade(&program, jobs, on_result);
+                entry.tests = self.grade(&program, pool, group, on_result);
                 entry.score = self.score(&entry.tests).0;
                 return true;
             }
@@ -591,16 +608,21 @@ impl<'a> Grader<'a> {
     pub fn grade_until_failure(
         &self,
         program: &Program,
-        jobs: usize,
+        pool: &Pool,
+        group: u64,
         on_result: &(dyn Fn(&TestResult) + Sync),
     ) -> Vec<TestResult> {
-        self.grade_tests(program, jobs, true, on_result)
+        self.grade_tests(program, pool, group, true, on_result)
     }
 
+    /// Every test (up to the first failure with `stop_at_failure`), on up
+    /// to one thread per slot of `pool`, each run holding a slot: no thread
+    /// of its own beyond the slots, and no slot held while waiting.
     fn grade_tests(
         &self,
         program: &Program,
-        jobs: usize,
+        pool: &Pool,
+        group: u64,
         stop_at_failure: bool,
         on_result: &(dyn Fn(&TestResult) + Sync),
     ) -> Vec<TestResult> {
@@ -609,24 +631,34 @@ impl<'a> Grader<'a> {
         // is started.
         let first_failure = AtomicUsize::new(usize::MAX);
         let results: Mutex<Vec<Option<TestResult>>> = Mutex::new(vec![None; self.tests.len()]);
-        std::thread::scope(|s| {
-            for _ in 0..jobs.clamp(1, self.tests.len().max(1)) {
-                s.spawn(|| {
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(test) = self.tests.get(i) else { break };
-                        if i > first_failure.load(Ordering::Relaxed) {
-                            break;
-                        }
-                        let r = self.grade_one(program, test);
-                        if stop_at_failure && r.verdict != Verdict::Accepted {
-                            first_failure.fetch_min(i, Ordering::Relaxed);
-                        }
-                        on_result(&r);
-                        results.lock().expect("no panics while held")[i] = Some(r);
-                    }
+        let work = || {
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(test) = self.tests.get(i) else { break };
+                let item = Item {
+                    group,
+                    work: Work::Test(i),
+                };
+                let r = pool.run(item, || {
+                    // Checked once the slot is ours: a failure found while
+                    // this test waited stops it too.
+                    (i <= first_failure.load(Ordering::Relaxed)).then(|| self.grade_one(program, test))
                 });
+                let Some(r) = r else { break };
+                if stop_at_failure && r.verdict != Verdict::Accepted {
+                    first_failure.fetch_min(i, Ordering::Relaxed);
+                }
+                on_result(&r);
+                results.lock().expect("no panics while held")[i] = Some(r);
             }
+        };
+        let threads = pool.size().clamp(1, self.tests.len().max(1));
+        std::thread::scope(|s| {
+            for _ in 1..threads {
+                s.spawn(work);
+            }
+            // The calling thread is one of them.
+            work();
         });
         let results = results.into_inner().expect("no panics while held");
         let cut = first_failure.into_inner().saturating_add(1).min(results.len());
@@ -779,6 +811,7 @@ mod tests {
             files: Vec::new(),
             cached: true,
             source,
+            facts: Default::default(),
         }
     }
 
@@ -815,25 +848,25 @@ mod tests {
     #[test]
     fn a_tle_close_to_the_limit_is_run_again_and_the_last_run_stands() {
         let r = Scripted::new(vec![
-            run(Status::Exited(0), 1100, ANSWER, None),
+            run(Status::Exited(0), 1040, ANSWER, None),
             run(Status::Exited(0), 900, ANSWER, None),
         ]);
         let t = judge_case4(&r, None, 1, None);
         assert_eq!((t.verdict, t.runs, t.time_ms), (Verdict::Accepted, 2, 900));
         assert!(
-            t.reason.contains("run 2 times") && t.reason.contains("1100 ms"),
+            t.reason.contains("run 2 times") && t.reason.contains("1040 ms"),
             "{}",
             t.reason
         );
-        // With retries a run may go to 1.5x the limit, to see how far over it went.
-        assert!(r.specs.lock().unwrap().iter().all(|s| s.limits.cpu_ms == 1500));
+        // With retries a run may go to 1.05x the limit, no further.
+        assert!(r.specs.lock().unwrap().iter().all(|s| s.limits.cpu_ms == 1050));
 
         // Over the limit each time, up to N runs: TLE.
-        let r = Scripted::new(vec![run(Status::Exited(0), 1100, ANSWER, None); 3]);
+        let r = Scripted::new(vec![run(Status::Exited(0), 1040, ANSWER, None); 3]);
         let t = judge_case4(&r, None, 2, None);
         assert_eq!((t.verdict, t.runs), (Verdict::TimeLimit, 3));
         assert!(
-            t.reason.starts_with("CPU time over 1000 ms (1100 ms)"),
+            t.reason.starts_with("CPU time over 1000 ms (1040 ms)"),
             "{}",
             t.reason
         );
@@ -841,13 +874,13 @@ mod tests {
 
     #[test]
     fn a_run_stopped_by_the_wall_clock_after_the_cpu_limit_is_a_cpu_tle() {
-        // A loaded machine: the retry (allowed 1.5x the CPU limit) reached
+        // A loaded machine: the retry (allowed 1.05x the CPU limit) reached
         // the wall limit first, with more CPU time than the limit.
-        let r = Scripted::new(vec![run(Status::TimeLimit { wall: true }, 1417, b"", None)]);
+        let r = Scripted::new(vec![run(Status::TimeLimit { wall: true }, 1017, b"", None)]);
         let t = judge_case4(&r, None, 0, None);
         assert_eq!(t.verdict, Verdict::TimeLimit);
         assert!(
-            t.reason.starts_with("CPU time over 1000 ms (1417 ms)"),
+            t.reason.starts_with("CPU time over 1000 ms (1017 ms)"),
             "{}",
             t.reason
         );
@@ -856,7 +889,8 @@ mod tests {
     #[test]
     fn a_tle_far_over_the_limit_or_asleep_is_not_run_again() {
         for first in [
-            run(Status::TimeLimit { wall: false }, 1500, b"", None),
+            // An endless loop, stopped at the cap: once is enough.
+            run(Status::TimeLimit { wall: false }, 1060, b"", None),
             run(Status::TimeLimit { wall: true }, 10, b"", None),
         ] {
             let r = Scripted::new(vec![first]);
@@ -912,6 +946,152 @@ mod tests {
         // Without such a source, the reason is the checker's alone.
         let r = Scripted::new(vec![run(Status::Exited(0), 5, b"", None)]);
         assert!(!judge_case4(&r, None, 0, None).reason.contains("--file-io"));
+    }
+
+    /// The bundled package's first `n` tests.
+    fn mayan(n: usize) -> (Problem, Vec<TestCase>) {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("problems/mayan");
+        let problem = Problem::load(&dir).unwrap();
+        let mut cases = problem.tests().unwrap();
+        cases.truncate(n);
+        (problem, cases)
+    }
+
+    fn named(name: &str) -> Program {
+        Program {
+            program: name.into(),
+            ..program(None)
+        }
+    }
+
+    /// Holds the run of `slow` on the first test until every run of the
+    /// other programs has ended (60 s at most: then it says so); every run
+    /// prints `-1`.
+    struct Gate {
+        first_input: Vec<u8>,
+        others_left: Mutex<usize>,
+        ended: std::sync::Condvar,
+        waited_in_vain: std::sync::atomic::AtomicBool,
+    }
+
+    impl Runner for Gate {
+        fn run(&self, spec: &RunSpec) -> Result<RunResult, RunError> {
+            let mut left = self.others_left.lock().unwrap();
+            if spec.program != std::path::Path::new("slow") {
+                *left -= 1;
+                self.ended.notify_all();
+            } else if spec.stdin == self.first_input {
+                let (left, timeout) = self
+                    .ended
+                    .wait_timeout_while(left, std::time::Duration::from_secs(60), |l| *l > 0)
+                    .unwrap();
+                drop(left);
+                if timeout.timed_out() {
+                    self.waited_in_vain.store(true, Ordering::Relaxed);
+                }
+            }
+            Ok(run(Status::Exited(0), 5, b"-1\n", None))
+        }
+    }
+
+    #[test]
+    fn a_slow_test_of_one_submission_does_not_hold_up_the_others() {
+        let (problem, cases) = mayan(3);
+        let first_input = std::fs::read(&cases[0].input).unwrap();
+        let gate = Gate {
+            first_input,
+            others_left: Mutex::new(2 * cases.len()),
+            ended: std::sync::Condvar::new(),
+            waited_in_vain: Default::default(),
+        };
+        let grader = Grader::new(&problem, &gate, cases).unwrap();
+        let programs = [named("slow"), named("a"), named("b")];
+        // Two slots: while `slow`'s first test holds one, every other run
+        // (its own other tests, then the other submissions') takes the other.
+        let pool = Pool::traced(2);
+        let results = pool.each(programs.len(), |k| {
+            grader.grade(&programs[k], &pool, k as u64, &|_| {})
+        });
+        assert!(
+            !gate.waited_in_vain.load(Ordering::Relaxed),
+            "the other submissions waited for the slow test"
+        );
+        for r in &results {
+            assert_eq!(
+                r.iter().map(|t| t.test.as_str()).collect::<Vec<_>>(),
+                grader.test_names()
+            );
+        }
+        let trace = pool.trace();
+        let slow_first = Item {
+            group: 0,
+            work: Work::Test(0),
+        };
+        let slow_end = trace
+            .iter()
+            .position(|o| o.item == slow_first && !o.start)
+            .unwrap();
+        let slow_start = trace
+            .iter()
+            .position(|o| o.item == slow_first && o.start)
+            .unwrap();
+        let others: Vec<usize> = (0..trace.len()).filter(|&i| trace[i].item.group > 0).collect();
+        assert_eq!(others.len(), 2 * 2 * 3, "a start and an end per run: {trace:?}");
+        // The others ran while it ran: they ended before it did, and (the
+        // first of them may have got a slot first) went on after it started.
+        assert!(
+            others.iter().all(|&i| i < slow_end) && others.iter().any(|&i| i > slow_start),
+            "the other runs beside the slow one: {trace:?}"
+        );
+        // A slot holds one run at a time, and there are two.
+        let mut busy = [None; 2];
+        for o in &trace {
+            if o.start {
+                assert_eq!(busy[o.slot].replace(o.item), None, "{trace:?}");
+            } else {
+                assert_eq!(busy[o.slot].take(), Some(o.item), "{trace:?}");
+            }
+        }
+    }
+
+    /// Answers `-1` for `minus`, nothing for anything else.
+    struct Fixed;
+
+    impl Runner for Fixed {
+        fn run(&self, spec: &RunSpec) -> Result<RunResult, RunError> {
+            let out: &[u8] = if spec.program == std::path::Path::new("minus") {
+                b"-1\n"
+            } else {
+                b""
+            };
+            Ok(run(Status::Exited(0), 7, out, None))
+        }
+    }
+
+    #[test]
+    fn results_do_not_depend_on_the_slots() {
+        let (problem, cases) = mayan(8);
+        let grader = Grader::new(&problem, &Fixed, cases).unwrap();
+        let programs = [named("minus"), named("silent"), named("minus")];
+        let grade_all = |slots: usize, until_failure: bool| {
+            let pool = Pool::new(slots);
+            pool.each(programs.len(), |k| {
+                if until_failure {
+                    grader.grade_until_failure(&programs[k], &pool, k as u64, &|_| {})
+                } else {
+                    grader.grade(&programs[k], &pool, k as u64, &|_| {})
+                }
+            })
+        };
+        for until_failure in [false, true] {
+            let one = grade_all(1, until_failure);
+            assert_eq!(one, grade_all(3, until_failure));
+            assert_eq!(one, grade_all(8, until_failure));
+        }
+        let whole = grade_all(4, false);
+        assert!(whole.iter().all(|r| r.len() == 8));
+        // `silent` fails its first test: stopped there.
+        assert_eq!(grade_all(4, true)[1].len(), 1);
     }
 
     #[test]

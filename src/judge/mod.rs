@@ -5,11 +5,13 @@
 //! which a program is run (sandboxed, or bare for benchmarks); `grading` is
 //! the one judging path (run under limits, check, verdict) that `grade`,
 //! `ci`, `stress` and `bench` share; `stress` searches random boards for a
-//! failure and shrinks it; `doctor` checks what the machine gives the
+//! failure and shrinks it; `pool` is the one set of `--jobs` slots a
+//! command's compilations and runs draw from; `doctor` checks what the machine gives the
 //! sandbox and what makes its timings noisy.
 
 pub mod doctor;
 pub mod grading;
+pub mod pool;
 pub mod runner;
 pub mod sandbox;
 pub mod stress;

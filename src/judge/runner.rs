@@ -5,7 +5,7 @@
 //! against (`bench`).
 
 use crate::judge::sandbox::{RunResult, RunSpec, Sandbox, SandboxError, Status};
-use std::io::Write;
+use std::io::{Seek, SeekFrom, Write};
 use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -42,7 +42,7 @@ impl Runner for Sandboxed<'_> {
     }
 }
 
-/// Runs the program directly (spawn, pipe, wait): no limits, no work
+/// Runs the program directly (spawn, wait; stdin from a file): no limits, no work
 /// folder (but a temporary one holding the input and output files of file
 /// I/O). A program or argument naming one of the spec's files is replaced
 /// by that file's own path. CPU time and memory are not measured (0).
@@ -72,22 +72,23 @@ impl Runner for Bare {
                 std::fs::write(dir.path().join(name), &spec.stdin).map_err(spawn_error)?;
             }
         }
+        // Stdin is a file, as in the sandbox: nothing is written into a pipe
+        // the program may close without reading (a SIGPIPE would end the
+        // judge, which restores the default disposition for `| head`).
+        let mut stdin = tempfile::tempfile().map_err(spawn_error)?;
+        if spec.input_file.is_none() {
+            stdin.write_all(&spec.stdin).map_err(spawn_error)?;
+            stdin.seek(SeekFrom::Start(0)).map_err(spawn_error)?;
+        }
         let start = Instant::now();
-        let mut child = command
+        let child = command
             .args(spec.args.iter().map(|a| resolve(a)))
             .envs(spec.env.iter().map(|(k, v)| (k, v)))
-            .stdin(Stdio::piped())
+            .stdin(Stdio::from(stdin))
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
             .map_err(spawn_error)?;
-        let mut stdin = child.stdin.take().expect("piped");
-        // A program that exits without reading its input closes the pipe:
-        // not an error of the run.
-        if spec.input_file.is_none() {
-            let _ = stdin.write_all(&spec.stdin);
-        }
-        drop(stdin);
         let out = child.wait_with_output().map_err(spawn_error)?;
         let wall_ms = start.elapsed().as_millis() as u64;
         let status = match (out.status.code(), out.status.signal()) {

@@ -2,7 +2,8 @@
 //! language, compile it under limits (once: compiled programs are cached by a
 //! hash of the source, the language and the compile command), and say how to
 //! start it in a fresh work folder. Many submissions (a contest folder) are
-//! prepared `--jobs` at a time ([`prepare_all`]).
+//! prepared as work of the command's pool (`judge::pool`), each compilation
+//! holding a slot.
 //!
 //! A source over the package's limit ([`SourceLimit`], `problem.toml [limits]
 //! source_kib`) is refused before it is read or compiled, as a compilation
@@ -151,6 +152,17 @@ pub struct Program {
     /// The submitted source, read again only for hints (how it reads its
     /// input); `None` for a program that has none.
     pub source: Option<PathBuf>,
+    /// What is known of the source, worked out once per submission (not
+    /// once per test) when first asked.
+    pub facts: Facts,
+}
+
+/// Facts about a submission's source, each computed at most once however
+/// many tests ask (a program that prints nothing asks on every test, and
+/// with `--lang exe` the "source" is a binary of megabytes).
+#[derive(Clone, Debug, Default)]
+pub struct Facts {
+    opened_input_file: std::sync::OnceLock<Option<String>>,
 }
 
 /// The submission did not compile (the contestant's fault, not the judge's).
@@ -166,13 +178,18 @@ pub type Prepared = Result<Program, CompileError>;
 
 impl Program {
     /// The `NAME.in` file its source opens (NOIP file I/O), if it does; see
-    /// [`input_file_opened`].
-    /// Only its first [`HINT_BYTES`] are read.
+    /// [`input_file_opened`]. Only its first [`HINT_BYTES`] are read, once
+    /// per submission ([`Facts`]).
     pub fn opened_input_file(&self) -> Option<String> {
-        let file = std::fs::File::open(self.source.as_ref()?).ok()?;
-        let mut code = Vec::new();
-        file.take(HINT_BYTES).read_to_end(&mut code).ok()?;
-        input_file_opened(&String::from_utf8_lossy(&code))
+        self.facts
+            .opened_input_file
+            .get_or_init(|| {
+                let file = std::fs::File::open(self.source.as_ref()?).ok()?;
+                let mut code = Vec::new();
+                file.take(HINT_BYTES).read_to_end(&mut code).ok()?;
+                input_file_opened(&String::from_utf8_lossy(&code))
+            })
+            .clone()
     }
 
     /// The run of this program on one input under limits.
@@ -412,45 +429,8 @@ pub fn prepare(
         files,
         cached,
         source: Some(source.to_path_buf()),
+        facts: Facts::default(),
     }))
-}
-
-/// Prepares several submissions, `jobs` at a time (so compilers run in
-/// parallel), calling `on_done` as each is ready; results in the order given.
-pub fn prepare_all(
-    sandbox: &Sandbox,
-    sources: &[(&Path, &Language)],
-    jobs: usize,
-    cache_dir: &Path,
-    limit: SourceLimit,
-    on_done: &(dyn Fn(&Path) + Sync),
-) -> Vec<Result<Prepared, SubmissionError>> {
-    use std::sync::Mutex;
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<Result<Prepared, SubmissionError>>>> =
-        Mutex::new((0..sources.len()).map(|_| None).collect());
-    std::thread::scope(|s| {
-        for _ in 0..jobs.clamp(1, sources.len().max(1)) {
-            s.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&(source, language)) = sources.get(i) else {
-                        break;
-                    };
-                    let r = prepare(sandbox, source, language, cache_dir, limit);
-                    on_done(source);
-                    results.lock().expect("no panics while held")[i] = Some(r);
-                }
-            });
-        }
-    });
-    results
-        .into_inner()
-        .expect("no panics while held")
-        .into_iter()
-        .map(|r| r.expect("every source prepared"))
-        .collect()
 }
 
 /// The first `NAME.in` file a source opens (NOIP file I/O): a string literal
@@ -696,6 +676,28 @@ mod tests {
             refused.message
         );
         writer.join().unwrap();
+    }
+
+    #[test]
+    fn the_file_io_hint_is_read_from_the_source_once_per_submission() {
+        let dir = tempfile::tempdir().unwrap();
+        let source = dir.path().join("mayan.cpp");
+        std::fs::write(&source, "int main() { freopen(\"mayan.in\", \"r\", stdin); }\n").unwrap();
+        let program = Program {
+            program: "solution".into(),
+            args: Vec::new(),
+            files: Vec::new(),
+            cached: false,
+            source: Some(source.clone()),
+            facts: Facts::default(),
+        };
+        assert_eq!(program.opened_input_file().as_deref(), Some("mayan.in"));
+        // Asked again on the next test: the source is not read again (a
+        // read would now find nothing).
+        std::fs::remove_file(&source).unwrap();
+        assert_eq!(program.opened_input_file().as_deref(), Some("mayan.in"));
+        // A copy for another thread keeps what is known.
+        assert_eq!(program.clone().opened_input_file().as_deref(), Some("mayan.in"));
     }
 
     #[test]

@@ -50,7 +50,8 @@ pub struct Options {
     pub contest: ContestConfig,
     /// The database file.
     pub db: PathBuf,
-    /// Submissions judged at a time.
+    /// Judging slots: compilations and runs at a time, all submissions
+    /// together.
     pub jobs: usize,
     /// HTTPS certificate chain and key (PEM).
     pub tls: Option<(PathBuf, PathBuf)>,

@@ -1,7 +1,10 @@
 //! The judging queue: `--jobs` worker threads take submissions from the
 //! database (fairly: `Db::claim_next`), judge each on the one judging path
 //! (`submission::prepare`, then `Grader::grade_prepared`, in the sandbox
-//! `grade` uses) and store the results in one transaction. A submission a
+//! `grade` uses) and store the results in one transaction. Compilations and
+//! runs of every submission in flight draw from one pool of `--jobs` slots
+//! (`judge::pool`, the older submission first), so one submission alone
+//! uses every slot, and a slow test never idles one while others wait. A submission a
 //! killed server was judging is queued again at the next start, so it is
 //! judged exactly once in the final results. Workers run at a lower CPU
 //! priority than the web server, so judging never starves the pages.
@@ -9,6 +12,7 @@
 use super::db::{Claimed, Db, Judged};
 use super::events::{Event, Live};
 use crate::judge::grading::{Grader, SubmissionReport};
+use crate::judge::pool::{Item, Pool, Work};
 use crate::judge::sandbox::Sandbox;
 use crate::judge::submission::{SourceLimit, prepare};
 use crate::package::languages::LanguageTable;
@@ -110,23 +114,26 @@ fn remove_dead_work_dirs(tmp: &Path) {
 const JUDGING_NICE: i32 = 10;
 
 impl Workers<'_> {
-    /// Runs `jobs` workers until the process ends.
+    /// Runs `jobs` workers, sharing a pool of `jobs` slots, until the
+    /// process ends.
     pub fn run(&self, jobs: usize) {
+        let pool = Pool::new(jobs);
         std::thread::scope(|s| {
-            for _ in 0..jobs.max(1) {
+            for _ in 0..pool.size() {
                 s.spawn(|| {
+                    // Threads this one starts (its tests' runs) inherit it.
                     let me = rustix::thread::gettid();
                     let _ = rustix::process::setpriority_process(Some(me), JUDGING_NICE);
-                    self.work();
+                    self.work(&pool);
                 });
             }
         });
     }
 
-    fn work(&self) -> ! {
+    fn work(&self, pool: &Pool) -> ! {
         loop {
             match self.db.claim_next() {
-                Ok(Some(claimed)) => self.judge(claimed),
+                Ok(Some(claimed)) => self.judge(claimed, pool),
                 Ok(None) => self.wake.wait(Duration::from_secs(1)),
                 Err(e) => {
                     eprintln!("mayan-judge serve: error: taking the next submission: {e}");
@@ -137,9 +144,9 @@ impl Workers<'_> {
     }
 
     /// Judges one claimed submission and stores its results.
-    fn judge(&self, c: Claimed) {
+    fn judge(&self, c: Claimed, pool: &Pool) {
         self.live.set(c.id, c.user_id, "compiling".into());
-        let report = self.report(&c);
+        let report = self.report(&c, pool);
         let judged = Judged {
             verdict: report.overall_verdict().to_string(),
             score: report.score,
@@ -158,22 +165,28 @@ impl Workers<'_> {
     }
 
     /// Compiles and grades a submission into its report.
-    fn report(&self, c: &Claimed) -> SubmissionReport {
+    fn report(&self, c: &Claimed, pool: &Pool) -> SubmissionReport {
         let mut report = SubmissionReport::new(
             format!("#{} {}", c.id, c.file_name),
             &c.language,
             self.grader.max_score(),
         );
-        let prepared = self.prepare(c);
+        let group = c.id.max(0) as u64;
+        let compile = Item {
+            group,
+            work: Work::Compile,
+        };
+        let prepared = pool.run(compile, || self.prepare(c));
         let n = self.grader.len();
         let done = AtomicUsize::new(0);
         self.live.set(c.id, c.user_id, format!("running test 1 of {n}"));
-        self.grader.grade_prepared(prepared, &mut report, 1, &|_| {
-            let k = done.fetch_add(1, Ordering::Relaxed) + 2;
-            if k <= n {
-                self.live.set(c.id, c.user_id, format!("running test {k} of {n}"));
-            }
-        });
+        self.grader
+            .grade_prepared(prepared, &mut report, pool, group, &|_| {
+                let k = done.fetch_add(1, Ordering::Relaxed) + 2;
+                if k <= n {
+                    self.live.set(c.id, c.user_id, format!("running test {k} of {n}"));
+                }
+            });
         report
     }
 

@@ -5,9 +5,12 @@
 //! The work is a list of units (one validation per package, one grading per
 //! reference program) in a fixed order, so `--shard K/N` can split it across
 //! the machines of a CI matrix: shard K takes the units whose index is K-1
-//! modulo N.
+//! modulo N. Every unit's work (validations, compilations, runs) draws
+//! from the command's one pool of `--jobs` slots (`judge::pool`); the
+//! checks keep the units' order.
 
 use crate::judge::grading::{Grader, SubmissionReport, TestResult};
+use crate::judge::pool::{Item, Pool, Work};
 use crate::judge::runner::Sandboxed;
 use crate::judge::sandbox::Sandbox;
 use crate::judge::submission::{SourceLimit, prepare};
@@ -223,13 +226,18 @@ pub fn shard_units<'a>(units: Vec<Unit<'a>>, shard: Shard) -> Vec<Unit<'a>> {
         .collect()
 }
 
-/// Runs one unit.
-pub fn run_unit(unit: &Unit, sandbox: &Sandbox, cache: &Path, jobs: usize) -> Check {
+/// Runs one unit, as the `group`-th work of `pool`: a validation holds a
+/// slot; a reference program's compilation and runs each hold one.
+pub fn run_unit(unit: &Unit, sandbox: &Sandbox, cache: &Path, pool: &Pool, group: u64) -> Check {
     let start = std::time::Instant::now();
+    let whole = Item {
+        group,
+        work: Work::Compile,
+    };
     let mut check = match unit {
-        Unit::Validate(found) => validate_unit(found),
+        Unit::Validate(found) => pool.run(whole, || validate_unit(found)),
         Unit::Program(problem, expected, program) => {
-            program_unit(problem, *expected, program, sandbox, cache, jobs)
+            program_unit(problem, *expected, program, sandbox, cache, (pool, group))
         }
     };
     check.wall_ms = start.elapsed().as_millis() as u64;
@@ -278,7 +286,7 @@ fn program_unit(
     program: &Path,
     sandbox: &Sandbox,
     cache: &Path,
-    jobs: usize,
+    (pool, group): (&Pool, u64),
 ) -> Check {
     let name = program
         .strip_prefix(&problem.reference_dir)
@@ -320,13 +328,12 @@ fn program_unit(
         Err(e) => return fail(check, format!("reading the tests: {e}")),
     };
     let mut report = SubmissionReport::new(program.display().to_string(), &language.name, grader.max_score());
-    match prepare(
-        sandbox,
-        program,
-        language,
-        cache,
-        SourceLimit::of(&problem.config.limits),
-    ) {
+    let compile = Item {
+        group,
+        work: Work::Compile,
+    };
+    let limit = SourceLimit::of(&problem.config.limits);
+    match pool.run(compile, || prepare(sandbox, program, language, cache, limit)) {
         Err(e) => return fail(check, e.to_string()),
         Ok(Err(ce)) => {
             check.result = "CE".into();
@@ -338,9 +345,9 @@ fn program_unit(
             // Kattis semantics: a program expected to fail is judged on its
             // first failing test and stopped there.
             report.tests = if expected == Expected::Accepted {
-                grader.grade(&prepared, jobs, &|_| {})
+                grader.grade(&prepared, pool, group, &|_| {})
             } else {
-                grader.grade_until_failure(&prepared, jobs, &|_| {})
+                grader.grade_until_failure(&prepared, pool, group, &|_| {})
             };
             report.score = grader.score(&report.tests).0;
             let verdicts: Vec<Verdict> = report.tests.iter().map(|t| t.verdict).collect();

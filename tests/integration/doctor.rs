@@ -132,3 +132,21 @@ fn as_nobody(args: &[&str]) -> std::process::Output {
         .output()
         .unwrap()
 }
+
+#[test]
+fn doctor_prints_the_cores_the_judge_may_use() {
+    let (_, json) = doctor(&["--json"]);
+    let checks: Vec<serde_json::Value> = serde_json::from_str(&json).unwrap();
+    let cores = checks
+        .iter()
+        .find(|c| c["name"] == "judging cores")
+        .expect("a `judging cores` check");
+    let found = cores["found"].as_str().unwrap();
+    let n: usize = found.split(' ').next().unwrap().parse().expect("a number first");
+    let online = std::thread::available_parallelism().unwrap().get();
+    assert!((1..=online).contains(&n), "{found}");
+    assert!(
+        found.contains("CPU affinity") && found.contains("cpu.max"),
+        "{found}"
+    );
+}

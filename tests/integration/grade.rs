@@ -122,6 +122,48 @@ fn an_infinite_loop_is_tle() {
 }
 
 #[test]
+fn an_endless_loop_is_stopped_under_1_1x_its_limit_and_not_run_again() {
+    if !have("gcc") {
+        return;
+    }
+    let f = Fixture::new();
+    let file = f.write("spin.c", "int main(void) { for (;;) {} }\n");
+    let json = f.dir.path().join("spin.json");
+    // --retry-tle 1 (the default, said here): a TLE close to the limit would
+    // be run again; an endless loop is not close.
+    f.grade(&file)
+        .args(["--quiet", "--retry-tle", "1", "--json"])
+        .arg(&json)
+        .assert()
+        .code(1);
+    let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let limit = report["time_limit_ms"].as_u64().unwrap();
+    let test = &report["submissions"][0]["tests"][0];
+    assert_eq!(test["verdict"], "TLE", "{test}");
+    // The run's own figures against the report's limits (never this test's
+    // clock): CPU time under 1.1x the limit, wall time under 1.1x the wall
+    // limit (twice the limit and a second).
+    let (cpu, wall) = (
+        test["time_ms"].as_u64().unwrap(),
+        test["wall_ms"].as_u64().unwrap(),
+    );
+    assert!(
+        cpu * 10 <= limit * 11,
+        "CPU {cpu} ms over 1.1x of {limit} ms: {test}"
+    );
+    assert!(wall * 10 <= (2 * limit + 1000) * 11, "wall {wall} ms: {test}");
+    if test["reason"].as_str().unwrap().starts_with("CPU time over") {
+        // Stopped at the cap: far over, not run again.
+        assert_eq!(test["runs"], 1, "run again: {test}");
+        assert!(cpu >= limit, "stopped before the limit: {test}");
+    } else {
+        // A machine so loaded that the loop got under a third of a core ran
+        // out of wall time first: that is what a retry is for.
+        eprintln!("note: a starved run, stopped by the wall clock: {test}");
+    }
+}
+
+#[test]
 fn sleeping_forever_is_tle_on_wall_time() {
     assert_hostile("sleeper", "for (;;) pause(); return 0;", "TLE", "wall time");
 }

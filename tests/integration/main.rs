@@ -14,6 +14,7 @@ mod util;
 // here.
 
 mod attacks;
+mod bench;
 mod bundled;
 mod ci;
 mod contest;

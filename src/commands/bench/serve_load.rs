@@ -38,7 +38,7 @@ pub struct LoadOptions {
 }
 
 /// The accepted reference program, built in so the benchmark runs anywhere.
-const ACCEPTED_C: &str = include_str!("../../../reference/mayan/accepted/solution.c");
+pub(super) const ACCEPTED_C: &str = include_str!("../../../reference/mayan/accepted/solution.c");
 
 /// Contestants who only measure (pages and API), besides the teacher.
 const PROBES: usize = 3;
@@ -70,6 +70,44 @@ pub fn run(o: &LoadOptions) -> Result<()> {
     Ok(())
 }
 
+/// What `bench --only scaling` takes of one burst.
+pub(super) struct Throughput {
+    /// Burst submissions judged per second (from the first sent to the
+    /// last judged).
+    pub rate: f64,
+    /// Burst submissions judged.
+    pub judged: usize,
+    /// Burst submissions sent.
+    pub sent: usize,
+    /// Judged submissions with another verdict than their program's.
+    pub unexpected: usize,
+    /// The whole machine's busy share over the burst (on a quiet machine:
+    /// the server and its runs; the runs' CPU time is not all reaped by the
+    /// server, so its own figures would miss it).
+    pub machine_busy: Option<f64>,
+}
+
+/// One burst on a fresh server, for its throughput and the cores it kept
+/// busy; no idle baseline, no report.
+pub(super) fn throughput(o: &LoadOptions) -> Result<Throughput> {
+    let progress = Progress::new(o.quiet, o.submissions, "judged");
+    progress.phase(&format!("starting mayan-judge serve --jobs {}", o.jobs));
+    let server = Server::start(o)?;
+    let stats = Stats::default();
+    let url = server.url.as_str();
+    let setup = Setup::new(url, o, &stats, &progress)?;
+    let load = burst(url, o, &setup, &stats, &progress)?;
+    progress.finish();
+    let check = verify(url, &setup, &load, &stats)?;
+    Ok(Throughput {
+        rate: load.done as f64 / load.judged.as_secs_f64(),
+        judged: check.judged,
+        sent: o.submissions,
+        unexpected: check.unexpected.len(),
+        machine_busy: load.cpu.map(|(busy, _)| busy),
+    })
+}
+
 /// The server under test: a child process, killed when dropped.
 struct Server {
     child: Child,
@@ -82,7 +120,7 @@ struct Server {
 }
 
 /// The bundled problem written out with only its first `n` tests.
-fn narrowed_package(n: usize) -> Result<Embedded> {
+pub(super) fn narrowed_package(n: usize) -> Result<Embedded> {
     let package = Embedded::extract().context("writing out the bundled problem")?;
     let tests = Problem::load(&package.package_dir())?.tests()?;
     for t in tests.iter().skip(n.max(1)) {
@@ -651,14 +689,14 @@ fn send_all(url: &str, o: &LoadOptions, setup: &Setup, stats: &Stats) -> (Vec<(i
 }
 
 /// The machine's CPU times from `/proc/stat`: user, nice, system, idle, …
-fn cpu_times() -> Option<Vec<u64>> {
+pub(super) fn cpu_times() -> Option<Vec<u64>> {
     let text = std::fs::read_to_string("/proc/stat").ok()?;
     let line = text.lines().next()?.strip_prefix("cpu ")?;
     line.split_whitespace().map(|f| f.parse().ok()).collect()
 }
 
 /// Busy and niced shares of the CPU between two readings.
-fn cpu_share(a: &[u64], b: &[u64]) -> (f64, f64) {
+pub(super) fn cpu_share(a: &[u64], b: &[u64]) -> (f64, f64) {
     let d: Vec<f64> = a
         .iter()
         .zip(b)

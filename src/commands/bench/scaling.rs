@@ -1,0 +1,228 @@
+//! `mayan-judge bench --only scaling`: whether judging uses every core. A
+//! class (16 copies of the accepted reference program, compiled once with
+//! gcc outside the sandbox and graded as ready executables on every test)
+//! is graded by this executable's `grade` with `--jobs 1, 2, 4, ...` up to
+//! the cores; then a fresh `serve` with as many slots judges a burst
+//! (`serve_load`'s machinery). Every figure is a ratio to `--jobs 1`
+//! measured in the same run, with the share of the machine's cores busy
+//! meanwhile (`/proc/stat`: run it on a machine doing nothing else; the
+//! runs' CPU time is not all reaped by the judge, so its own rusage would
+//! miss part of it).
+
+use super::Targets;
+use super::serve_load::{self, ACCEPTED_C, LoadOptions};
+use anyhow::{Context, Result, bail};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// What is measured.
+pub struct ScalingOptions {
+    /// Programs in the class.
+    pub class: usize,
+    /// Submissions in each server burst.
+    pub burst: usize,
+    /// The largest `--jobs`.
+    pub most_jobs: usize,
+    /// Only the first so many tests of the bundled problem (`None`: the
+    /// package `grade` finds, every test); the server's bursts use at
+    /// most 10.
+    pub tests: Option<usize>,
+    /// No progress.
+    pub quiet: bool,
+}
+
+/// The `--jobs` values measured: 1, 2, 4, ... and `most` itself.
+pub fn jobs_ladder(most: usize) -> Vec<usize> {
+    let most = most.max(1);
+    let mut out: Vec<usize> = std::iter::successors(Some(1usize), |j| j.checked_mul(2))
+        .take_while(|&j| j < most)
+        .collect();
+    out.push(most);
+    out
+}
+
+/// One measurement: wall time and the machine's busy share meanwhile.
+struct Figure {
+    wall: Duration,
+    busy: Option<f64>,
+}
+
+/// Runs the benchmark and prints its report.
+pub fn run(o: &ScalingOptions) -> Result<()> {
+    let dir = tempfile::Builder::new()
+        .prefix("mayan-bench-scaling-")
+        .tempdir()?;
+    let Some(class) = write_class(dir.path(), o.class)? else {
+        println!("gcc not found: the scaling benchmark needs it to build the class.");
+        return Ok(());
+    };
+    let package = o.tests.map(serve_load::narrowed_package).transpose()?;
+    let problem = package.as_ref().map(|p| p.package_dir());
+    let ladder = jobs_ladder(o.most_jobs);
+    let cache = dir.path().join("cache");
+    // Unmeasured: the cache holds the class's program afterwards.
+    grade_class(&class, problem.as_deref(), &cache, 1, Some("sample/1"))?;
+    let mut grading = Vec::new();
+    for &jobs in &ladder {
+        if !o.quiet {
+            eprintln!("grading the class with --jobs {jobs}");
+        }
+        grading.push(grade_class(&class, problem.as_deref(), &cache, jobs, None)?);
+    }
+    let mut serving = Vec::new();
+    for &jobs in &ladder {
+        let load = LoadOptions {
+            contestants: o.burst.div_ceil(10).max(1),
+            submissions: o.burst,
+            jobs,
+            clients: 8,
+            tests: Some(o.tests.unwrap_or(10).min(10)),
+            idle: Duration::ZERO,
+            quiet: o.quiet,
+        };
+        let t = serve_load::throughput(&load)?;
+        if t.judged != t.sent || t.unexpected > 0 {
+            bail!(
+                "serve --jobs {jobs}: {} of {} judged, {} unexpected verdicts",
+                t.judged,
+                t.sent,
+                t.unexpected
+            );
+        }
+        serving.push(t);
+    }
+    print_report(o, &ladder, &grading, &serving);
+    Ok(())
+}
+
+/// Builds the accepted program with gcc and copies it `n` times into
+/// `DIR/class` (`None` without gcc).
+fn write_class(dir: &Path, n: usize) -> Result<Option<PathBuf>> {
+    let source = dir.join("solution.c");
+    std::fs::write(&source, ACCEPTED_C)?;
+    let exe = dir.join("solution");
+    let built = Command::new("gcc")
+        .args(["-O2", "-o"])
+        .arg(&exe)
+        .arg(&source)
+        .arg("-lm")
+        .status();
+    match built {
+        Ok(s) if s.success() => {}
+        Ok(s) => bail!("gcc failed on the accepted program ({s})"),
+        Err(_) => return Ok(None),
+    }
+    let class = dir.join("class");
+    std::fs::create_dir(&class)?;
+    for i in 1..=n.max(1) {
+        std::fs::copy(&exe, class.join(format!("p{i:02}")))?;
+    }
+    Ok(Some(class))
+}
+
+/// `grade --lang exe --jobs J` of every program in `class`: its wall time
+/// and the machine's busy share meanwhile; every test must be accepted.
+fn grade_class(
+    class: &Path,
+    problem: Option<&Path>,
+    cache: &Path,
+    jobs: usize,
+    tests: Option<&str>,
+) -> Result<Figure> {
+    let exe = std::env::current_exe().context("finding this executable")?;
+    let mut programs: Vec<PathBuf> = std::fs::read_dir(class)?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<std::io::Result<_>>()?;
+    programs.sort();
+    let mut command = Command::new(exe);
+    command
+        .args(["grade", "--lang", "exe", "--quiet", "--jobs", &jobs.to_string()])
+        .env("MAYAN_JUDGE_CACHE", cache);
+    if let Some(p) = problem {
+        command.arg("--problem").arg(p);
+    }
+    if let Some(t) = tests {
+        command.args(["--tests", t]);
+    }
+    command.args(&programs);
+    let cpu_before = serve_load::cpu_times();
+    let start = Instant::now();
+    let out = command.output().context("running grade")?;
+    let wall = start.elapsed();
+    if !out.status.success() {
+        bail!(
+            "grade --jobs {jobs} of the class did not accept every test ({}):\n{}{}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let busy = cpu_before
+        .zip(serve_load::cpu_times())
+        .map(|(a, b)| serve_load::cpu_share(&a, &b).0);
+    Ok(Figure { wall, busy })
+}
+
+fn print_report(
+    o: &ScalingOptions,
+    ladder: &[usize],
+    grading: &[Figure],
+    serving: &[serve_load::Throughput],
+) {
+    let cores = crate::judge::pool::available_cores();
+    println!();
+    println!(
+        "Judging on every core: {} submissions (the accepted program, ready executables) graded \
+         with --jobs J, then serve --jobs J judging a burst of {} submissions; the judge may use {cores} cores.",
+        o.class, o.burst
+    );
+    println!("  J   class wall  speed-up  machine busy   serve rate  speed-up  machine busy");
+    let mut targets = Targets::default();
+    let pct = |b: Option<f64>| b.map_or("?".into(), |b| format!("{:.0}%", b * 100.0));
+    for (k, &jobs) in ladder.iter().enumerate() {
+        let (g, s) = (&grading[k], &serving[k]);
+        let speedup = grading[0].wall.as_secs_f64() / g.wall.as_secs_f64();
+        let rate_up = s.rate / serving[0].rate;
+        println!(
+            "  {jobs:<3} {:>8.2} s  {speedup:>7.2}x  {:>12}  {:>9.2}/s  {rate_up:>7.2}x  {:>12}",
+            g.wall.as_secs_f64(),
+            pct(g.busy),
+            s.rate,
+            pct(s.machine_busy),
+        );
+        let most = k + 1 == ladder.len();
+        if jobs == 2 || (most && jobs > 1) {
+            // 2 cores: 1.85x; more: 80% of them (13x on 16).
+            let want = if jobs == 2 { 1.85 } else { 0.8 * jobs as f64 };
+            targets.add(
+                &format!("class at --jobs {jobs}, ratio to --jobs 1"),
+                speedup >= want,
+                format!("{speedup:.2}x (>= {want:.2}x)"),
+            );
+        }
+        if most && let Some(busy) = s.machine_busy {
+            targets.add(
+                &format!(
+                    "serve --jobs {jobs}: the server and its runs use the cores while a burst is judged (a quiet machine)"
+                ),
+                busy >= 0.9,
+                format!("{:.0}% of {cores} busy (>= 90%)", busy * 100.0),
+            );
+        }
+    }
+    targets.print();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ladder_doubles_up_to_the_cores() {
+        assert_eq!(jobs_ladder(1), [1]);
+        assert_eq!(jobs_ladder(2), [1, 2]);
+        assert_eq!(jobs_ladder(6), [1, 2, 4, 6]);
+        assert_eq!(jobs_ladder(16), [1, 2, 4, 8, 16]);
+    }
+}

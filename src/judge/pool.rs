@@ -1,0 +1,355 @@
+//! The judging pool: one set of `--jobs` slots that everything a command
+//! judges draws from (compilations, and every run of every submission on
+//! every test), so a slow test of one contestant never idles a slot while
+//! another contestant's tests wait.
+//!
+//! A piece of work holds a slot while it runs ([`Pool::run`]); work that is
+//! waiting gets a freed slot in the order of its [`Item`] (the earliest
+//! submission first, its compilation before its tests, tests in order), so
+//! the schedule stays close to one submission after another and the first
+//! reports are ready first. [`Pool::each`] walks a list (submissions, CI
+//! units) with as many submissions in flight as there are slots: each of
+//! them may use every slot, and since a submission whose last test is
+//! running holds a slot, a free slot always has work while work is left.
+//! Results are put back in the list's order by the callers, so reports do
+//! not depend on the schedule.
+//!
+//! [`Jobs`] is what `--jobs` takes: a number, or `auto` (one per core the
+//! judge may use: [`usable_cores`], from the affinity mask and the cgroup's
+//! `cpu.max`).
+
+use std::collections::BTreeSet;
+use std::sync::{Condvar, Mutex};
+
+/// What a slot is held for, in the order waiting work is served.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Item {
+    /// The submission (its index in the command's list, or its id).
+    pub group: u64,
+    /// What of it.
+    pub work: Work,
+}
+
+/// A piece of a submission's judging.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Work {
+    /// Its compilation (or other work before its tests).
+    Compile,
+    /// Its run on the test of this index.
+    Test(usize),
+}
+
+/// One change of a slot, as [`Pool::traced`] records it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Occupancy {
+    /// The slot, `0..size`.
+    pub slot: usize,
+    /// The work.
+    pub item: Item,
+    /// `true` when it started, `false` when it ended.
+    pub start: bool,
+}
+
+/// `--jobs`: a number of slots, or one per usable core.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Jobs {
+    /// One slot per core the judge may use ([`usable_cores`]).
+    Auto,
+    /// This many (at least 1).
+    Count(usize),
+}
+
+impl Jobs {
+    /// The number of slots.
+    pub fn count(self) -> usize {
+        match self {
+            Jobs::Auto => available_cores(),
+            Jobs::Count(n) => n.max(1),
+        }
+    }
+}
+
+impl std::str::FromStr for Jobs {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if s == "auto" {
+            return Ok(Jobs::Auto);
+        }
+        match s.parse::<usize>() {
+            Ok(n) if n >= 1 => Ok(Jobs::Count(n)),
+            _ => Err(format!("`{s}`: a number of at least 1, or `auto` (one per core)")),
+        }
+    }
+}
+
+impl std::fmt::Display for Jobs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Jobs::Auto => f.write_str("auto"),
+            Jobs::Count(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+/// The cores a process may use: its affinity mask's count, lowered to the
+/// cgroup's CPU quota (`cpu.max` `quota period`, rounded up: 150000 100000
+/// is 2 cores), at least 1. A pure function, so that the rules are tested.
+pub fn usable_cores(affinity: usize, quota: Option<(u64, u64)>) -> usize {
+    let by_quota = match quota {
+        Some((q, p)) if p > 0 && q > 0 => usize::try_from(q.div_ceil(p)).unwrap_or(usize::MAX),
+        _ => usize::MAX,
+    };
+    affinity.min(by_quota).max(1)
+}
+
+/// The cores this process may use now: [`usable_cores`] of its affinity
+/// mask (`sched_getaffinity`) and the tightest `cpu.max` of its cgroup and
+/// the cgroups above it (cgroup v2).
+pub fn available_cores() -> usize {
+    usable_cores(affinity(), cgroup_quota())
+}
+
+/// The cores the judge may use, and why, in words (for `doctor`), e.g.
+/// `2 (CPU affinity: 2 cores; cgroup cpu.max: no quota)`.
+pub fn describe_cores() -> String {
+    let quota = match cgroup_quota() {
+        Some((q, p)) => format!("{q} {p} ({:.2} cores)", q as f64 / p as f64),
+        None => "no quota".into(),
+    };
+    format!(
+        "{} (CPU affinity: {} cores; cgroup cpu.max: {quota}): what --jobs auto and serve use",
+        available_cores(),
+        affinity()
+    )
+}
+
+/// The number of cores in this thread's affinity mask.
+fn affinity() -> usize {
+    rustix::thread::sched_getaffinity(None)
+        .map(|set| set.count() as usize)
+        .ok()
+        .filter(|&n| n > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+}
+
+/// The tightest `cpu.max` quota of this process's cgroup v2 and its
+/// ancestors, as `(quota, period)` (`None`: no quota, or not cgroup v2).
+fn cgroup_quota() -> Option<(u64, u64)> {
+    let own = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    let path = own.lines().find_map(|l| l.strip_prefix("0::"))?;
+    let mut dir = std::path::Path::new("/sys/fs/cgroup").join(path.trim_start_matches('/'));
+    let mut tightest: Option<(u64, u64)> = None;
+    loop {
+        if let Some(q) = std::fs::read_to_string(dir.join("cpu.max"))
+            .ok()
+            .and_then(|t| parse_cpu_max(&t))
+        {
+            // Compare q1/p1 < q2/p2 without division.
+            if tightest
+                .is_none_or(|(tq, tp)| u128::from(q.0) * u128::from(tp) < u128::from(tq) * u128::from(q.1))
+            {
+                tightest = Some(q);
+            }
+        }
+        if dir == std::path::Path::new("/sys/fs/cgroup") || !dir.pop() {
+            return tightest;
+        }
+    }
+}
+
+/// `cpu.max`'s `quota period` (`None` for `max`, no quota).
+pub fn parse_cpu_max(text: &str) -> Option<(u64, u64)> {
+    let mut words = text.split_whitespace();
+    let quota = words.next()?.parse().ok()?;
+    let period = words.next().map_or(Some(100_000), |p| p.parse().ok())?;
+    Some((quota, period))
+}
+
+#[derive(Default)]
+struct State {
+    free: Vec<usize>,
+    waiting: BTreeSet<(Item, u64)>,
+    tickets: u64,
+}
+
+/// A set of slots that judging work draws from.
+pub struct Pool {
+    size: usize,
+    state: Mutex<State>,
+    freed: Condvar,
+    trace: Option<Mutex<Vec<Occupancy>>>,
+}
+
+impl Pool {
+    /// A pool of `size` slots (at least 1).
+    pub fn new(size: usize) -> Pool {
+        let size = size.max(1);
+        Pool {
+            size,
+            state: Mutex::new(State {
+                free: (0..size).rev().collect(),
+                ..State::default()
+            }),
+            freed: Condvar::new(),
+            trace: None,
+        }
+    }
+
+    /// A pool that records when each slot starts and ends each item
+    /// ([`Pool::trace`]): for tests of the schedule.
+    pub fn traced(size: usize) -> Pool {
+        Pool {
+            trace: Some(Mutex::new(Vec::new())),
+            ..Pool::new(size)
+        }
+    }
+
+    /// The number of slots.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// What the slots did, in order (empty unless [`Pool::traced`]).
+    pub fn trace(&self) -> Vec<Occupancy> {
+        self.trace
+            .as_ref()
+            .map(|t| t.lock().unwrap_or_else(|p| p.into_inner()).clone())
+            .unwrap_or_default()
+    }
+
+    /// Runs `f` holding a slot, waiting for one first: among waiting work,
+    /// the smallest [`Item`] gets the next free slot.
+    pub fn run<T>(&self, item: Item, f: impl FnOnce() -> T) -> T {
+        let slot = self.acquire(item);
+        self.record(slot, item, true);
+        struct Release<'a>(&'a Pool, usize, Item);
+        impl Drop for Release<'_> {
+            fn drop(&mut self) {
+                self.0.record(self.1, self.2, false);
+                self.0.release(self.1);
+            }
+        }
+        let _release = Release(self, slot, item);
+        f()
+    }
+
+    /// Calls `f(i)` for every `i` in `0..n`, with up to [`Pool::size`] of
+    /// them in flight (threads that hold no slot themselves: `f` takes
+    /// slots with [`Pool::run`]); the results in the order of `i`.
+    pub fn each<T: Send>(&self, n: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let next = AtomicUsize::new(0);
+        let results: Mutex<Vec<Option<T>>> = Mutex::new((0..n).map(|_| None).collect());
+        std::thread::scope(|s| {
+            for _ in 0..self.size.min(n) {
+                s.spawn(|| {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= n {
+                            break;
+                        }
+                        let r = f(i);
+                        results.lock().unwrap_or_else(|p| p.into_inner())[i] = Some(r);
+                    }
+                });
+            }
+        });
+        results
+            .into_inner()
+            .unwrap_or_else(|p| p.into_inner())
+            .into_iter()
+            .map(|r| r.expect("every item done"))
+            .collect()
+    }
+
+    fn acquire(&self, item: Item) -> usize {
+        let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let key = (item, st.tickets);
+        st.tickets += 1;
+        st.waiting.insert(key);
+        loop {
+            if !st.free.is_empty() && st.waiting.first() == Some(&key) {
+                st.waiting.remove(&key);
+                let slot = st.free.pop().expect("checked");
+                if !st.free.is_empty() && !st.waiting.is_empty() {
+                    // The next in line may take another free slot.
+                    self.freed.notify_all();
+                }
+                return slot;
+            }
+            st = self.freed.wait(st).unwrap_or_else(|p| p.into_inner());
+        }
+    }
+
+    fn release(&self, slot: usize) {
+        let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        st.free.push(slot);
+        drop(st);
+        self.freed.notify_all();
+    }
+
+    fn record(&self, slot: usize, item: Item, start: bool) {
+        if let Some(trace) = &self.trace {
+            trace
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push(Occupancy { slot, item, start });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_usable_cores_are_the_affinity_lowered_to_the_quota() {
+        assert_eq!(usable_cores(16, None), 16);
+        assert_eq!(usable_cores(16, Some((400_000, 100_000))), 4);
+        // A fraction of a core rounds up: 1.5 cores is 2 slots.
+        assert_eq!(usable_cores(16, Some((150_000, 100_000))), 2);
+        assert_eq!(usable_cores(2, Some((800_000, 100_000))), 2);
+        assert_eq!(usable_cores(4, Some((10_000, 100_000))), 1);
+        assert_eq!(usable_cores(0, None), 1);
+        assert_eq!(usable_cores(8, Some((0, 100_000))), 8);
+        assert_eq!(parse_cpu_max("max 100000\n"), None);
+        assert_eq!(parse_cpu_max("150000 100000\n"), Some((150_000, 100_000)));
+    }
+
+    #[test]
+    fn jobs_is_a_number_or_auto() {
+        assert_eq!("auto".parse::<Jobs>(), Ok(Jobs::Auto));
+        assert_eq!("3".parse::<Jobs>(), Ok(Jobs::Count(3)));
+        assert!("0".parse::<Jobs>().is_err());
+        assert!("many".parse::<Jobs>().is_err());
+        assert!(Jobs::Auto.count() >= 1);
+    }
+
+    #[test]
+    fn waiting_work_gets_slots_in_item_order() {
+        let pool = Pool::traced(1);
+        let item = |group, i| Item {
+            group,
+            work: Work::Test(i),
+        };
+        let (tx, rx) = std::sync::mpsc::channel::<()>();
+        std::thread::scope(|s| {
+            // Holds the only slot until the others wait.
+            let first = &pool;
+            s.spawn(move || first.run(item(9, 0), || rx.recv().unwrap()));
+            while pool.trace().is_empty() {
+                std::thread::yield_now();
+            }
+            for (g, i) in [(2, 1), (1, 5), (2, 0)] {
+                let pool = &pool;
+                s.spawn(move || pool.run(item(g, i), || ()));
+            }
+            while pool.state.lock().unwrap().waiting.len() < 3 {
+                std::thread::yield_now();
+            }
+            tx.send(()).unwrap();
+        });
+        let started: Vec<Item> = pool.trace().iter().filter(|o| o.start).map(|o| o.item).collect();
+        assert_eq!(started, [item(9, 0), item(1, 5), item(2, 0), item(2, 1)]);
+    }
+}

@@ -1,0 +1,59 @@
+//! `mayan-judge bench`'s parts that judge programs, run end to end on a
+//! small scale: they finish and report. Never a time: the figures are the
+//! benchmark's to report.
+
+use crate::util::{have, judge_within, write_in};
+
+#[test]
+fn the_grader_benchmark_survives_a_baseline_that_never_reads_its_input() {
+    if !have("g++") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // The answer to the benchmark's board, printed without reading it: the
+    // bare run's input pipe may be closed before the judge writes into it.
+    let baseline = write_in(
+        dir.path(),
+        "deaf.cpp",
+        "#include <cstdio>\nint main() { std::fputs(\"2 1 1\\n3 1 1\\n3 0 1\\n\", stdout); }\n",
+    );
+    let out = judge_within(600)
+        .args(["bench", "--only", "grader", "--runs", "40", "--baseline"])
+        .arg(&baseline)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{:?}\n{stdout}\n{stderr}", out.status);
+    assert!(stdout.contains("overhead per test"), "{stdout}");
+}
+
+#[test]
+fn the_scaling_benchmark_grades_a_class_and_serves_a_burst_at_each_jobs() {
+    if !have("gcc") {
+        return;
+    }
+    let out = judge_within(900)
+        .args(["bench", "--only", "scaling", "--class", "3", "--burst", "3"])
+        .args(["--jobs", "2", "--tests", "2", "--quiet"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stderr.trim().is_empty(), "--quiet printed progress: {stderr}");
+    for jobs in ["1", "2"] {
+        assert!(
+            stdout.lines().any(|l| l.split_whitespace().next() == Some(jobs)),
+            "no row for --jobs {jobs}:\n{stdout}"
+        );
+    }
+    assert!(
+        stdout.contains("class at --jobs 2, ratio to --jobs 1"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("the server and its runs use the cores"),
+        "{stdout}"
+    );
+}
