@@ -376,8 +376,9 @@ pub struct BenchArgs {
     #[arg(long)]
     pub quick: bool,
     /// Run only one part: `solver`, `grader` (the judge's overhead per test),
-    /// `stress` (the stress loop's rate), or `serve` (the online judge under
-    /// load: minutes, so never run without --only).
+    /// `stress` (the stress loop's rate), `serve` (the online judge under
+    /// load: minutes, so never run without --only), or `launch` (starting a
+    /// run with the judge holding --hold-mib, against holding nothing).
     #[arg(long)]
     pub only: Option<BenchPart>,
     /// Runs per side in the grader overhead measurement.
@@ -407,6 +408,11 @@ pub struct BenchArgs {
     /// No progress (`--only serve`).
     #[arg(long)]
     pub quiet: bool,
+    /// `--only launch`: MiB of heap the judge touches before the second
+    /// series of runs (the cost of starting a run with the judge holding
+    /// that much, against the judge holding nothing).
+    #[arg(long, default_value_t = 1024, value_name = "MIB")]
+    pub hold_mib: usize,
 }
 
 /// The parts of `bench`.
@@ -421,6 +427,10 @@ pub enum BenchPart {
     /// The online judge under a burst of submissions: latencies against the
     /// idle server's (only with --only).
     Serve,
+    /// The cost of starting a run with the judge holding --hold-mib of
+    /// memory against holding nothing, through the launcher and forked
+    /// from the judge itself (only with --only).
+    Launch,
 }
 
 /// Options of `gen`.

@@ -3,7 +3,9 @@
 //! and an exhaustive search with a memo of dead states), so the figures mean
 //! something on a shared, noisy machine; the solver's peak memory, and a
 //! solve under a small memory cap; the grader's and the stress loop's cost;
-//! with `--only serve`, the online judge under load (`bench/serve_load.rs`).
+//! with `--only serve`, the online judge under load (`bench/serve_load.rs`);
+//! with `--only launch`, what starting a run costs as the judge grows
+//! (`bench/launch.rs`).
 
 use crate::cli::{BenchArgs, BenchPart};
 use crate::judge::grading::{Judge, run_limits};
@@ -23,6 +25,7 @@ use std::time::{Duration, Instant};
 
 use super::solve::measured;
 
+mod launch;
 mod serve_load;
 
 /// The `--only serve` options.
@@ -55,6 +58,9 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
     }
     if args.only == Some(BenchPart::Serve) {
         serve_load::run(&load_options(args)?)?;
+    }
+    if args.only == Some(BenchPart::Launch) {
+        launch::run(args.runs, args.hold_mib)?;
     }
     Ok(0)
 }

@@ -30,10 +30,10 @@ use nix::sys::signal::{Signal, kill};
 
 use super::mountinfo::{self, Mount};
 use nix::unistd::Pid;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Which cgroup interface is in use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum CgroupVersion {
     /// Legacy per-controller hierarchies (`/sys/fs/cgroup/memory`, ...).
     V1,
@@ -42,7 +42,7 @@ pub enum CgroupVersion {
 }
 
 /// One place where per-run cgroups are created, and what they control.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 struct Hierarchy {
     parent: PathBuf,
     memory: bool,
@@ -51,7 +51,7 @@ struct Hierarchy {
 }
 
 /// Detected cgroup support; cheap to clone.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct CgroupSupport {
     pub(crate) version: CgroupVersion,
     hierarchies: Vec<Hierarchy>,
