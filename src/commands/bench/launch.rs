@@ -40,11 +40,19 @@ pub(super) fn run(runs: usize, hold_mib: usize) -> Result<()> {
     let forked = ratio(large.forked, small.forked);
     println!(
         "  {:<34} {:>9} {:>9} {:>7}",
-        "median per run", format!("{rss_small} MiB"), format!("{rss_large} MiB"), "ratio"
+        "median per run",
+        format!("{rss_small} MiB"),
+        format!("{rss_large} MiB"),
+        "ratio"
     );
     for (name, s, l, r) in [
         ("through the launcher", small.launcher, large.launcher, launcher),
-        ("forked from the judge (before)", small.forked, large.forked, forked),
+        (
+            "forked from the judge (before)",
+            small.forked,
+            large.forked,
+            forked,
+        ),
     ] {
         println!(
             "  {name:<34} {:>6.2} ms {:>6.2} ms {r:>6.2}x",

@@ -103,14 +103,17 @@ impl CgroupSupport {
         memory_bytes: u64,
         processes: u64,
     ) -> Result<RunCgroup, (PathBuf, &'static str, io::Error)> {
-        let judge = std::process::id();
+        // The judge's pid, even in a launcher's runner; the number is this
+        // process's own (runners' counters all start where the launcher's was).
+        let judge = super::launcher::owner_pid();
+        let own = u64::from(std::process::id()) * 1000;
         let mut run = RunCgroup {
             version: self.version,
             dirs: Vec::new(),
         };
         // One name for all hierarchies of this run; retried on a stale leftover.
         let name = loop {
-            let n = RUN_COUNTER.fetch_add(1, Ordering::Relaxed);
+            let n = own + RUN_COUNTER.fetch_add(1, Ordering::Relaxed);
             let name = format!("mayan-judge-{judge}-{n}");
             if self.hierarchies.iter().all(|h| !h.parent.join(&name).exists()) {
                 break name;

@@ -27,7 +27,10 @@
 //! (`child.rs`), which takes the whole run with it. Runners are reaped by
 //! the kernel (the launcher ignores `SIGCHLD`). At the judge's exit the
 //! launcher is killed and reaped first ([`stop`], an `atexit` handler
-//! registered after the cgroup leaf's undo, so it runs before it).
+//! registered after the cgroup leaf's undo, so it runs before it). A
+//! run's work folder and cgroups are still named by the judge's pid
+//! ([`owner_pid`]), so the next judge's start removes what a killed one
+//! left, as before.
 //!
 //! A program that uses the library without [`start`] (the library's own
 //! tests) runs each run in-process, as before; the binary starts the
@@ -101,6 +104,16 @@ pub fn start() -> io::Result<()> {
 /// The launcher's pid, once started.
 pub fn pid() -> Option<i32> {
     LAUNCHER.get().map(|l| l.pid)
+}
+
+/// In a runner: the judge's pid.
+static JUDGE: OnceLock<u32> = OnceLock::new();
+
+/// The pid that names a run's work folder and cgroups: the judge's, also
+/// in a runner, so that what a killed judge left is known by its pid (a
+/// judge's next start removes what belongs to a dead pid).
+pub(crate) fn owner_pid() -> u32 {
+    JUDGE.get().copied().unwrap_or_else(std::process::id)
 }
 
 /// Kills and reaps the launcher (its runners die with it). Called at exit.
@@ -254,9 +267,7 @@ impl SandboxWire {
         Sandbox {
             protections: self.protections,
             cgroups: self.cgroups,
-            drop_to: self
-                .drop_to
-                .map(|(u, g)| (Uid::from_raw(u), Gid::from_raw(g))),
+            drop_to: self.drop_to.map(|(u, g)| (Uid::from_raw(u), Gid::from_raw(g))),
             work_root: self.work_root,
             lock_dir: self.lock_dir,
             hidden: self.hidden,
@@ -293,7 +304,12 @@ fn encode_reply(fd: &OwnedFd, result: &Result<RunResult, SandboxError>) -> io::R
                 stderr: r.stderr.len(),
                 output_file: r.output_file.as_ref().map(Vec::len),
             },
-            [&r.stdout[..], &r.stderr[..], r.output_file.as_deref().unwrap_or_default()].to_vec(),
+            [
+                &r.stdout[..],
+                &r.stderr[..],
+                r.output_file.as_deref().unwrap_or_default(),
+            ]
+            .to_vec(),
         ),
         Err(e) => (Reply::Failed(clone_error(e)), Vec::new()),
     };
@@ -357,11 +373,17 @@ fn serve(control: OwnedFd, judge: i32) -> ! {
     if die_with_parent(judge).is_err() {
         exit(1);
     }
+    let _ = JUDGE.set(judge as u32);
     let _ = rustix::thread::set_name(c"mayan-launcher");
     quiet_stdio();
     // Runners are reaped by the kernel.
     // SAFETY: SIG_IGN installs no handler.
-    let _ = unsafe { nix::sys::signal::signal(nix::sys::signal::Signal::SIGCHLD, nix::sys::signal::SigHandler::SigIgn) };
+    let _ = unsafe {
+        nix::sys::signal::signal(
+            nix::sys::signal::Signal::SIGCHLD,
+            nix::sys::signal::SigHandler::SigIgn,
+        )
+    };
     let launcher = std::process::id() as i32;
     let filters = seccomp::Filters::build();
     loop {
@@ -382,7 +404,11 @@ fn serve(control: OwnedFd, judge: i32) -> ! {
 /// Keeps the judge's stdin and stdout (a terminal, or a pipe someone reads
 /// to its end) out of the launcher; stderr stays, for a panic's message.
 fn quiet_stdio() {
-    if let Ok(null) = std::fs::OpenOptions::new().read(true).write(true).open("/dev/null") {
+    if let Ok(null) = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/null")
+    {
         for fd in [0, 1] {
             // SAFETY: dup2 onto the standard descriptors, which nothing
             // in the launcher holds as a Rust object.
@@ -397,10 +423,18 @@ fn runner(fd: OwnedFd, filters: &Option<seccomp::Filters>, launcher: i32) -> ! {
         exit(1);
     }
     // SAFETY: SIG_DFL installs no handler; the runner waits for its children.
-    let _ = unsafe { nix::sys::signal::signal(nix::sys::signal::Signal::SIGCHLD, nix::sys::signal::SigHandler::SigDfl) };
+    let _ = unsafe {
+        nix::sys::signal::signal(
+            nix::sys::signal::Signal::SIGCHLD,
+            nix::sys::signal::SigHandler::SigDfl,
+        )
+    };
     let mut stream = UnixStream::from(fd);
     let mut request = Vec::new();
-    let result = match stream.read_to_end(&mut request).and_then(|_| read_request(&request)) {
+    let result = match stream
+        .read_to_end(&mut request)
+        .and_then(|_| read_request(&request))
+    {
         Ok((sandbox, spec)) => {
             let sandbox = sandbox.into_sandbox(filters);
             if sandbox.protections.subreaper {
@@ -495,8 +529,13 @@ mod tests {
 
     #[test]
     fn a_result_and_an_error_travel_whole() {
-        let (a, b) = rustix::net::socketpair(AddressFamily::UNIX, SocketType::STREAM, SocketFlags::CLOEXEC, None)
-            .unwrap();
+        let (a, b) = rustix::net::socketpair(
+            AddressFamily::UNIX,
+            SocketType::STREAM,
+            SocketFlags::CLOEXEC,
+            None,
+        )
+        .unwrap();
         let result = RunResult {
             status: Status::TimeLimit { wall: true },
             cpu_ms: 3,
@@ -512,8 +551,13 @@ mod tests {
         UnixStream::from(b).read_to_end(&mut bytes).unwrap();
         assert_eq!(decode_reply(&bytes).unwrap().unwrap(), result);
 
-        let (a, b) = rustix::net::socketpair(AddressFamily::UNIX, SocketType::STREAM, SocketFlags::CLOEXEC, None)
-            .unwrap();
+        let (a, b) = rustix::net::socketpair(
+            AddressFamily::UNIX,
+            SocketType::STREAM,
+            SocketFlags::CLOEXEC,
+            None,
+        )
+        .unwrap();
         let error = SandboxError::Cgroup {
             program: "/bin/x".into(),
             action: "mkdir",
