@@ -385,8 +385,9 @@ pub struct BenchArgs {
     pub quick: bool,
     /// Run only one part: `solver`, `grader` (the judge's overhead per test),
     /// `stress` (the stress loop's rate), `serve` (the online judge under
-    /// load) or `scaling` (judging on every core); the last two take
-    /// minutes, so they never run without --only.
+    /// load), `scaling` (judging on every core): these two take minutes, so
+    /// they never run without --only; or `launch` (starting a run with the
+    /// judge holding --hold-mib, against holding nothing).
     #[arg(long)]
     pub only: Option<BenchPart>,
     /// Runs per side in the grader overhead measurement.
@@ -424,6 +425,11 @@ pub struct BenchArgs {
     /// No progress (`--only serve`).
     #[arg(long)]
     pub quiet: bool,
+    /// `--only launch`: MiB of heap the judge touches before the second
+    /// series of runs (the cost of starting a run with the judge holding
+    /// that much, against the judge holding nothing).
+    #[arg(long, default_value_t = 1024, value_name = "MIB")]
+    pub hold_mib: usize,
 }
 
 /// The parts of `bench`.
@@ -442,6 +448,11 @@ pub enum BenchPart {
     /// --jobs 1, 2, 4, ... up to the cores, as ratios to --jobs 1 (only with
     /// --only: minutes).
     Scaling,
+
+    /// The cost of starting a run with the judge holding --hold-mib of
+    /// memory against holding nothing, through the launcher and forked
+    /// from the judge itself (only with --only).
+    Launch,
 }
 
 /// Options of `gen`.

@@ -8,6 +8,9 @@ use mayan_judge::commands;
 fn main() {
     restore_sigpipe();
     let cli = Cli::parse_from(mayan_judge::cli::args());
+    if matches!(cli.command, Command::Serve(_)) {
+        give_large_blocks_back();
+    }
     if matches!(
         cli.command,
         Command::Grade(_)
@@ -17,8 +20,14 @@ fn main() {
             | Command::Doctor(_)
             | Command::Serve(_)
     ) {
-        // While the judge is one thread: its cgroup, its user namespace.
+        // While the judge is one thread: its cgroup, its user namespace,
+        // then the launcher every run is started from (before anything
+        // grows the judge: runs are forked from that small copy).
         mayan_judge::judge::sandbox::host::prepare();
+        if let Err(err) = mayan_judge::judge::sandbox::launcher::start() {
+            eprintln!("mayan-judge: error: cannot start the launcher of runs: {err}");
+            std::process::exit(2);
+        }
     }
     let result = match &cli.command {
         Command::Solve(args) => commands::solve::run(args),
@@ -52,4 +61,21 @@ fn restore_sigpipe() {
     // SAFETY: installs the default disposition, no handler code runs; called
     // first thing in main, before any thread exists.
     let _ = unsafe { signal(Signal::SIGPIPE, SigHandler::SigDfl) };
+}
+
+/// A server lives for days and must not keep what a moment needed: glibc
+/// serves a large block from one of its per-thread arenas and keeps it
+/// there once freed, as its mmap threshold rises to the largest block
+/// freed so far (up to 32 MiB): argon2's 19 MiB per password check, on
+/// whichever thread ran it, the solver's tables, a run's output. A fixed
+/// threshold of 1 MiB maps every larger block on its own and unmaps it
+/// when freed, so the server's memory falls back after sign-ins and
+/// judging (`tests/integration/launcher.rs` holds it under 128 MiB).
+fn give_large_blocks_back() {
+    // SAFETY: sets an allocator parameter; called first thing in main,
+    // before any thread exists.
+    #[cfg(target_env = "gnu")]
+    unsafe {
+        nix::libc::mallopt(nix::libc::M_MMAP_THRESHOLD, 1 << 20);
+    }
 }

@@ -4,7 +4,9 @@
 //! something on a shared, noisy machine; the solver's peak memory, and a
 //! solve under a small memory cap; the grader's and the stress loop's cost;
 //! with `--only serve`, the online judge under load (`bench/serve_load.rs`);
-//! with `--only scaling`, judging on every core (`bench/scaling.rs`).
+//! with `--only scaling`, judging on every core (`bench/scaling.rs`);
+//! with `--only launch`, what starting a run costs as the judge grows
+//! (`bench/launch.rs`).
 
 use crate::cli::{BenchArgs, BenchPart};
 use crate::judge::grading::{Judge, run_limits};
@@ -24,6 +26,7 @@ use std::time::{Duration, Instant};
 
 use super::solve::measured;
 
+mod launch;
 mod scaling;
 mod serve_load;
 
@@ -66,6 +69,9 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
             tests: args.tests,
             quiet: args.quiet,
         })?;
+    }
+    if args.only == Some(BenchPart::Launch) {
+        launch::run(args.runs, args.hold_mib)?;
     }
     Ok(0)
 }

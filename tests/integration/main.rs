@@ -26,6 +26,7 @@ mod grade;
 mod html_chromium;
 mod interop;
 mod killed;
+mod launcher;
 mod newcomer;
 mod properties;
 mod protocols;

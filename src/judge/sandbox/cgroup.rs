@@ -30,10 +30,10 @@ use nix::sys::signal::{Signal, kill};
 
 use super::mountinfo::{self, Mount};
 use nix::unistd::Pid;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Which cgroup interface is in use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum CgroupVersion {
     /// Legacy per-controller hierarchies (`/sys/fs/cgroup/memory`, ...).
     V1,
@@ -42,7 +42,7 @@ pub enum CgroupVersion {
 }
 
 /// One place where per-run cgroups are created, and what they control.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 struct Hierarchy {
     parent: PathBuf,
     memory: bool,
@@ -51,7 +51,7 @@ struct Hierarchy {
 }
 
 /// Detected cgroup support; cheap to clone.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct CgroupSupport {
     pub(crate) version: CgroupVersion,
     hierarchies: Vec<Hierarchy>,
@@ -103,14 +103,17 @@ impl CgroupSupport {
         memory_bytes: u64,
         processes: u64,
     ) -> Result<RunCgroup, (PathBuf, &'static str, io::Error)> {
-        let judge = std::process::id();
+        // The judge's pid, even in a launcher's runner; the number is this
+        // process's own (runners' counters all start where the launcher's was).
+        let judge = super::launcher::owner_pid();
+        let own = u64::from(std::process::id()) * 1000;
         let mut run = RunCgroup {
             version: self.version,
             dirs: Vec::new(),
         };
         // One name for all hierarchies of this run; retried on a stale leftover.
         let name = loop {
-            let n = RUN_COUNTER.fetch_add(1, Ordering::Relaxed);
+            let n = own + RUN_COUNTER.fetch_add(1, Ordering::Relaxed);
             let name = format!("mayan-judge-{judge}-{n}");
             if self.hierarchies.iter().all(|h| !h.parent.join(&name).exists()) {
                 break name;

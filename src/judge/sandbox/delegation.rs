@@ -315,7 +315,12 @@ impl Undo {
             let _ = fs::write(self.dir.join("cgroup.subtree_control"), format!("-{c}"));
         }
         let _ = fs::write(self.dir.join("cgroup.procs"), "0");
-        let _ = fs::remove_dir(self.dir.join(SUPERVISOR));
+        // The launcher's last runners may still be leaving the leaf.
+        let leaf = self.dir.join(SUPERVISOR);
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while fs::remove_dir(&leaf).is_err() && leaf.exists() && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
     }
 }
 

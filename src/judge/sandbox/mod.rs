@@ -71,6 +71,7 @@ mod delegation;
 pub mod host;
 mod isolation;
 mod landlock;
+pub mod launcher;
 mod monitor;
 pub mod mountinfo;
 mod procscan;
@@ -90,7 +91,7 @@ use std::time::{Duration, Instant};
 use nix::sys::resource::{Resource, getrlimit};
 use nix::sys::signal::Signal;
 use nix::unistd::{Gid, Group, Uid, User, geteuid};
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Serialize, Serializer};
 
 pub use cgroup::CgroupVersion;
 
@@ -103,7 +104,7 @@ pub fn landlock_abi() -> Option<i64> {
 pub const STDERR_KEEP_BYTES: usize = 64 * 1024;
 
 /// Limits for one run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Limits {
     /// CPU time (user + system, all processes of the run), in milliseconds.
     pub cpu_ms: u64,
@@ -145,7 +146,7 @@ impl Default for Limits {
 }
 
 /// What to run, with what, under which limits.
-#[derive(Clone, Default)]
+#[derive(Clone, Default, Serialize, Deserialize)]
 pub struct RunSpec {
     /// The executable (or interpreter, or compiler). An absolute path, or
     /// a path relative to the work folder (for a file passed in `files`).
@@ -158,6 +159,7 @@ pub struct RunSpec {
     pub args: Vec<OsString>,
     /// Bytes fed on stdin (from an unlinked temp file: no deadlock if the
     /// program never reads it).
+    #[serde(skip)] // Sent to the launcher as raw bytes.
     pub stdin: Vec<u8>,
     /// Limits of this run.
     pub limits: Limits,
@@ -203,7 +205,7 @@ impl fmt::Debug for RunSpec {
 }
 
 /// How a run ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Status {
     /// Exited on its own with this code.
     Exited(i32),
@@ -295,7 +297,7 @@ pub struct RunResult {
 }
 
 /// The user a root judge runs programs as.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DropUser {
     /// User name (`nobody`).
     pub user: String,
@@ -309,7 +311,7 @@ pub struct DropUser {
 
 /// How the judge holds its privileges (the first words of the
 /// protections line).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum RunMode {
     /// The judge is root.
     Root,
@@ -321,7 +323,7 @@ pub enum RunMode {
 
 /// Which protections a [`Sandbox`] applies; `Display` gives the one-line
 /// description returned by [`Sandbox::protections`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Protections {
     /// Root, rootless or a plain user.
     pub mode: RunMode,
@@ -516,8 +518,12 @@ impl Default for SandboxOptions {
     }
 }
 
+/// The name of a step of the sandbox in an error (`mkdir`, `poll/wait4`...).
+/// (An alias, so that serde does not borrow it from what it reads.)
+pub type Step = &'static str;
+
 /// Judge-side failures (never the program's fault).
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, thiserror::Error, Serialize, Deserialize)]
 pub enum SandboxError {
     /// The per-run work directory could not be created.
     #[error("cannot create a work directory for {program}: {source}")]
@@ -525,6 +531,7 @@ pub enum SandboxError {
         /// Program being run.
         program: PathBuf,
         /// Underlying error.
+        #[serde(with = "launcher::wire_io")]
         source: io::Error,
     },
     /// A name in [`RunSpec::files`] is not a plain file name.
@@ -541,6 +548,7 @@ pub enum SandboxError {
         /// Name in the work directory.
         name: String,
         /// Underlying error.
+        #[serde(with = "launcher::wire_io")]
         source: io::Error,
     },
     /// The program cannot be executed by the user it would run as.
@@ -559,6 +567,7 @@ pub enum SandboxError {
         /// Program being run.
         program: PathBuf,
         /// Underlying error.
+        #[serde(with = "launcher::wire_io")]
         source: io::Error,
     },
     /// Creating or configuring the run's cgroup failed.
@@ -567,10 +576,12 @@ pub enum SandboxError {
         /// Program being run.
         program: PathBuf,
         /// What was attempted (`mkdir`, `open`, `write`).
-        action: &'static str,
+        #[serde(with = "launcher::wire_str")]
+        action: Step,
         /// File or directory involved.
         path: PathBuf,
         /// Underlying error.
+        #[serde(with = "launcher::wire_io")]
         source: io::Error,
     },
     /// fork, the child setup (setsid, cgroup join, namespaces, rlimits,
@@ -580,6 +591,7 @@ pub enum SandboxError {
         /// Program being run.
         program: PathBuf,
         /// Underlying error (errno from the child).
+        #[serde(with = "launcher::wire_io")]
         source: io::Error,
     },
     /// Copying a file out of the work folder failed.
@@ -588,6 +600,17 @@ pub enum SandboxError {
         /// The file's name in the work folder.
         name: String,
         /// Underlying error.
+        #[serde(with = "launcher::wire_io")]
+        source: io::Error,
+    },
+    /// The launcher (the small process runs are started from, see
+    /// `launcher.rs`) could not be asked, or its answer was cut short.
+    #[error("cannot start {program} through the launcher: {source}")]
+    Launcher {
+        /// Program being run.
+        program: PathBuf,
+        /// Underlying error.
+        #[serde(with = "launcher::wire_io")]
         source: io::Error,
     },
     /// A system call failed while supervising the child.
@@ -596,8 +619,10 @@ pub enum SandboxError {
         /// Program being run.
         program: PathBuf,
         /// Which call (`poll`, `wait4`).
-        syscall: &'static str,
+        #[serde(with = "launcher::wire_str")]
+        syscall: Step,
         /// Underlying error.
+        #[serde(with = "launcher::wire_io")]
         source: io::Error,
     },
 }
@@ -746,7 +771,25 @@ impl Sandbox {
     /// minimal environment, all limits, privileges dropped when root.
     /// `Err` only for judge-side failures; whatever the program does is
     /// reported in the [`RunResult`].
+    ///
+    /// The run is started from the launcher (`launcher.rs`) once the
+    /// binary has started it, whatever the judge holds by then; in-process
+    /// otherwise (the library's own tests).
     pub fn run(&self, spec: &RunSpec) -> Result<RunResult, SandboxError> {
+        launcher::run(self, spec).unwrap_or_else(|| self.run_here(spec))
+    }
+
+    /// [`Sandbox::run`] forked from the judge itself, the launcher or not:
+    /// the path every run took before the launcher, kept for `bench --only
+    /// launch` to compare with (the same protections; its start costs more
+    /// the more the judge holds).
+    pub fn run_forked_from_judge(&self, spec: &RunSpec) -> Result<RunResult, SandboxError> {
+        self.run_here(spec)
+    }
+
+    /// [`Sandbox::run`] in this process: in a launcher's runner, or where
+    /// no launcher was started.
+    fn run_here(&self, spec: &RunSpec) -> Result<RunResult, SandboxError> {
         let wd_err = |source| SandboxError::WorkDir {
             program: spec.program.clone(),
             source,

@@ -51,7 +51,7 @@ impl Workspace {
         tmpfs_bytes: Option<u64>,
     ) -> io::Result<Workspace> {
         let mut b = tempfile::Builder::new();
-        let prefix = format!("{PREFIX}{}-", std::process::id());
+        let prefix = format!("{PREFIX}{}-", super::launcher::owner_pid());
         b.prefix(&prefix);
         let base = match work_root {
             Some(r) => b.tempdir_in(r)?,

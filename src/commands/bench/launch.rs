@@ -1,0 +1,123 @@
+//! `bench --only launch`: what starting a run costs as the judge grows.
+//!
+//! The same tiny run (`/bin/true`, every protection on) is started in
+//! alternating rounds through the launcher and forked from the judge itself
+//! (the path of every run before the launcher), first with the judge
+//! holding nothing, then holding `--hold-mib` of touched heap. Each figure
+//! is a ratio to the same path with the judge holding nothing, measured in
+//! the same run; the target is the launcher's ratio (a run's start does
+//! not grow with the judge's memory).
+
+use crate::judge::sandbox::{self, Limits, RunSpec, Sandbox, Status};
+use anyhow::{Result, ensure};
+use std::time::{Duration, Instant};
+
+/// Runs the part: `runs` runs per path and size.
+pub(super) fn run(runs: usize, hold_mib: usize) -> Result<()> {
+    let sandbox = Sandbox::detect();
+    let spec = RunSpec {
+        program: "/bin/true".into(),
+        limits: Limits::with_cpu_ms(1000),
+        ..RunSpec::default()
+    };
+    let runs = runs.max(3);
+    println!();
+    println!(
+        "Starting a run as the judge grows ({runs} runs per path and size, alternating; sandbox: {}):",
+        sandbox.protections()
+    );
+    if sandbox::launcher::pid().is_none() {
+        println!("  (no launcher in this process: both paths fork from the judge)");
+    }
+    let small = series(&sandbox, &spec, runs)?;
+    let rss_small = rss_mib();
+    let ballast = hold(hold_mib);
+    let large = series(&sandbox, &spec, runs)?;
+    let rss_large = rss_mib();
+    drop(ballast);
+    let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64().max(1e-9);
+    let launcher = ratio(large.launcher, small.launcher);
+    let forked = ratio(large.forked, small.forked);
+    println!(
+        "  {:<34} {:>9} {:>9} {:>7}",
+        "median per run",
+        format!("{rss_small} MiB"),
+        format!("{rss_large} MiB"),
+        "ratio"
+    );
+    for (name, s, l, r) in [
+        ("through the launcher", small.launcher, large.launcher, launcher),
+        (
+            "forked from the judge (before)",
+            small.forked,
+            large.forked,
+            forked,
+        ),
+    ] {
+        println!(
+            "  {name:<34} {:>6.2} ms {:>6.2} ms {r:>6.2}x",
+            super::ms(s),
+            super::ms(l)
+        );
+    }
+    println!();
+    println!("Targets:");
+    println!(
+        "  {:<7} a run's start with the judge holding {hold_mib} MiB, through the launcher: {launcher:.2}x the judge holding nothing (<= 1.15x)",
+        if launcher <= 1.15 { "met" } else { "MISSED" }
+    );
+    Ok(())
+}
+
+/// Medians of one series.
+struct Medians {
+    launcher: Duration,
+    forked: Duration,
+}
+
+/// `runs` runs through each path, alternating.
+fn series(sandbox: &Sandbox, spec: &RunSpec, runs: usize) -> Result<Medians> {
+    let (mut launcher, mut forked) = (Vec::new(), Vec::new());
+    for _ in 0..runs {
+        let start = Instant::now();
+        let r = sandbox.run(spec)?;
+        launcher.push(start.elapsed());
+        ensure!(r.status == Status::Exited(0), "/bin/true: {}", r.status);
+        let start = Instant::now();
+        let r = sandbox.run_forked_from_judge(spec)?;
+        forked.push(start.elapsed());
+        ensure!(r.status == Status::Exited(0), "/bin/true: {}", r.status);
+    }
+    Ok(Medians {
+        launcher: median(launcher),
+        forked: median(forked),
+    })
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+/// `mib` MiB of heap, every page touched (so it is resident, and its page
+/// tables are there to copy).
+fn hold(mib: usize) -> Vec<u8> {
+    let mut v = vec![0u8; mib << 20];
+    for i in (0..v.len()).step_by(4096) {
+        v[i] = 1;
+    }
+    std::hint::black_box(&mut v);
+    v
+}
+
+/// The judge's resident memory, MiB.
+fn rss_mib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmRSS:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        })
+        .map_or(0, |kib| kib / 1024)
+}

@@ -1,0 +1,579 @@
+//! The launcher: the small process every run is started from.
+//!
+//! `fork` copies the page tables of the process that calls it, so starting
+//! a run from the judge costs more the more the judge holds: a server that
+//! has grown to hundreds of MiB (its web runtime, its database, argon2's
+//! buffers, the solver's tables) and runs many threads paid for it on every
+//! run and every compilation. So, as Chromium's and Android's zygotes do,
+//! the judge forks one launcher in `main`, right after
+//! [`super::host::prepare`] and before anything else grows it ([`start`]):
+//! a copy of the judge while it is still one small thread, in its
+//! cgroup and (rootless) its user namespace.
+//!
+//! Each run is a request over a `SOCK_SEQPACKET` socket pair: the judge
+//! makes a fresh socket pair for the run and passes one end to the launcher
+//! (`SCM_RIGHTS`); the launcher forks a *runner* (a copy of the small
+//! launcher, so the fork is cheap whatever the judge holds) and goes back
+//! to waiting. The runner reads the request on its end (the sandbox as the
+//! judge detected it, and the [`RunSpec`]), carries the run out exactly as
+//! the sandbox does in-process (`Sandbox::run_here`: box lease, work
+//! folder, cgroup, the run's init forked into new namespaces, supervision,
+//! cleanup), writes the result back and exits. The launcher never parses
+//! anything; it holds no state but the seccomp filters, built once.
+//!
+//! No run outlives the judge: the launcher dies with the judge's main
+//! thread (parent-death signal; also when its socket closes), each runner
+//! with the launcher, and each run's init with its runner's thread
+//! (`child.rs`), which takes the whole run with it. Runners are reaped by
+//! the kernel (the launcher ignores `SIGCHLD`). At the judge's exit the
+//! launcher is killed and reaped first ([`stop`], an `atexit` handler
+//! registered after the cgroup leaf's undo, so it runs before it). A
+//! run's work folder and cgroups are still named by the judge's pid
+//! ([`owner_pid`]), so the next judge's start removes what a killed one
+//! left, as before.
+//!
+//! A program that uses the library without [`start`] (the library's own
+//! tests) runs each run in-process, as before; the binary starts the
+//! launcher for every command that runs programs, and fails without it.
+
+use std::io::{self, IoSlice, IoSliceMut, Read};
+use std::mem::MaybeUninit;
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
+use std::os::unix::net::UnixStream;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use nix::unistd::{Gid, Uid};
+use rustix::net::{
+    AddressFamily, RecvAncillaryBuffer, RecvAncillaryMessage, RecvFlags, SendAncillaryBuffer,
+    SendAncillaryMessage, SendFlags, SocketFlags, SocketType,
+};
+use serde::{Deserialize, Serialize};
+
+use super::cgroup::CgroupSupport;
+use super::{Protections, RunResult, RunSpec, Sandbox, SandboxError, Status, seccomp};
+
+/// The judge's end of the launcher.
+#[derive(Debug)]
+struct Launcher {
+    /// The control socket: one message (one byte and a descriptor) per run.
+    control: OwnedFd,
+    /// The launcher's pid.
+    pid: i32,
+}
+
+static LAUNCHER: OnceLock<Launcher> = OnceLock::new();
+
+/// Forks the launcher. Call once, while the judge is a single thread
+/// (first thing in `main`, after [`super::host::prepare`]); later calls
+/// do nothing.
+pub fn start() -> io::Result<()> {
+    if LAUNCHER.get().is_some() {
+        return Ok(());
+    }
+    let (judge_end, launcher_end) = rustix::net::socketpair(
+        AddressFamily::UNIX,
+        SocketType::SEQPACKET,
+        SocketFlags::CLOEXEC,
+        None,
+    )?;
+    let judge = std::process::id() as i32;
+    // SAFETY: the caller is single-threaded (see above), so the child may
+    // run any code; it never returns from `serve`.
+    match unsafe { nix::unistd::fork() }? {
+        nix::unistd::ForkResult::Child => {
+            drop(judge_end);
+            serve(launcher_end, judge)
+        }
+        nix::unistd::ForkResult::Parent { child } => {
+            drop(launcher_end);
+            let _ = LAUNCHER.set(Launcher {
+                control: judge_end,
+                pid: child.as_raw(),
+            });
+            extern "C" fn at_exit() {
+                stop();
+            }
+            // SAFETY: registers a plain function; it runs at exit().
+            unsafe { nix::libc::atexit(at_exit) };
+            Ok(())
+        }
+    }
+}
+
+/// The launcher's pid, once started.
+pub fn pid() -> Option<i32> {
+    LAUNCHER.get().map(|l| l.pid)
+}
+
+/// In a runner: the judge's pid.
+static JUDGE: OnceLock<u32> = OnceLock::new();
+
+/// The pid that names a run's work folder and cgroups: the judge's, also
+/// in a runner, so that what a killed judge left is known by its pid (a
+/// judge's next start removes what belongs to a dead pid).
+pub(crate) fn owner_pid() -> u32 {
+    JUDGE.get().copied().unwrap_or_else(std::process::id)
+}
+
+/// Kills and reaps the launcher (its runners die with it). Called at exit.
+pub fn stop() {
+    if let Some(l) = LAUNCHER.get() {
+        let pid = nix::unistd::Pid::from_raw(l.pid);
+        let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGKILL);
+        let _ = nix::sys::wait::waitpid(pid, None);
+    }
+}
+
+/// Runs `spec` through the launcher, if it was started.
+pub(super) fn run(sandbox: &Sandbox, spec: &RunSpec) -> Option<Result<RunResult, SandboxError>> {
+    let launcher = LAUNCHER.get()?;
+    let err = |source| SandboxError::Launcher {
+        program: spec.program.clone(),
+        source,
+    };
+    Some(launcher.ask(sandbox, spec).map_err(err).and_then(|r| r))
+}
+
+impl Launcher {
+    /// Sends one request and reads its answer.
+    fn ask(&self, sandbox: &Sandbox, spec: &RunSpec) -> io::Result<Result<RunResult, SandboxError>> {
+        let (mine, theirs) = rustix::net::socketpair(
+            AddressFamily::UNIX,
+            SocketType::STREAM,
+            SocketFlags::CLOEXEC,
+            None,
+        )?;
+        send_fd(&self.control, theirs.as_fd())?;
+        drop(theirs);
+        let header = serde_json::to_vec(&Request {
+            sandbox: SandboxWire::of(sandbox),
+            spec: spec.clone(),
+        })
+        .map_err(io::Error::other)?;
+        send_framed(&mine, &header, &[&spec.stdin])?;
+        rustix::net::shutdown(&mine, rustix::net::Shutdown::Write)?;
+        let mut reply = Vec::new();
+        UnixStream::from(mine).read_to_end(&mut reply)?;
+        decode_reply(&reply)
+    }
+}
+
+/// Passes `fd` over the control socket.
+fn send_fd(control: &OwnedFd, fd: BorrowedFd<'_>) -> io::Result<()> {
+    let fds = [fd];
+    let mut space = [MaybeUninit::uninit(); rustix::cmsg_space!(ScmRights(1))];
+    let mut cmsg = SendAncillaryBuffer::new(&mut space);
+    cmsg.push(SendAncillaryMessage::ScmRights(&fds));
+    loop {
+        match rustix::net::sendmsg(control, &[IoSlice::new(b"r")], &mut cmsg, SendFlags::NOSIGNAL) {
+            Err(rustix::io::Errno::INTR) => continue,
+            r => return r.map(drop).map_err(Into::into),
+        }
+    }
+}
+
+/// Receives one descriptor from the control socket (`None`: the judge
+/// closed it).
+fn receive_fd(control: &OwnedFd) -> io::Result<Option<OwnedFd>> {
+    loop {
+        let mut space = [MaybeUninit::uninit(); rustix::cmsg_space!(ScmRights(1))];
+        let mut cmsg = RecvAncillaryBuffer::new(&mut space);
+        let mut byte = [0u8; 1];
+        let got = match rustix::net::recvmsg(
+            control,
+            &mut [IoSliceMut::new(&mut byte)],
+            &mut cmsg,
+            RecvFlags::CMSG_CLOEXEC,
+        ) {
+            Err(rustix::io::Errno::INTR) => continue,
+            r => r?,
+        };
+        if got.bytes == 0 {
+            return Ok(None);
+        }
+        let fd = cmsg.drain().find_map(|m| match m {
+            RecvAncillaryMessage::ScmRights(mut fds) => fds.next(),
+            _ => None,
+        });
+        if fd.is_some() {
+            return Ok(fd);
+        }
+    }
+}
+
+/// Writes `header`'s length (8 bytes, little-endian), `header`, then
+/// `tail` (without `SIGPIPE`: a reader gone is an error, not a death).
+fn send_framed(fd: &OwnedFd, header: &[u8], tail: &[&[u8]]) -> io::Result<()> {
+    let len = (header.len() as u64).to_le_bytes();
+    for part in [&len[..], header].into_iter().chain(tail.iter().copied()) {
+        let mut rest = part;
+        while !rest.is_empty() {
+            match rustix::net::send(fd, rest, SendFlags::NOSIGNAL) {
+                Ok(n) => rest = &rest[n..],
+                Err(rustix::io::Errno::INTR) => {}
+                Err(e) => return Err(e.into()),
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Splits a frame into its header and the bytes after it.
+fn split_frame(bytes: &[u8]) -> io::Result<(&[u8], &[u8])> {
+    let cut = || io::Error::new(io::ErrorKind::UnexpectedEof, "the runner's message was cut short");
+    let len: [u8; 8] = bytes.get(..8).ok_or_else(cut)?.try_into().map_err(|_| cut())?;
+    let len = usize::try_from(u64::from_le_bytes(len)).map_err(|_| cut())?;
+    let header = bytes.get(8..8usize.saturating_add(len)).ok_or_else(cut)?;
+    Ok((header, &bytes[8 + len..]))
+}
+
+/// What the judge asks of a runner (the spec's stdin follows the header).
+#[derive(Serialize, Deserialize)]
+struct Request {
+    sandbox: SandboxWire,
+    spec: RunSpec,
+}
+
+/// A [`Sandbox`] as it travels to a runner (the seccomp filters are the
+/// launcher's own, built once: they depend on the architecture only).
+#[derive(Serialize, Deserialize)]
+struct SandboxWire {
+    protections: Protections,
+    cgroups: Option<CgroupSupport>,
+    drop_to: Option<(u32, u32)>,
+    work_root: Option<PathBuf>,
+    lock_dir: Option<PathBuf>,
+    hidden: Vec<PathBuf>,
+    seccomp: bool,
+    clk_tck: u64,
+}
+
+impl SandboxWire {
+    fn of(s: &Sandbox) -> SandboxWire {
+        SandboxWire {
+            protections: s.protections.clone(),
+            cgroups: s.cgroups.clone(),
+            drop_to: s.drop_to.map(|(u, g)| (u.as_raw(), g.as_raw())),
+            work_root: s.work_root.clone(),
+            lock_dir: s.lock_dir.clone(),
+            hidden: s.hidden.clone(),
+            seccomp: s.filters.is_some(),
+            clk_tck: s.clk_tck,
+        }
+    }
+
+    fn into_sandbox(self, filters: &Option<seccomp::Filters>) -> Sandbox {
+        Sandbox {
+            protections: self.protections,
+            cgroups: self.cgroups,
+            drop_to: self.drop_to.map(|(u, g)| (Uid::from_raw(u), Gid::from_raw(g))),
+            work_root: self.work_root,
+            lock_dir: self.lock_dir,
+            hidden: self.hidden,
+            filters: if self.seccomp { filters.clone() } else { None },
+            clk_tck: self.clk_tck,
+        }
+    }
+}
+
+/// A runner's answer (the outputs' bytes follow the header).
+#[derive(Serialize, Deserialize)]
+enum Reply {
+    Ran {
+        status: Status,
+        cpu_ms: u64,
+        wall_ms: u64,
+        peak_memory_kib: u64,
+        stdout: usize,
+        stderr: usize,
+        output_file: Option<usize>,
+    },
+    Failed(SandboxError),
+}
+
+fn encode_reply(fd: &OwnedFd, result: &Result<RunResult, SandboxError>) -> io::Result<()> {
+    let (reply, tail): (Reply, Vec<&[u8]>) = match result {
+        Ok(r) => (
+            Reply::Ran {
+                status: r.status,
+                cpu_ms: r.cpu_ms,
+                wall_ms: r.wall_ms,
+                peak_memory_kib: r.peak_memory_kib,
+                stdout: r.stdout.len(),
+                stderr: r.stderr.len(),
+                output_file: r.output_file.as_ref().map(Vec::len),
+            },
+            [
+                &r.stdout[..],
+                &r.stderr[..],
+                r.output_file.as_deref().unwrap_or_default(),
+            ]
+            .to_vec(),
+        ),
+        Err(e) => (Reply::Failed(clone_error(e)), Vec::new()),
+    };
+    let header = serde_json::to_vec(&reply).map_err(io::Error::other)?;
+    send_framed(fd, &header, &tail)
+}
+
+/// The error as it will be sent (`io::Error` is not `Clone`).
+fn clone_error(e: &SandboxError) -> SandboxError {
+    serde_json::to_vec(e)
+        .ok()
+        .and_then(|v| serde_json::from_slice(&v).ok())
+        .unwrap_or_else(|| SandboxError::Launcher {
+            program: PathBuf::new(),
+            source: io::Error::other(e.to_string()),
+        })
+}
+
+fn decode_reply(bytes: &[u8]) -> io::Result<Result<RunResult, SandboxError>> {
+    let (header, mut rest) = split_frame(bytes)?;
+    let reply: Reply = serde_json::from_slice(header).map_err(io::Error::other)?;
+    let mut take = |n: usize| -> io::Result<Vec<u8>> {
+        if rest.len() < n {
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "the runner's outputs were cut short",
+            ));
+        }
+        let (a, b) = rest.split_at(n);
+        rest = b;
+        Ok(a.to_vec())
+    };
+    Ok(match reply {
+        Reply::Failed(e) => Err(e),
+        Reply::Ran {
+            status,
+            cpu_ms,
+            wall_ms,
+            peak_memory_kib,
+            stdout,
+            stderr,
+            output_file,
+        } => Ok(RunResult {
+            status,
+            cpu_ms,
+            wall_ms,
+            peak_memory_kib,
+            stdout: take(stdout)?,
+            stderr: take(stderr)?,
+            output_file: output_file.map(&mut take).transpose()?,
+        }),
+    })
+}
+
+// ---------------------------------------------------------------------------
+// The launcher's side
+
+/// The launcher's loop: one runner forked per descriptor received; exits
+/// when the judge closes the control socket or dies.
+fn serve(control: OwnedFd, judge: i32) -> ! {
+    if die_with_parent(judge).is_err() {
+        exit(1);
+    }
+    let _ = JUDGE.set(judge as u32);
+    let _ = rustix::thread::set_name(c"mayan-launcher");
+    quiet_stdio();
+    // Runners are reaped by the kernel.
+    // SAFETY: SIG_IGN installs no handler.
+    let _ = unsafe {
+        nix::sys::signal::signal(
+            nix::sys::signal::Signal::SIGCHLD,
+            nix::sys::signal::SigHandler::SigIgn,
+        )
+    };
+    let launcher = std::process::id() as i32;
+    let filters = seccomp::Filters::build();
+    loop {
+        let fd = match receive_fd(&control) {
+            Ok(Some(fd)) => fd,
+            Ok(None) | Err(_) => exit(0),
+        };
+        // SAFETY: the launcher is single-threaded.
+        if let Ok(nix::unistd::ForkResult::Child) = unsafe { nix::unistd::fork() } {
+            drop(control);
+            runner(fd, &filters, launcher)
+        }
+        // The parent (or a failed fork) closes its copy: the judge then
+        // reads an empty answer, an error of its own.
+    }
+}
+
+/// Keeps the judge's stdin and stdout (a terminal, or a pipe someone reads
+/// to its end) out of the launcher; stderr stays, for a panic's message.
+fn quiet_stdio() {
+    if let Ok(null) = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/null")
+    {
+        for fd in [0, 1] {
+            // SAFETY: dup2 onto the standard descriptors, which nothing
+            // in the launcher holds as a Rust object.
+            unsafe { nix::libc::dup2(null.as_raw_fd(), fd) };
+        }
+    }
+}
+
+/// One run in a runner, answered on `fd`; then the runner exits.
+fn runner(fd: OwnedFd, filters: &Option<seccomp::Filters>, launcher: i32) -> ! {
+    if die_with_parent(launcher).is_err() {
+        exit(1);
+    }
+    // SAFETY: SIG_DFL installs no handler; the runner waits for its children.
+    let _ = unsafe {
+        nix::sys::signal::signal(
+            nix::sys::signal::Signal::SIGCHLD,
+            nix::sys::signal::SigHandler::SigDfl,
+        )
+    };
+    let mut stream = UnixStream::from(fd);
+    let mut request = Vec::new();
+    let result = match stream
+        .read_to_end(&mut request)
+        .and_then(|_| read_request(&request))
+    {
+        Ok((sandbox, spec)) => {
+            let sandbox = sandbox.into_sandbox(filters);
+            if sandbox.protections.subreaper {
+                let _ = rustix::process::set_child_subreaper(rustix::process::Pid::from_raw(1));
+            }
+            sandbox.run_here(&spec)
+        }
+        Err(source) => Err(SandboxError::Launcher {
+            program: PathBuf::new(),
+            source,
+        }),
+    };
+    let fd = OwnedFd::from(stream);
+    let _ = encode_reply(&fd, &result);
+    exit(0)
+}
+
+fn read_request(bytes: &[u8]) -> io::Result<(SandboxWire, RunSpec)> {
+    let (header, stdin) = split_frame(bytes)?;
+    let request: Request = serde_json::from_slice(header).map_err(io::Error::other)?;
+    let mut spec = request.spec;
+    spec.stdin = stdin.to_vec();
+    Ok((request.sandbox, spec))
+}
+
+/// Asks for `SIGKILL` when the parent dies, then checks that the parent
+/// is still `parent` (if it died before the request, the signal never
+/// comes).
+fn die_with_parent(parent: i32) -> io::Result<()> {
+    rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))?;
+    if nix::unistd::getppid().as_raw() == parent {
+        Ok(())
+    } else {
+        Err(io::Error::from_raw_os_error(nix::libc::ESRCH))
+    }
+}
+
+/// Leaves at once: no destructors, no `atexit` handlers of the judge.
+fn exit(code: i32) -> ! {
+    // SAFETY: ends the process; nothing runs after it.
+    unsafe { nix::libc::_exit(code) }
+}
+
+/// `io::Error` as it travels: its OS error number, else its message.
+pub(super) mod wire_io {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::io;
+
+    #[derive(Serialize, Deserialize)]
+    struct Wire {
+        errno: Option<i32>,
+        message: String,
+    }
+
+    pub(crate) fn serialize<S: Serializer>(e: &io::Error, s: S) -> Result<S::Ok, S::Error> {
+        Wire {
+            errno: e.raw_os_error(),
+            message: e.to_string(),
+        }
+        .serialize(s)
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<io::Error, D::Error> {
+        let w = Wire::deserialize(d)?;
+        Ok(match w.errno {
+            Some(n) => io::Error::from_raw_os_error(n),
+            None => io::Error::other(w.message),
+        })
+    }
+}
+
+/// The sandbox's step names (`&'static str`) as they travel.
+pub(super) mod wire_str {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// Every step name an error may carry (`cgroup.rs`, `mod.rs`).
+    const KNOWN: &[&str] = &["mkdir", "open", "write", "spawn", "poll/wait4"];
+
+    pub(crate) fn serialize<S: Serializer>(v: &&'static str, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(v)
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+        let v = String::deserialize(d)?;
+        Ok(KNOWN.iter().find(|k| **k == v).copied().unwrap_or("a step"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_result_and_an_error_travel_whole() {
+        let (a, b) = rustix::net::socketpair(
+            AddressFamily::UNIX,
+            SocketType::STREAM,
+            SocketFlags::CLOEXEC,
+            None,
+        )
+        .unwrap();
+        let result = RunResult {
+            status: Status::TimeLimit { wall: true },
+            cpu_ms: 3,
+            wall_ms: 4,
+            peak_memory_kib: 5,
+            stdout: b"out\xff".to_vec(),
+            stderr: b"err".to_vec(),
+            output_file: Some(Vec::new()),
+        };
+        encode_reply(&a, &Ok(result.clone())).unwrap();
+        drop(a);
+        let mut bytes = Vec::new();
+        UnixStream::from(b).read_to_end(&mut bytes).unwrap();
+        assert_eq!(decode_reply(&bytes).unwrap().unwrap(), result);
+
+        let (a, b) = rustix::net::socketpair(
+            AddressFamily::UNIX,
+            SocketType::STREAM,
+            SocketFlags::CLOEXEC,
+            None,
+        )
+        .unwrap();
+        let error = SandboxError::Cgroup {
+            program: "/bin/x".into(),
+            action: "mkdir",
+            path: "/sys/fs/cgroup/x".into(),
+            source: io::Error::from_raw_os_error(nix::libc::ENOSPC),
+        };
+        encode_reply(&a, &Err(error)).unwrap();
+        drop(a);
+        let mut bytes = Vec::new();
+        UnixStream::from(b).read_to_end(&mut bytes).unwrap();
+        let back = decode_reply(&bytes).unwrap().unwrap_err();
+        assert!(
+            matches!(&back, SandboxError::Cgroup { action: "mkdir", source, .. } if source.raw_os_error() == Some(nix::libc::ENOSPC)),
+            "{back:?}"
+        );
+        // A cut answer is an error, never a made-up result.
+        assert!(decode_reply(&bytes[..bytes.len() - 1]).is_err());
+    }
+}
