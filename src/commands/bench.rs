@@ -3,7 +3,8 @@
 //! and an exhaustive search with a memo of dead states), so the figures mean
 //! something on a shared, noisy machine; the solver's peak memory, and a
 //! solve under a small memory cap; the grader's and the stress loop's cost;
-//! with `--only serve`, the online judge under load (`bench/serve_load.rs`).
+//! with `--only serve`, the online judge under load (`bench/serve_load.rs`);
+//! with `--only similar`, the copy detector against its peers (`bench/similar.rs`).
 
 use crate::cli::{BenchArgs, BenchPart};
 use crate::judge::grading::{Judge, run_limits};
@@ -24,6 +25,7 @@ use std::time::{Duration, Instant};
 use super::solve::measured;
 
 mod serve_load;
+mod similar;
 
 /// The `--only serve` options.
 fn load_options(args: &BenchArgs) -> Result<serve_load::LoadOptions> {
@@ -55,6 +57,9 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
     }
     if args.only == Some(BenchPart::Serve) {
         serve_load::run(&load_options(args)?)?;
+    }
+    if args.only == Some(BenchPart::Similar) {
+        similar::run(Path::new("."))?;
     }
     Ok(0)
 }

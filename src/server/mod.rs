@@ -20,6 +20,7 @@ pub mod contest;
 pub mod db;
 pub mod events;
 pub mod queue;
+mod similar;
 pub mod standings;
 mod templates;
 mod web;

@@ -18,6 +18,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ),
     ("admin.html", include_str!("templates/admin.html")),
     ("error.html", include_str!("templates/error.html")),
+    ("similar.html", include_str!("templates/similar.html")),
 ];
 
 /// The style sheet.

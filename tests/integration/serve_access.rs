@@ -52,6 +52,8 @@ const ROUTES: &[(&str, &str, Access)] = &[
     ("POST", "/admin/announcements", Access::Teacher),
     ("GET", "/admin/report.{format}", Access::Teacher),
     ("GET", "/admin/programs-{layout}", Access::Teacher),
+    ("GET", "/admin/similar", Access::Teacher),
+    ("GET", "/admin/similar/{pair}", Access::Teacher),
     ("POST", "/api/v1/token", Access::Public),
     ("GET", "/api/v1/me", Access::Api),
     ("GET", "/api/v1/submissions", Access::Api),
@@ -67,7 +69,12 @@ const ROUTES: &[(&str, &str, Access)] = &[
 /// The paths the routers declare (`.route("PATH", …)`), API ones under /api/v1.
 fn declared_routes() -> Vec<String> {
     let mut out = Vec::new();
-    for (file, prefix) in [("web.rs", ""), ("admin.rs", ""), ("api.rs", "/api/v1")] {
+    for (file, prefix) in [
+        ("web.rs", ""),
+        ("admin.rs", ""),
+        ("similar.rs", ""),
+        ("api.rs", "/api/v1"),
+    ] {
         let text = std::fs::read_to_string(crate::util::manifest().join("src/server").join(file)).unwrap();
         for part in text.split(".route(\"").skip(1) {
             let path = part.split('"').next().unwrap();
@@ -101,6 +108,7 @@ fn concrete(path: &str, id: i64, clarification: i64) -> String {
         .replace("{id}", &id.to_string())
         .replace("{format}", "csv")
         .replace("{layout}", "lemonlime.zip")
+        .replace("{pair}", "0")
 }
 
 /// Plausible fields for a POST (with `csrf`), so that only access decides.
