@@ -13,6 +13,9 @@ use crate::workflows::contest::Contest;
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
 
+/// Writes an analysis in one format (the second argument: pairs shown).
+type Render = fn(&similarity::Analysis, usize) -> String;
+
 /// A program to read: whose, and where (or why there is none).
 struct Entry {
     name: String,
@@ -61,7 +64,7 @@ pub fn run(args: &SimilarArgs) -> Result<i32> {
     let analysis = similarity::analyse(&sources, &templates, &options, &on_progress);
     progress.finish();
     print!("{}", similarity::render::text(&analysis, args.top));
-    let reports: [(&Option<PathBuf>, fn(&similarity::Analysis, usize) -> String); 3] = [
+    let reports: [(&Option<PathBuf>, Render); 3] = [
         (&args.json, |a, _| similarity::render::json(a)),
         (&args.csv, |a, _| similarity::render::csv(a)),
         (&args.html, similarity::render::html),

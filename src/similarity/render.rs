@@ -110,8 +110,10 @@ pub fn csv(analysis: &Analysis) -> String {
         let ranges = |f: &dyn Fn(&super::Fragment) -> [u32; 2]| {
             p.fragments
                 .iter()
-                .map(|x| f(x))
-                .map(|r| format!("{}-{}", r[0], r[1]))
+                .map(|x| {
+                    let r = f(x);
+                    format!("{}-{}", r[0], r[1])
+                })
                 .collect::<Vec<_>>()
                 .join(" ")
         };
