@@ -21,7 +21,8 @@ Exit codes:
   solve, bench, gen:         0 success, 2 bad input, judge or configuration error
   export:                    0 written, 2 refused or failed (nothing written)
   doctor:                    0 no check FAILs, 1 some check FAILs, 2 error
-  serve:                     0 stopped by Ctrl-C or SIGTERM, 2 configuration error";
+  serve:                     0 stopped by Ctrl-C or SIGTERM, 2 configuration error
+  similar:                   0 no pair at or above the threshold, 1 some pair flagged, 2 nothing to compare or bad options";
 
 /// The process's arguments as clap should see them: testlib's one-dash
 /// `-appes` (after `check`'s files) becomes `--appes`, since clap would read
@@ -77,6 +78,16 @@ pub enum Command {
     Ci(CiArgs),
     /// Measure the solver (against a C++ baseline) and the grader's overhead.
     Bench(BenchArgs),
+    /// Which programs of a class were copied: pairs ranked by similarity, with the evidence.
+    #[command(
+        after_help = "Programs are parsed (C, C++, Python, Rust) into one token alphabet, so renaming, \
+reformatting, reordered functions and translations between languages do not hide a copy; code most programs \
+of the class share counts for little. A file that cannot be read (not text, over 1 MiB, unknown language) is \
+named on stderr and the rest are compared. How it works, and the JSON schema: docs/SIMILAR.md.\n\n\
+Exit codes: 0 no pair at or above --threshold, 1 some pair at or above it, 2 fewer than two programs to \
+compare, or bad options."
+    )]
+    Similar(SimilarArgs),
     /// Generate new tests (`.in` and `.ans`) from a seed, reproducibly.
     #[command(
         after_help = "Solvable puzzles are built backwards from the empty board, so they can hold many blocks; \
@@ -432,6 +443,56 @@ pub struct BenchArgs {
     pub hold_mib: usize,
 }
 
+/// Options of `similar`.
+#[derive(Debug, Args)]
+pub struct SimilarArgs {
+    /// Programs to compare: files, or folders (every .c .cpp .cc .py .rs file
+    /// in them, one program each).
+    #[arg(required_unless_present = "contest", conflicts_with = "contest")]
+    pub sources: Vec<PathBuf>,
+    /// A contest folder, read as `grade --contest` reads it (one sub-folder
+    /// per contestant, also under source/ or players/): one program per contestant.
+    #[arg(long)]
+    pub contest: Option<PathBuf>,
+    /// With --contest: the problem's file stem (`<contestant>/<stem>.<ext>`).
+    #[arg(long, default_value = "mayan")]
+    pub stem: String,
+    /// Code handed out by the teacher: never counted as shared.
+    #[arg(long, num_args = 1..)]
+    pub template: Vec<PathBuf>,
+    /// Published solutions or last year's class: compared with the programs,
+    /// not with each other (repeatable).
+    #[arg(long)]
+    pub reference: Vec<PathBuf>,
+    /// The language of files whose extension does not say (c, cpp, python, rust).
+    #[arg(long)]
+    pub language: Option<String>,
+    /// Pairs at or above this similarity (0 to 1) are flagged and grouped.
+    #[arg(long, default_value_t = 0.5)]
+    pub threshold: f64,
+    /// A fragment in at least this share of the programs counts for nothing.
+    #[arg(long, default_value_t = 0.3)]
+    pub common_share: f64,
+    /// Pairs shown on the terminal (and, with every flagged pair, in --html).
+    #[arg(long, default_value_t = 20)]
+    pub top: usize,
+    /// Write every pair, with matched line ranges, as JSON (schema: docs/SIMILAR.md).
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+    /// Write the pairs as CSV, for a spreadsheet.
+    #[arg(long)]
+    pub csv: Option<PathBuf>,
+    /// Write one self-contained HTML page: the pairs side by side.
+    #[arg(long)]
+    pub html: Option<PathBuf>,
+    /// Worker threads [default: the machine's cores].
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// No progress.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
 /// The parts of `bench`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum BenchPart {
@@ -453,6 +514,10 @@ pub enum BenchPart {
     /// memory against holding nothing, through the launcher and forked
     /// from the judge itself (only with --only).
     Launch,
+
+    /// `similar` on the labelled corpus beside Dolos and copydetect, and its
+    /// speed on 300 programs (only with --only; run from the repository).
+    Similar,
 }
 
 /// Options of `gen`.

@@ -8,7 +8,9 @@
 //! - [`workflows`]: validation, package CI and export;
 //! - [`report`]: one file per output format;
 //! - [`commands`] and [`cli`]: the command line, and nothing below knows it;
-//! - [`server`]: the online judge (`serve`), a front end beside `commands`.
+//! - [`server`]: the online judge (`serve`), a front end beside `commands`;
+//! - [`similarity`]: which programs were copied, a domain of its own (it
+//!   imports none of the others).
 //!
 //! `docs/ARCHITECTURE.md` maps it on one page.
 
@@ -23,4 +25,5 @@ pub mod package;
 pub mod puzzle;
 pub mod report;
 pub mod server;
+pub mod similarity;
 pub mod workflows;

@@ -42,6 +42,7 @@ fn main() {
         Command::Stress(args) => commands::stress::run(args),
         Command::Doctor(args) => commands::doctor::run(args),
         Command::Serve(args) => commands::serve::run(args),
+        Command::Similar(args) => commands::similar::run(args),
     };
     match result {
         Ok(code) => std::process::exit(code),

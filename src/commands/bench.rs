@@ -6,7 +6,8 @@
 //! with `--only serve`, the online judge under load (`bench/serve_load.rs`);
 //! with `--only scaling`, judging on every core (`bench/scaling.rs`);
 //! with `--only launch`, what starting a run costs as the judge grows
-//! (`bench/launch.rs`).
+//! (`bench/launch.rs`);
+//! with `--only similar`, the copy detector against its peers (`bench/similar.rs`).
 
 use crate::cli::{BenchArgs, BenchPart};
 use crate::judge::grading::{Judge, run_limits};
@@ -29,6 +30,7 @@ use super::solve::measured;
 mod launch;
 mod scaling;
 mod serve_load;
+mod similar;
 
 /// The `--only serve` options.
 fn load_options(args: &BenchArgs) -> Result<serve_load::LoadOptions> {
@@ -72,6 +74,9 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
     }
     if args.only == Some(BenchPart::Launch) {
         launch::run(args.runs, args.hold_mib)?;
+    }
+    if args.only == Some(BenchPart::Similar) {
+        similar::run(Path::new("."))?;
     }
     Ok(0)
 }

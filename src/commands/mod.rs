@@ -11,6 +11,7 @@ pub mod grade;
 pub mod progress;
 pub mod serve;
 pub mod show;
+pub mod similar;
 pub mod solve;
 pub mod stress;
 pub mod validate;

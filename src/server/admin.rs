@@ -10,7 +10,7 @@ use super::app::App;
 use super::auth;
 use super::db::User;
 use super::events::Event;
-use super::http::{CsrfForm, Fail, Identity, PageResult, check_csrf, render, row_context, signed_in};
+use super::http::{CsrfForm, Fail, Identity, PageResult, check_csrf, render, row_context, signed_in, teacher};
 use crate::judge::grading::{GradeReport, SubmissionReport};
 use crate::report::{Csv, Html, Json, ReportFormat};
 use axum::Router;
@@ -34,15 +34,6 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/admin/programs-{layout}", get(programs))
         .route("/admin/users/{id}/password", post(reset_password))
         .route("/admin/users/{id}/sign-out", post(sign_out))
-}
-
-/// The signed-in teacher, or why not.
-pub fn teacher(identity: &Identity) -> Result<(&User, &str), Fail> {
-    let (user, csrf) = signed_in(identity)?;
-    if !user.is_admin {
-        return Err(Fail::Forbidden("Only the teacher may open this page.".into()));
-    }
-    Ok((user, csrf))
 }
 
 async fn dashboard(

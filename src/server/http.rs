@@ -193,6 +193,15 @@ pub fn signed_in(identity: &Identity) -> Result<(&User, &str), Fail> {
         .ok_or(Fail::SignIn)
 }
 
+/// The signed-in teacher, or why not.
+pub fn teacher(identity: &Identity) -> Result<(&User, &str), Fail> {
+    let (user, csrf) = signed_in(identity)?;
+    if !user.is_admin {
+        return Err(Fail::Forbidden("Only the teacher may open this page.".into()));
+    }
+    Ok((user, csrf))
+}
+
 /// Checks a form's CSRF token against the session's.
 pub fn check_csrf(session_csrf: &str, sent: Option<&str>) -> Result<(), Fail> {
     match sent {

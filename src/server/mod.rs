@@ -30,6 +30,7 @@ mod http;
 pub mod queue;
 mod router;
 mod signin;
+mod similar;
 pub mod standings;
 mod templates;
 mod web;

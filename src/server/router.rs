@@ -31,6 +31,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/static/style.css", get(|| async { static_file("text/css", super::templates::STYLE) }))
         .route("/static/live.js", get(|| async { static_file("text/javascript", super::templates::SCRIPT) }))
         .merge(super::admin::routes())
+        .merge(super::similar::routes())
         .nest(
             "/api/v1",
             super::api::routes().layer(axum::extract::DefaultBodyLimit::max(json_limit)),

@@ -19,6 +19,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("admin.html", include_str!("templates/admin.html")),
     ("password.html", include_str!("templates/password.html")),
     ("error.html", include_str!("templates/error.html")),
+    ("similar.html", include_str!("templates/similar.html")),
 ];
 
 /// The style sheet.

@@ -40,5 +40,6 @@ mod serve_browser;
 mod serve_faults;
 mod serve_hostile;
 mod serve_load;
+mod similar;
 mod stress;
 mod validate;

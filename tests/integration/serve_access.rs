@@ -54,6 +54,8 @@ const ROUTES: &[(&str, &str, Access)] = &[
     ("GET", "/admin/programs-{layout}", Access::Teacher),
     ("POST", "/admin/users/{id}/password", Access::Teacher),
     ("POST", "/admin/users/{id}/sign-out", Access::Teacher),
+    ("GET", "/admin/similar", Access::Teacher),
+    ("GET", "/admin/similar/{pair}", Access::Teacher),
     ("POST", "/api/v1/token", Access::Public),
     ("GET", "/api/v1/me", Access::Api),
     ("GET", "/api/v1/submissions", Access::Api),
@@ -73,6 +75,7 @@ fn declared_routes() -> Vec<String> {
         ("router.rs", ""),
         ("web.rs", ""),
         ("admin.rs", ""),
+        ("similar.rs", ""),
         ("api.rs", "/api/v1"),
     ] {
         let text = std::fs::read_to_string(crate::util::manifest().join("src/server").join(file)).unwrap();
@@ -108,6 +111,7 @@ fn concrete(path: &str, id: i64, clarification: i64) -> String {
         .replace("{id}", &id.to_string())
         .replace("{format}", "csv")
         .replace("{layout}", "lemonlime.zip")
+        .replace("{pair}", "0")
 }
 
 /// Plausible fields for a POST (with `csrf`), so that only access decides.

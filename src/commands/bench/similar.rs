@@ -1,0 +1,251 @@
+//! `bench --only similar`: the copy detector on the labelled corpus
+//! (`similarity::corpus`), scored beside Dolos and copydetect in the same
+//! run, and its speed on a class of 300 programs (44,850 pairs) on two
+//! threads with its peak memory.
+//!
+//! The peers are installed by `.ci/run` under `target/similar-peers/`
+//! (`node_modules/@dodona/dolos-lib`, and a venv with copydetect); each runs
+//! on the files of one language at a time (neither compares languages), with
+//! its command line's defaults, driven by the scripts in `peers/`. A peer
+//! that is not installed is named and left out of the table.
+
+use crate::similarity::corpus::{self, Item, Scores};
+use crate::similarity::{Options, Source, analyse};
+use anyhow::{Context, Result, bail};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+const DOLOS_SCRIPT: &str = include_str!("peers/dolos.mjs");
+const COPYDETECT_SCRIPT: &str = include_str!("peers/copydetect_pairs.py");
+
+/// Where `.ci/run` installs the peers.
+pub const PEERS_DIR: &str = "target/similar-peers";
+
+/// Runs the benchmark from the repository at `root`.
+pub fn run(root: &Path) -> Result<()> {
+    let items = corpus::build(root, 2, 2011).context("building the labelled corpus")?;
+    let dir = tempfile::tempdir().context("a temporary folder for the corpus")?;
+    let paths = write_corpus(dir.path(), &items)?;
+    let index: HashMap<PathBuf, usize> = paths.iter().enumerate().map(|(i, p)| (p.clone(), i)).collect();
+    println!(
+        "similar: labelled corpus of {} programs ({} pairs); peers under {PEERS_DIR}",
+        items.len(),
+        items.len() * (items.len() - 1) / 2
+    );
+    let mut rows = vec![("mayan-judge".to_string(), ours(&items))];
+    let peers = root.join(PEERS_DIR);
+    let node_modules = peers.join("node_modules");
+    let dolos = |lang: &str, files: &[&PathBuf]| -> Result<String> {
+        let script = dir.path().join("dolos.mjs");
+        std::fs::write(&script, DOLOS_SCRIPT)?;
+        output(
+            Command::new("node")
+                .arg(&script)
+                .arg(&node_modules)
+                .arg(lang)
+                .args(files),
+        )
+    };
+    if node_modules.join("@dodona/dolos-lib").is_dir() {
+        match peer(&items, &paths, &index, &dolos) {
+            Ok(s) => rows.push(("Dolos 3.5.1 (defaults)".into(), s)),
+            Err(e) => println!("  Dolos: could not run: {e:#}"),
+        }
+    } else {
+        println!(
+            "  Dolos: not installed (run .ci/run, or npm install @dodona/dolos-lib@3.5.1 in {PEERS_DIR})"
+        );
+    }
+    let python = peers.join("venv/bin/python");
+    let copydetect = |lang: &str, files: &[&PathBuf]| -> Result<String> {
+        let script = dir.path().join("copydetect_pairs.py");
+        std::fs::write(&script, COPYDETECT_SCRIPT)?;
+        let folder = files[0].parent().context("a corpus file has a folder")?;
+        output(
+            Command::new(&python)
+                .arg(&script)
+                .arg(extension(lang))
+                .arg(folder),
+        )
+    };
+    if python.is_file() {
+        match peer(&items, &paths, &index, &copydetect) {
+            Ok(s) => rows.push(("copydetect (defaults)".into(), s)),
+            Err(e) => println!("  copydetect: could not run: {e:#}"),
+        }
+    } else {
+        println!(
+            "  copydetect: not installed (run .ci/run, or pip install copydetect into {PEERS_DIR}/venv)"
+        );
+    }
+    print_table(&rows);
+    speed(&items)
+}
+
+fn ours(items: &[Item]) -> Scores {
+    let sources: Vec<Source> = items
+        .iter()
+        .filter_map(|it| Source::parse(&it.name, &it.name, it.lang, it.text.clone(), false).ok())
+        .collect();
+    let analysis = analyse(&sources, &[], &Options::default(), &|_, _| {});
+    let sims: HashMap<(usize, usize), f64> = analysis
+        .pairs
+        .iter()
+        .map(|p| ((p.a, p.b), p.similarity))
+        .collect();
+    corpus::score(items, &|i, j| sims.get(&(i, j)).copied().unwrap_or(0.0))
+}
+
+/// Each language's files in a folder of its own (the peers read one language at a time).
+fn write_corpus(dir: &Path, items: &[Item]) -> Result<Vec<PathBuf>> {
+    items
+        .iter()
+        .map(|it| {
+            let folder = dir.join(it.lang.name());
+            std::fs::create_dir_all(&folder)?;
+            let path = folder.join(&it.name);
+            std::fs::write(&path, &it.text)?;
+            Ok(path.canonicalize()?)
+        })
+        .collect()
+}
+
+fn extension(lang: &str) -> &'static str {
+    match lang {
+        "c" => "c",
+        "cpp" => "cpp",
+        "python" => "py",
+        _ => "rs",
+    }
+}
+
+/// A peer's scores: run per language, its pairs read back (other pairs 0).
+fn peer(
+    items: &[Item],
+    paths: &[PathBuf],
+    index: &HashMap<PathBuf, usize>,
+    run: &dyn Fn(&str, &[&PathBuf]) -> Result<String>,
+) -> Result<Scores> {
+    let mut sims: HashMap<(usize, usize), f64> = HashMap::new();
+    for lang in ["c", "cpp", "python", "rust"] {
+        let files: Vec<&PathBuf> = items
+            .iter()
+            .zip(paths)
+            .filter(|(it, _)| it.lang.name() == lang)
+            .map(|(_, p)| p)
+            .collect();
+        if files.len() < 2 {
+            continue;
+        }
+        let out = run(lang, &files)?;
+        for line in out.lines() {
+            let mut parts = line.split('\t');
+            let (Some(s), Some(a), Some(b)) = (parts.next(), parts.next(), parts.next()) else {
+                continue;
+            };
+            let find = |p: &str| {
+                let p = PathBuf::from(p);
+                index.get(&p.canonicalize().unwrap_or(p)).copied()
+            };
+            if let (Ok(s), Some(a), Some(b)) = (s.parse::<f64>(), find(a), find(b)) {
+                sims.insert((a.min(b), a.max(b)), s);
+            }
+        }
+    }
+    Ok(corpus::score(items, &|i, j| {
+        sims.get(&(i, j)).copied().unwrap_or(0.0)
+    }))
+}
+
+fn output(cmd: &mut Command) -> Result<String> {
+    let out = cmd.output().with_context(|| format!("running {cmd:?}"))?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        let last: Vec<&str> = err.lines().filter(|l| l.contains("Error")).take(2).collect();
+        bail!(
+            "{} failed ({}): {}",
+            cmd.get_program().to_string_lossy(),
+            out.status,
+            last.join(" / ")
+        );
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+fn print_table(rows: &[(String, Scores)]) {
+    println!(
+        "  {:<26} {:>9} {:>8} {:>12} {:>12} {:>13}",
+        "detector", "same-lang", "best F1", "heavy at 5%", "heavy at 1%", "translations"
+    );
+    println!(
+        "  {:<26} {:>9} {:>8} {:>12} {:>12} {:>13}",
+        "", "ROC AUC", "", "FP found", "FP found", "at 1% FP"
+    );
+    for (name, s) in rows {
+        println!(
+            "  {:<26} {:>9.3} {:>8.2} {:>11.0}% {:>11.0}% {:>12.0}%",
+            name,
+            s.auc,
+            s.best_f1,
+            s.heavy_at_5 * 100.0,
+            s.heavy_at_1 * 100.0,
+            s.translations_at_1 * 100.0
+        );
+    }
+    let ours = &rows[0].1;
+    let above = rows[1..].iter().all(|(_, s)| ours.auc > s.auc);
+    println!(
+        "  target: AUC >= 0.99 ({}) and above both peers ({}); heavy at 1% >= 90% ({})",
+        verdict(ours.auc >= 0.99),
+        verdict(above && rows.len() == 3),
+        verdict(ours.heavy_at_1 >= 0.9)
+    );
+}
+
+fn verdict(ok: bool) -> &'static str {
+    if ok { "met" } else { "NOT met" }
+}
+
+/// A class of 300 programs (corpus copies, with more disguised copies to make
+/// up the number) compared on two threads: time and peak memory.
+fn speed(items: &[Item]) -> Result<()> {
+    let mut rng = fastrand::Rng::with_seed(300);
+    let mut class: Vec<Source> = Vec::new();
+    let mut k = 0;
+    while class.len() < 300 {
+        let it = &items[k % items.len()];
+        let (_, text) = corpus::disguise(&it.text, it.lang, corpus::Level::Heavy, &mut rng);
+        if let Ok(s) = Source::parse(&format!("p{k}"), &it.name, it.lang, text, false) {
+            class.push(s);
+        }
+        k += 1;
+    }
+    let rss_before = peak_rss_mib();
+    let start = Instant::now();
+    let options = Options {
+        threads: 2,
+        ..Options::default()
+    };
+    let analysis = analyse(&class, &[], &options, &|_, _| {});
+    let secs = start.elapsed().as_secs_f64();
+    let rss = peak_rss_mib();
+    println!(
+        "  speed: {} programs, {} pairs ({} measured exactly) in {secs:.2} s on 2 threads (target < 5 s: {}); \
+         peak memory {rss:.0} MiB, {:.0} MiB before (target < 500 MiB: {})",
+        class.len(),
+        analysis.compared,
+        analysis.pairs.len(),
+        verdict(secs < 5.0),
+        rss_before,
+        verdict(rss < 500.0)
+    );
+    Ok(())
+}
+
+/// This process's peak resident memory, in MiB.
+fn peak_rss_mib() -> f64 {
+    nix::sys::resource::getrusage(nix::sys::resource::UsageWho::RUSAGE_SELF)
+        .map_or(0.0, |u| u.max_rss() as f64 / 1024.0)
+}

@@ -1,0 +1,594 @@
+//! Which programs of a class were copied: source code similarity, with the
+//! evidence (`mayan-judge similar`, and the teacher's page of `serve`).
+//!
+//! 1. [`tokens`]: each program parsed with tree-sitter, its syntax tree
+//!    written in one token alphabet shared by C, C++, Python and Rust.
+//! 2. [`fingerprint`]: k-grams of tokens; how many programs of the class
+//!    hold each (its document frequency); winnowed fingerprints.
+//! 3. Candidate pairs: those sharing a fingerprint that is neither
+//!    template code nor in most programs.
+//! 4. [`tiling`]: Greedy String Tiling measures and aligns each candidate
+//!    pair exactly; each token counts by how rare its k-grams are in the
+//!    class, so code every solution shares counts for little.
+//! 5. Pairs ranked, groups of three or more (connected above a threshold).
+//!
+//! It knows nothing of the command line or the server: [`Source`]s in,
+//! an [`Analysis`] out, and [`render`] writes it as JSON, CSV or HTML.
+
+pub mod corpus;
+pub mod fingerprint;
+pub mod load;
+pub mod render;
+pub mod tiling;
+pub mod tokens;
+
+use fingerprint::K;
+use rustc_hash::{FxHashMap, FxHashSet};
+use serde::Serialize;
+pub use tokens::Lang;
+
+/// A program to compare, read and parsed.
+#[derive(Clone, Debug)]
+pub struct Source {
+    /// Whose it is (a contestant's name, or the file as given).
+    pub name: String,
+    /// The file it was read from, as shown.
+    pub path: String,
+    /// Its language.
+    pub lang: Lang,
+    /// Its text.
+    pub text: String,
+    /// Its tokens.
+    pub tokens: Vec<tokens::Token>,
+    /// A reference program (compared with the class, not with other references).
+    pub reference: bool,
+}
+
+impl Source {
+    /// Parses `text` as `lang`.
+    pub fn parse(
+        name: &str,
+        path: &str,
+        lang: Lang,
+        text: String,
+        reference: bool,
+    ) -> Result<Source, tokens::TokenizeError> {
+        let (tokens, _) = tokens::tokenize(&text, lang)?;
+        Ok(Source {
+            name: name.to_string(),
+            path: path.to_string(),
+            lang,
+            text,
+            tokens,
+            reference,
+        })
+    }
+}
+
+/// How the comparison is tuned.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// A fragment in at least this share of the programs counts for nothing;
+    /// in fewer, it counts less the more programs hold it.
+    pub common_share: f64,
+    /// Pairs at or above this similarity are flagged and grouped.
+    pub threshold: f64,
+    /// Fewer matched tokens (weighted) than this and the similarity is scaled down:
+    /// tiny programs are not alike for being empty.
+    pub min_tokens: f64,
+    /// Weighted tokens added to each program's total before dividing: a
+    /// program made mostly of common code does not reach 1 on a few tokens.
+    pub prior: f64,
+    /// How much the larger share counts in the similarity (the smaller one
+    /// the rest): above 0.5, a copy padded with dead code still scores high.
+    pub max_share_weight: f64,
+    /// Worker threads (0: as many as the machine has).
+    pub threads: usize,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        // Chosen on the labelled corpus (tests/integration/similar.rs, `tune`):
+        // every setting tried separates copies perfectly there; these also find
+        // every C++ to Python translation above the 1% false-positive threshold.
+        Options {
+            common_share: 0.3,
+            threshold: 0.5,
+            min_tokens: 60.0,
+            prior: 0.0,
+            max_share_weight: 1.0,
+            threads: 0,
+        }
+    }
+}
+
+/// One matched fragment of a pair: lines in each program (from 1, inclusive).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Fragment {
+    /// Lines in the first program.
+    pub lines_a: [u32; 2],
+    /// Lines in the second program.
+    pub lines_b: [u32; 2],
+    /// Tokens matched.
+    pub tokens: u32,
+    /// How much it counts (tokens weighted by rarity in the class).
+    pub weight: f64,
+    /// Why it is counted.
+    pub reason: String,
+}
+
+/// Two programs compared.
+#[derive(Clone, Debug, Serialize)]
+pub struct Pair {
+    /// The first program (index into [`Analysis::programs`]).
+    pub a: usize,
+    /// The second.
+    pub b: usize,
+    /// How alike they are, in [0, 1].
+    pub similarity: f64,
+    /// Share of the first program (weighted tokens) matched.
+    pub share_a: f64,
+    /// Share of the second.
+    pub share_b: f64,
+    /// Tokens matched.
+    pub matched_tokens: u32,
+    /// The matched fragments, in the first program's order.
+    pub fragments: Vec<Fragment>,
+}
+
+/// A program as the analysis saw it.
+#[derive(Clone, Debug, Serialize)]
+pub struct ProgramInfo {
+    /// Whose.
+    pub name: String,
+    /// The file.
+    pub path: String,
+    /// Its language.
+    pub language: Lang,
+    /// Tokens.
+    pub tokens: usize,
+    /// A reference program.
+    pub reference: bool,
+}
+
+/// The result: every pair that shares anything, most similar first, and groups.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    /// The programs.
+    pub programs: Vec<ProgramInfo>,
+    /// Their texts (for the side-by-side view).
+    pub texts: Vec<String>,
+    /// Pairs with a similarity above 0, most similar first.
+    pub pairs: Vec<Pair>,
+    /// Groups of three or more programs joined by pairs at or above the threshold.
+    pub groups: Vec<Vec<usize>>,
+    /// The threshold used.
+    pub threshold: f64,
+    /// Pairs compared (every pair, references with each other left out).
+    pub compared: usize,
+}
+
+/// A program prepared for comparison.
+struct Prepared {
+    toks: Vec<u8>,
+    free: Vec<bool>,
+    weight: Vec<f32>,
+    total: f64,
+    sorted: Vec<(u64, u32)>,
+    prints: Vec<u64>,
+}
+
+/// Compares every pair of `sources` (references not with each other),
+/// template code (`templates`) never counted. `progress(done, total)` is
+/// called as pairs are measured.
+pub fn analyse(
+    sources: &[Source],
+    templates: &[Source],
+    options: &Options,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Analysis {
+    let template_keys: FxHashSet<u64> = templates
+        .iter()
+        .flat_map(|t| fingerprint::kgrams(&t.tokens))
+        .collect();
+    let keys: Vec<Vec<u64>> = sources.iter().map(|s| fingerprint::kgrams(&s.tokens)).collect();
+    let df = document_frequency(&keys);
+    let prepared: Vec<Prepared> = sources
+        .iter()
+        .zip(&keys)
+        .map(|(s, k)| prepare(s, k, &df, &template_keys, sources.len(), options))
+        .collect();
+    let candidates = candidates(sources, &prepared);
+    let compared = count_compared(sources);
+    let pairs = measure(sources, &prepared, &candidates, options, progress);
+    let groups = groups(sources.len(), &pairs, options.threshold);
+    Analysis {
+        programs: sources
+            .iter()
+            .map(|s| ProgramInfo {
+                name: s.name.clone(),
+                path: s.path.clone(),
+                language: s.lang,
+                tokens: s.tokens.len(),
+                reference: s.reference,
+            })
+            .collect(),
+        texts: sources.iter().map(|s| s.text.clone()).collect(),
+        pairs,
+        groups,
+        threshold: options.threshold,
+        compared,
+    }
+}
+
+fn count_compared(sources: &[Source]) -> usize {
+    let n = sources.len();
+    let r = sources.iter().filter(|s| s.reference).count();
+    n * n.saturating_sub(1) / 2 - r * r.saturating_sub(1) / 2
+}
+
+/// In how many programs each k-gram occurs.
+fn document_frequency(keys: &[Vec<u64>]) -> FxHashMap<u64, u32> {
+    let mut df: FxHashMap<u64, u32> = FxHashMap::default();
+    for k in keys {
+        let distinct: FxHashSet<u64> = k.iter().copied().collect();
+        for key in distinct {
+            *df.entry(key).or_default() += 1;
+        }
+    }
+    df
+}
+
+/// Programs below which a fragment is never common, whatever the class's
+/// size: in a class of nine, three who copied are not "most programs".
+pub const MIN_COMMON: f64 = 6.0;
+
+/// How much a k-gram held by `df` of `n` programs counts: 1 when only a
+/// pair holds it, less the more programs hold it, nothing from
+/// `common_share` of the class (and at least [`MIN_COMMON`] programs) on.
+fn rarity(df: u32, n: usize, options: &Options) -> f32 {
+    if df <= 2 {
+        return 1.0;
+    }
+    let cut = (options.common_share * n as f64).max(MIN_COMMON);
+    let x = ((df as f64 - 2.0) / (cut - 2.0)).clamp(0.0, 1.0);
+    ((1.0 - x) * (1.0 - x)) as f32
+}
+
+fn prepare(
+    s: &Source,
+    keys: &[u64],
+    df: &FxHashMap<u64, u32>,
+    template: &FxHashSet<u64>,
+    n: usize,
+    options: &Options,
+) -> Prepared {
+    let len = s.tokens.len();
+    let toks: Vec<u8> = s.tokens.iter().map(|t| t.tok as u8).collect();
+    let mut free = vec![true; len];
+    let mut weight = vec![0f32; len];
+    let mut key_weight = Vec::with_capacity(keys.len());
+    for (i, key) in keys.iter().enumerate() {
+        if template.contains(key) {
+            free[i..i + K].iter_mut().for_each(|f| *f = false);
+        }
+        let w = rarity(df[key], n, options);
+        key_weight.push(w);
+        for x in &mut weight[i..i + K] {
+            *x = x.max(w);
+        }
+    }
+    for (w, f) in weight.iter_mut().zip(&free) {
+        if !f {
+            *w = 0.0;
+        }
+    }
+    let total = weight.iter().map(|&w| w as f64).sum();
+    let sorted = tiling::sorted_keys(keys, &free);
+    let usable: Vec<Option<u64>> = keys
+        .iter()
+        .zip(&key_weight)
+        .enumerate()
+        .map(|(i, (&k, &w))| (w > 0.0 && free[i..i + K].iter().all(|&f| f)).then_some(k))
+        .collect();
+    let prints = fingerprint::winnow(&usable);
+    Prepared {
+        toks,
+        free,
+        weight,
+        total,
+        sorted,
+        prints,
+    }
+}
+
+/// Pairs that share a fingerprint that counts (not references with each other).
+fn candidates(sources: &[Source], prepared: &[Prepared]) -> Vec<(usize, usize)> {
+    let mut index: FxHashMap<u64, Vec<u32>> = FxHashMap::default();
+    for (p, prep) in prepared.iter().enumerate() {
+        for &f in &prep.prints {
+            index.entry(f).or_default().push(p as u32);
+        }
+    }
+    let mut pairs: FxHashSet<(u32, u32)> = FxHashSet::default();
+    for holders in index.values() {
+        for (x, &a) in holders.iter().enumerate() {
+            for &b in &holders[x + 1..] {
+                if !(sources[a as usize].reference && sources[b as usize].reference) {
+                    pairs.insert((a, b));
+                }
+            }
+        }
+    }
+    let mut out: Vec<(usize, usize)> = pairs.into_iter().map(|(a, b)| (a as usize, b as usize)).collect();
+    out.sort_unstable();
+    out
+}
+
+fn measure(
+    sources: &[Source],
+    prepared: &[Prepared],
+    candidates: &[(usize, usize)],
+    options: &Options,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Vec<Pair> {
+    let threads = match options.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let chunk = candidates.len().div_ceil(threads.max(1)).max(1);
+    let mut pairs: Vec<Pair> = std::thread::scope(|scope| {
+        let handles: Vec<_> = candidates
+            .chunks(chunk)
+            .map(|part| {
+                let done = &done;
+                scope.spawn(move || {
+                    let mut out = Vec::new();
+                    for (n, &(a, b)) in part.iter().enumerate() {
+                        if let Some(p) = compare(sources, prepared, a, b, options) {
+                            out.push(p);
+                        }
+                        if n % 256 == 255 {
+                            let d = done.fetch_add(256, std::sync::atomic::Ordering::Relaxed) + 256;
+                            progress(d.min(candidates.len()), candidates.len());
+                        }
+                    }
+                    out
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a comparison thread panicked"))
+            .collect()
+    });
+    progress(candidates.len(), candidates.len());
+    pairs.sort_by(|x, y| {
+        y.similarity
+            .total_cmp(&x.similarity)
+            .then((x.a, x.b).cmp(&(y.a, y.b)))
+    });
+    pairs
+}
+
+/// Measures one pair exactly.
+fn compare(sources: &[Source], prepared: &[Prepared], a: usize, b: usize, options: &Options) -> Option<Pair> {
+    let (pa, pb) = (&prepared[a], &prepared[b]);
+    let tiles = tiling::tiles(
+        &tiling::Side {
+            toks: &pa.toks,
+            free: &pa.free,
+            sorted: &pa.sorted,
+        },
+        &tiling::Side {
+            toks: &pb.toks,
+            free: &pb.free,
+            sorted: &pb.sorted,
+        },
+    );
+    if tiles.is_empty() {
+        return None;
+    }
+    let (mut wa, mut wb, mut matched) = (0f64, 0f64, 0u32);
+    let mut fragments = Vec::new();
+    for t in &tiles {
+        let (ra, rb) = (
+            t.a as usize..(t.a + t.len) as usize,
+            t.b as usize..(t.b + t.len) as usize,
+        );
+        let fa: f64 = pa.weight[ra.clone()].iter().map(|&w| w as f64).sum();
+        let fb: f64 = pb.weight[rb.clone()].iter().map(|&w| w as f64).sum();
+        wa += fa;
+        wb += fb;
+        matched += t.len;
+        fragments.push(fragment(&sources[a], &sources[b], ra, rb, t.len, (fa + fb) / 2.0));
+    }
+    let share_a = (wa / (pa.total + options.prior)).min(1.0);
+    let share_b = (wb / (pb.total + options.prior)).min(1.0);
+    let evidence = ((wa + wb) / 2.0 / options.min_tokens).min(1.0);
+    let m = options.max_share_weight;
+    let similarity = share_a.max(share_b) * m + share_a.min(share_b) * (1.0 - m);
+    let similarity = similarity * evidence;
+    fragments.sort_by_key(|f| (f.lines_a[0], f.lines_b[0]));
+    Some(Pair {
+        a,
+        b,
+        similarity,
+        share_a,
+        share_b,
+        matched_tokens: matched,
+        fragments,
+    })
+}
+
+fn fragment(
+    sa: &Source,
+    sb: &Source,
+    ra: std::ops::Range<usize>,
+    rb: std::ops::Range<usize>,
+    len: u32,
+    weight: f64,
+) -> Fragment {
+    let lines = |s: &Source, r: &std::ops::Range<usize>| {
+        let span = s.tokens[r.clone()].iter().map(|t| t.line);
+        [span.clone().min().unwrap_or(1), span.max().unwrap_or(1)]
+    };
+    let (la, lb) = (lines(sa, &ra), lines(sb, &rb));
+    let reason = reason(sa, sb, la, lb, weight / len as f64);
+    Fragment {
+        lines_a: la,
+        lines_b: lb,
+        tokens: len,
+        weight,
+        reason,
+    }
+}
+
+/// Why a fragment counts, in words.
+fn reason(sa: &Source, sb: &Source, la: [u32; 2], lb: [u32; 2], mean_weight: f64) -> String {
+    let squash = |s: &Source, l: [u32; 2]| -> String {
+        s.text
+            .lines()
+            .skip(l[0] as usize - 1)
+            .take((l[1] - l[0] + 1) as usize)
+            .flat_map(|line| line.chars().filter(|c| !c.is_whitespace()))
+            .collect()
+    };
+    let what = if sa.lang != sb.lang {
+        format!(
+            "the same token structure in {} and {}",
+            sa.lang.name(),
+            sb.lang.name()
+        )
+    } else if squash(sa, la) == squash(sb, lb) {
+        "the same code, up to spacing and layout".to_string()
+    } else {
+        "the same token structure after renaming, retyping or rewriting".to_string()
+    };
+    if mean_weight < 0.25 {
+        format!("{what}; most of it is common to many programs of the class, so it counts little")
+    } else {
+        what
+    }
+}
+
+/// Connected components of three or more programs over pairs at or above `threshold`.
+fn groups(n: usize, pairs: &[Pair], threshold: f64) -> Vec<Vec<usize>> {
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn root(parent: &mut [usize], mut x: usize) -> usize {
+        while parent[x] != x {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        x
+    }
+    for p in pairs.iter().filter(|p| p.similarity >= threshold) {
+        let (ra, rb) = (root(&mut parent, p.a), root(&mut parent, p.b));
+        parent[ra] = rb;
+    }
+    let mut by_root: FxHashMap<usize, Vec<usize>> = FxHashMap::default();
+    for x in 0..n {
+        let r = root(&mut parent, x);
+        by_root.entry(r).or_default().push(x);
+    }
+    let mut out: Vec<Vec<usize>> = by_root.into_values().filter(|g| g.len() >= 3).collect();
+    out.sort();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn src(name: &str, text: &str, lang: Lang) -> Source {
+        Source::parse(name, name, lang, text.to_string(), false).unwrap()
+    }
+
+    const PROG: &str = r#"
+int grid[5][7];
+int best = 0;
+int gravity(int col) {
+    int top = 0;
+    for (int y = 0; y < 7; y++) {
+        if (grid[col][y] != 0) { grid[col][top] = grid[col][y]; top += 1; }
+    }
+    for (int y = top; y < 7; y++) grid[col][y] = 0;
+    return top;
+}
+int clear_marks(int n) {
+    int found = 0;
+    for (int x = 0; x < 5; x++)
+        for (int y = 0; y + 2 < 7; y++)
+            if (grid[x][y] && grid[x][y] == grid[x][y + 1] && grid[x][y] == grid[x][y + 2]) {
+                found = found * 3 + x - y;
+                best = best + found % n;
+            }
+    return found;
+}
+"#;
+
+    #[test]
+    fn a_renamed_copy_is_found_and_its_lines_matched() {
+        let copy = PROG
+            .replace("grid", "board")
+            .replace("gravity", "fall")
+            .replace("top", "h");
+        let a = analyse(
+            &[src("a", PROG, Lang::Cpp), src("b", &copy, Lang::Cpp)],
+            &[],
+            &Options::default(),
+            &|_, _| {},
+        );
+        assert_eq!(a.pairs.len(), 1);
+        assert!(a.pairs[0].similarity > 0.8, "{:?}", a.pairs[0]);
+        assert!(a.pairs[0].fragments.iter().all(|f| f.lines_a[0] >= 2));
+    }
+
+    #[test]
+    fn template_code_is_never_counted() {
+        let copy = PROG.replace("grid", "board");
+        let a = analyse(
+            &[src("a", PROG, Lang::Cpp), src("b", &copy, Lang::Cpp)],
+            &[src("t", PROG, Lang::Cpp)],
+            &Options::default(),
+            &|_, _| {},
+        );
+        assert!(a.pairs.iter().all(|p| p.similarity == 0.0));
+    }
+
+    #[test]
+    fn tiny_programs_are_not_alike_for_being_empty() {
+        let tiny = "int main() { return 0; }";
+        let a = analyse(
+            &[src("a", tiny, Lang::C), src("b", tiny, Lang::C)],
+            &[],
+            &Options::default(),
+            &|_, _| {},
+        );
+        assert!(a.pairs.iter().all(|p| p.similarity < 0.1));
+    }
+
+    #[test]
+    fn references_are_not_compared_with_each_other() {
+        let mut r1 = src("r1", PROG, Lang::Cpp);
+        r1.reference = true;
+        let mut r2 = src("r2", PROG, Lang::Cpp);
+        r2.reference = true;
+        let a = analyse(
+            &[r1, r2, src("s", PROG, Lang::Cpp)],
+            &[],
+            &Options::default(),
+            &|_, _| {},
+        );
+        assert_eq!(a.compared, 2);
+        assert!(a.pairs.iter().all(|p| p.a == 2 || p.b == 2));
+    }
+
+    #[test]
+    fn three_copies_make_a_group() {
+        let s: Vec<Source> = ["a", "b", "c"].iter().map(|n| src(n, PROG, Lang::Cpp)).collect();
+        let a = analyse(&s, &[], &Options::default(), &|_, _| {});
+        assert_eq!(a.groups, vec![vec![0, 1, 2]]);
+    }
+}

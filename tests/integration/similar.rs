@@ -1,0 +1,365 @@
+//! `mayan-judge similar`: the labelled corpus's figures (the targets),
+//! and the command's inputs, options and outputs.
+
+use crate::util::{judge, manifest, write_in};
+use mayan_judge::similarity::corpus::{self, Level};
+use mayan_judge::similarity::{Options, Source, analyse};
+use std::collections::HashMap;
+
+/// The corpus compared as one class; its figures.
+fn corpus_scores() -> (corpus::Scores, Vec<corpus::Item>, HashMap<(usize, usize), f64>) {
+    scores_with(&Options::default())
+}
+
+fn scores_with(options: &Options) -> (corpus::Scores, Vec<corpus::Item>, HashMap<(usize, usize), f64>) {
+    let items = corpus::build(&manifest(), 2, 2011).unwrap();
+    let sources: Vec<Source> = items
+        .iter()
+        .map(|it| Source::parse(&it.name, &it.name, it.lang, it.text.clone(), false).unwrap())
+        .collect();
+    let analysis = analyse(&sources, &[], options, &|_, _| {});
+    let sims: HashMap<(usize, usize), f64> = analysis
+        .pairs
+        .iter()
+        .map(|p| ((p.a, p.b), p.similarity))
+        .collect();
+    let scores = corpus::score(&items, &|i, j| sims.get(&(i, j)).copied().unwrap_or(0.0));
+    (scores, items, sims)
+}
+
+#[test]
+fn on_the_labelled_corpus_copies_are_told_from_independent_solutions() {
+    let (s, items, sims) = corpus_scores();
+    eprintln!("corpus: {} programs; {s:?}", items.len());
+    // The worst independent pairs and the weakest heavy copies, to read when it fails.
+    let mut neg: Vec<(f64, &str, &str)> = sims
+        .iter()
+        .filter(|((a, b), _)| items[*a].family != items[*b].family && items[*a].lang == items[*b].lang)
+        .map(|((a, b), &s)| (s, items[*a].name.as_str(), items[*b].name.as_str()))
+        .collect();
+    neg.sort_by(|x, y| y.0.total_cmp(&x.0));
+    eprintln!("top independent pairs: {:?}", &neg[..neg.len().min(5)]);
+    assert!(s.auc >= 0.99, "same-language ROC AUC {:.4} < 0.99", s.auc);
+    assert!(
+        s.heavy_at_1 >= 0.90,
+        "heavy disguises found at 1% FP: {:.2} < 0.90",
+        s.heavy_at_1
+    );
+    assert!(
+        s.translations_at_1 > 0.5,
+        "translations found at 1% FP: {:.2}",
+        s.translations_at_1
+    );
+}
+
+/// Not a test: the figures over a grid of options, to choose the defaults
+/// (`cargo test --test integration similar::tune -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn tune() {
+    for common_share in [0.3, 0.5, 0.8] {
+        for prior in [0.0, 30.0, 100.0] {
+            for max_share_weight in [0.5, 0.8, 1.0] {
+                let o = Options {
+                    common_share,
+                    prior,
+                    max_share_weight,
+                    ..Options::default()
+                };
+                let (s, _, _) = scores_with(&o);
+                eprintln!(
+                    "common {common_share} prior {prior} max {max_share_weight}: auc {:.4} f1 {:.3} h5 {:.2} h1 {:.2} tr {:.2} t1 {:.3}",
+                    s.auc, s.best_f1, s.heavy_at_5, s.heavy_at_1, s.translations_at_1, s.threshold_1
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_corpus_records_each_copys_disguises_and_level() {
+    let items = corpus::build(&manifest(), 1, 7).unwrap();
+    let heavy: Vec<_> = items.iter().filter(|i| i.level == Level::Heavy).collect();
+    assert!(!heavy.is_empty());
+    assert!(
+        heavy
+            .iter()
+            .all(|i| i.disguises.len() == 5 && i.disguises.contains(&"rename"))
+    );
+    let langs: std::collections::HashSet<_> = items.iter().map(|i| i.lang).collect();
+    assert_eq!(langs.len(), 4, "independent solutions in C, C++, Python and Rust");
+}
+
+const PROG: &str = include_str!("../../reference/mayan/accepted/backtrack.cpp");
+
+fn renamed(text: &str) -> String {
+    text.replace("bd", "board")
+        .replace("ans", "moves")
+        .replace("fall", "gravity")
+        .replace("dfs", "go")
+}
+
+#[test]
+fn a_renamed_copy_is_flagged_with_its_lines_in_json_csv_and_html() {
+    let dir = tempfile::tempdir().unwrap();
+    write_in(dir.path(), "alice.cpp", PROG);
+    write_in(dir.path(), "bob.cpp", &renamed(PROG));
+    write_in(
+        dir.path(),
+        "carol.py",
+        include_str!("../../reference/mayan/accepted/solution.py"),
+    );
+    let (json, csv, html) = (
+        dir.path().join("r.json"),
+        dir.path().join("r.csv"),
+        dir.path().join("r.html"),
+    );
+    let out = judge()
+        .arg("similar")
+        .arg(dir.path())
+        .arg("--json")
+        .arg(&json)
+        .arg("--csv")
+        .arg(&csv)
+        .arg("--html")
+        .arg(&html)
+        .arg("--quiet")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "a flagged pair exits 1: {out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.lines().nth(2).unwrap().contains("alice.cpp"), "{stdout}");
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["schema"], "mayan-judge/similar");
+    assert_eq!(v["version"], 1);
+    assert_eq!(v["pairs"].as_array().unwrap().len(), 3, "every pair");
+    let top = &v["pairs"][0];
+    assert!(
+        top["a"].as_str().unwrap().ends_with("alice.cpp") && top["b"].as_str().unwrap().ends_with("bob.cpp")
+    );
+    let s = top["similarity"].as_f64().unwrap();
+    assert!((0.9..=1.0).contains(&s), "{s}");
+    assert_eq!(top["flagged"], true);
+    let f = &top["fragments"][0];
+    assert!(f["lines_a"][0].as_u64().unwrap() >= 1 && f["lines_b"][1].as_u64().unwrap() <= 106);
+    assert!(f["reason"].as_str().unwrap().contains("renaming"), "{f}");
+    for p in v["pairs"].as_array().unwrap() {
+        let s = p["similarity"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&s));
+    }
+    let csv = std::fs::read_to_string(&csv).unwrap();
+    assert!(csv.starts_with("a,b,similarity,share_a,share_b"));
+    let html = std::fs::read_to_string(&html).unwrap();
+    assert!(html.contains("<span class=\"n\">") && html.contains("same token structure after renaming"));
+    assert!(
+        !html.contains("<script src") && !html.contains("<link"),
+        "self-contained"
+    );
+}
+
+#[test]
+fn template_code_is_not_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = write_in(dir.path(), "a.cpp", PROG);
+    let b = write_in(dir.path(), "b.cpp", &renamed(PROG));
+    let t = write_in(dir.path(), "handout.cpp", PROG);
+    let out = judge()
+        .arg("similar")
+        .args([&a, &b])
+        .arg("--template")
+        .arg(&t)
+        .arg("-q")
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+#[test]
+fn references_are_compared_with_the_class_not_with_each_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let refs = dir.path().join("published");
+    write_in(&refs, "one.cpp", PROG);
+    write_in(&refs, "two.cpp", PROG);
+    let student = write_in(dir.path(), "student.cpp", &renamed(PROG));
+    let other = write_in(
+        dir.path(),
+        "other.rs",
+        include_str!("../../reference/mayan/accepted/solution.rs"),
+    );
+    let json = dir.path().join("r.json");
+    let out = judge()
+        .arg("similar")
+        .args([&student, &other])
+        .arg("--reference")
+        .arg(&refs)
+        .arg("--json")
+        .arg(&json)
+        .arg("-q")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let pairs = v["pairs"].as_array().unwrap();
+    assert_eq!(
+        pairs.len(),
+        5,
+        "4 programs, 6 pairs, less the two references' own"
+    );
+    assert!(
+        pairs
+            .iter()
+            .all(|p| !(p["a"].as_str().unwrap().contains("published")
+                && p["b"].as_str().unwrap().contains("published")))
+    );
+}
+
+#[test]
+fn three_who_share_code_are_a_group() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in [
+        ("a.cpp", PROG.to_string()),
+        ("b.cpp", renamed(PROG)),
+        ("c.cpp", PROG.replace("    ", "\t")),
+    ] {
+        write_in(dir.path(), name, &text);
+    }
+    // Others, independent, so that the class shows what every solution shares.
+    for f in [
+        "flat_array.c",
+        "struct_ptr.c",
+        "struct_board.cpp",
+        "lambda_solver.cpp",
+        "class_solver.py",
+        "vec_columns.rs",
+    ] {
+        std::fs::copy(
+            manifest().join("testdata/similar/independent").join(f),
+            dir.path().join(f),
+        )
+        .unwrap();
+    }
+    let json = dir.path().join("r.json");
+    judge()
+        .arg("similar")
+        .arg(dir.path())
+        .arg("--json")
+        .arg(&json)
+        .arg("-q")
+        .assert()
+        .code(1);
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let groups = v["groups"].as_array().unwrap();
+    assert_eq!(groups.len(), 1);
+    assert_eq!(groups[0].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn a_contest_folder_is_read_as_grade_reads_it() {
+    let dir = tempfile::tempdir().unwrap();
+    write_in(&dir.path().join("source/ann"), "mayan.cpp", PROG);
+    write_in(&dir.path().join("source/ben"), "mayan.cpp", &renamed(PROG));
+    write_in(
+        &dir.path().join("source/cat/mayan"),
+        "mayan.py",
+        include_str!("../../reference/mayan/accepted/solution.py"),
+    );
+    let out = judge()
+        .arg("similar")
+        .arg("--contest")
+        .arg(dir.path())
+        .arg("-q")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("ann  ben"), "contestants by name: {stdout}");
+    assert!(stdout.starts_with("3 programs"), "{stdout}");
+}
+
+#[test]
+fn bad_input_is_named_and_the_rest_still_compared() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = write_in(dir.path(), "a.cpp", PROG);
+    let b = write_in(dir.path(), "b.cpp", &renamed(PROG));
+    let binary = dir.path().join("c.cpp");
+    std::fs::write(&binary, b"\x7fELF\x02\x01\x01\0\0\0").unwrap();
+    let huge = dir.path().join("huge.c");
+    std::fs::write(&huge, "int x;\n".repeat((10 << 20) / 7)).unwrap();
+    let unknown = write_in(dir.path(), "d.pas", "begin end.");
+    let empty = dir.path().join("nobody");
+    std::fs::create_dir(&empty).unwrap();
+    let out = judge()
+        .arg("similar")
+        .args([&a, &b, &binary, &huge, &unknown, &empty])
+        .arg("-q")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "the two good files compared: {err}");
+    assert!(
+        err.contains("c.cpp: not a text file (line 1 holds a NUL byte)"),
+        "{err}"
+    );
+    assert!(err.contains("huge.c:") && err.contains("longer than"), "{err}");
+    assert!(
+        err.contains("d.pas: cannot tell the language") && err.contains("--language"),
+        "{err}"
+    );
+    assert!(err.contains("nobody: the folder holds no source file"), "{err}");
+    // --language says what an extension does not.
+    let out = judge()
+        .arg("similar")
+        .args([&a, &unknown])
+        .args(["--language", "c", "-q"])
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("d.pas"));
+}
+
+#[test]
+fn fewer_than_two_programs_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = write_in(dir.path(), "a.cpp", PROG);
+    let out = judge().arg("similar").arg(&a).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("at least two"));
+}
+
+#[test]
+fn serve_the_teachers_page_shows_copied_programs_and_contestants_get_403() {
+    use crate::serve_util::Server;
+    let server = Server::start(&["alice", "bob", "carol"], "", &[]);
+    server.contestant("alice").submit("mayan.cpp", PROG);
+    server.contestant("bob").submit("mayan.cpp", &renamed(PROG));
+    server.contestant("carol").submit(
+        "mayan.py",
+        include_str!("../../reference/mayan/accepted/solution.py"),
+    );
+    let teacher = server.teacher();
+    let page = teacher.get("/admin/similar");
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert!(
+        page.body.contains("<td>alice</td>") && page.body.contains("<td>bob</td>"),
+        "{}",
+        page.body
+    );
+    let pair = teacher.get("/admin/similar/0");
+    assert_eq!(pair.status, 200);
+    assert!(
+        pair.body.contains("alice and bob") && pair.body.contains("<span class=\"n\">"),
+        "{}",
+        pair.body
+    );
+    assert_eq!(teacher.get("/admin/similar/999").status, 404);
+    for path in ["/admin/similar", "/admin/similar/0"] {
+        assert_eq!(
+            server.contestant("bob").get(path).status,
+            403,
+            "{path} as a contestant"
+        );
+    }
+}
