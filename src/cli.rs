@@ -598,6 +598,10 @@ pub struct ExportArgs {
     /// Who holds the rights (Kattis only: `rights_owner`).
     #[arg(long)]
     pub rights_owner: Option<String>,
+    /// A testlib.h to ship with the compiled C++ checker (DMOJ only; without
+    /// it the checker is Python, several times DMOJ's cost per test).
+    #[arg(long, value_name = "FILE")]
+    pub testlib: Option<PathBuf>,
 }
 
 /// Problem package formats `export` writes.

@@ -16,6 +16,9 @@ pub fn run(args: &ExportArgs) -> Result<i32> {
     if kattis_only && args.format != ExportFormat::Kattis {
         bail!("--source, --license and --rights-owner are for --format kattis only");
     }
+    if args.testlib.is_some() && args.format != ExportFormat::Dmoj {
+        bail!("--testlib is for --format dmoj only (the other testlib formats' judges supply testlib.h)");
+    }
     let format: Box<dyn PackageFormat> = match args.format {
         ExportFormat::Kattis => Box::new(Kattis {
             source: args.source.clone(),
@@ -24,7 +27,9 @@ pub fn run(args: &ExportArgs) -> Result<i32> {
         }),
         ExportFormat::Polygon => Box::new(Polygon),
         ExportFormat::Hydro => Box::new(Hydro),
-        ExportFormat::Dmoj => Box::new(Dmoj),
+        ExportFormat::Dmoj => Box::new(Dmoj {
+            testlib: args.testlib.clone(),
+        }),
         ExportFormat::Cms => Box::new(Cms),
         ExportFormat::Lemon => Box::new(Lemon),
     };

@@ -89,17 +89,23 @@ fn tested_line_is_parsed() {
     assert_eq!(tested_counts("nothing", "mayan"), None);
 }
 
-#[test]
-fn verifyproblem_accepts_the_kattis_export() {
-    let start = Instant::now();
-    let root = tempfile::tempdir().unwrap();
-    // verifyproblem takes the problem id from the folder name.
-    let out = export_mayan(root.path());
-    let exported = start.elapsed();
-    let Some(verify) = tool("verifyproblem") else {
-        return;
-    };
-    let mut cmd = std::process::Command::new(&verify);
+/// PyPy's nursery (young generation) for the verifyproblem run with PyPy:
+/// the size PyPy documents as its default. Left alone, PyPy takes half the
+/// "cache size" /proc/cpuinfo reports, which on a server CPU that reports
+/// its last-level cache (an Intel Xeon: 105 MiB or more) is 52 MiB or more;
+/// problemtools applies the memory limit as address space (`RLIMIT_AS`),
+/// so with a nursery of 64 MiB PyPy cannot even start under 128 MiB ("cannot
+/// allocate nursery"), whatever the program. Kattis counts memory, not
+/// address space, and sizes its own PyPy: the package's limit is the same in
+/// both runs, only the host's tuning of the interpreter is pinned
+/// (docs/EXPORT.md, "How each judge runs Python").
+const PYPY_NURSERY: &str = "4MB";
+
+/// Runs verifyproblem on the package `out` (its parts `parts`, its
+/// submissions matching `filter`) with the package's own time limit; the
+/// output, after checking that it found no error.
+fn verifyproblem(verify: &Path, out: &Path, parts: &[&str], filter: Option<&str>, pypy: bool) -> String {
+    let mut cmd = std::process::Command::new(verify);
     if let Some(py) = on_path("python3").map(|py| real_python(&py))
         && let Some(dir) = py.parent()
     {
@@ -109,16 +115,68 @@ fn verifyproblem_accepts_the_kattis_export() {
         dirs.extend(std::env::split_paths(&path));
         cmd.env("PATH", std::env::join_paths(dirs).unwrap());
     }
-    if on_path("pypy3").is_none() {
-        // problemtools runs Python 3 with PyPy, as Kattis does; it reads a
-        // languages.yaml beside the problem folder, so use CPython here.
-        eprintln!("note: pypy3 is not installed: Python submissions run with python3");
+    // problemtools reads a languages.yaml beside the problem folder: Python 3
+    // as problemtools (and Kattis) runs it, with PyPy, or with CPython.
+    let languages = out.parent().unwrap().join("languages.yaml");
+    if pypy {
+        let _ = std::fs::remove_file(&languages);
+        cmd.env("PYPY_GC_NURSERY", PYPY_NURSERY);
+    } else {
         std::fs::write(
-            root.path().join("languages.yaml"),
-            "python3:\n    name: 'Python 3 (CPython: pypy3 not installed)'\n    compile: 'python3 -m py_compile {files}'\n    run: 'python3 \"{mainfile}\"'\n",
+            &languages,
+            "python3:\n    name: 'Python 3 (CPython)'\n    compile: 'python3 -m py_compile {files}'\n    run: 'python3 \"{mainfile}\"'\n",
         )
         .unwrap();
     }
+    if let Some(filter) = filter {
+        cmd.args(["-s", filter]);
+    }
+    // The package's own time limit (Kattis would derive one from the accepted
+    // programs' times; -t makes verifyproblem judge with the package's).
+    let timelimit = std::fs::read_to_string(out.join(".timelimit")).unwrap();
+    let output = cmd
+        .arg("-p")
+        .args(parts)
+        .args(["-t", timelimit.trim()])
+        .arg(out)
+        .output()
+        .expect("run verifyproblem");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let python = if pypy { "PyPy" } else { "CPython" };
+    eprintln!("---- verifyproblem, Python 3 with {python}:\n{text}");
+    let Some((errors, warnings)) = tested_counts(&text, "mayan") else {
+        panic!("no `mayan tested:` line in verifyproblem's output");
+    };
+    eprintln!("verifyproblem with {python}: {errors} errors, {warnings} warnings");
+    for w in text.lines().filter(|l| l.starts_with("WARNING")) {
+        eprintln!("  {w}");
+    }
+    assert_eq!(errors, 0, "verifyproblem ({python}) found errors:\n{text}");
+    assert!(
+        output.status.success(),
+        "verifyproblem ({python}) exited with {}",
+        output.status
+    );
+    text
+}
+
+#[test]
+fn verifyproblem_accepts_the_kattis_export_with_pypy_and_with_cpython() {
+    let start = Instant::now();
+    let root = tempfile::tempdir().unwrap();
+    // verifyproblem takes the problem id from the folder name.
+    let out = export_mayan(root.path());
+    let exported = start.elapsed();
+    // The package's memory limit, not a larger one for PyPy's sake.
+    let yaml = std::fs::read_to_string(out.join("problem.yaml")).unwrap();
+    assert!(yaml.contains("\n  memory: 128\n"), "{yaml}");
+    let Some(verify) = tool("verifyproblem") else {
+        return;
+    };
     // The statement is compiled with lualatex (and plasTeX finds files with
     // TeX's kpsewhich): without TeX that part cannot run at all.
     let mut parts = vec!["config", "validators", "graders", "data", "submissions"];
@@ -127,40 +185,18 @@ fn verifyproblem_accepts_the_kattis_export() {
     } else {
         eprintln!("note: lualatex/kpsewhich not installed: verifyproblem's statement part is not run");
     }
-    // The package's own time limit (Kattis would derive one from the accepted
-    // programs' times; -t makes verifyproblem judge with the package's).
-    let timelimit = std::fs::read_to_string(out.join(".timelimit")).unwrap();
-    let output = cmd
-        .arg("-p")
-        .args(&parts)
-        .args(["-t", timelimit.trim()])
-        .arg(&out)
-        .output()
-        .expect("run verifyproblem");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    eprintln!("{text}");
-    let Some((errors, warnings)) = tested_counts(&text, "mayan") else {
-        panic!("no `mayan tested:` line in verifyproblem's output");
-    };
-    let warning_lines: Vec<&str> = text.lines().filter(|l| l.starts_with("WARNING")).collect();
-    eprintln!(
-        "verifyproblem: {errors} errors, {warnings} warnings ({:?} export, {:?} in all)",
-        exported,
-        start.elapsed()
-    );
-    for w in &warning_lines {
-        eprintln!("  {w}");
+    // Everything, with Python 3 as Kattis runs it (PyPy); then the Python
+    // submissions again with CPython (what DOMjudge, CMS and `grade` run).
+    let with_pypy = tool("pypy3").is_some();
+    let text = verifyproblem(&verify, &out, &parts, None, with_pypy);
+    if with_pypy {
+        assert!(
+            text.contains("accepted/solution.py"),
+            "the Python reference program ran:\n{text}"
+        );
+        verifyproblem(&verify, &out, &["submissions"], Some(r"\.py$"), false);
     }
-    assert_eq!(errors, 0, "verifyproblem found errors:\n{text}");
-    assert!(
-        output.status.success(),
-        "verifyproblem exited with {}",
-        output.status
-    );
+    eprintln!("verifyproblem: {exported:?} export, {:?} in all", start.elapsed());
 }
 
 // ---- the Python validators ------------------------------------------------------

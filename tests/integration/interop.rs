@@ -162,20 +162,31 @@ fn reference(folder: &str, ext: &str) -> PathBuf {
     files.remove(0)
 }
 
-#[test]
-fn the_dmoj_judge_accepts_a_reference_program_and_rejects_a_wrong_one() {
-    let (Some(dmoj_python), Some(_)) = (tool("dmoj"), tool("g++")) else {
-        return;
-    };
+/// Judges the DMOJ export (with the compiled checker when `testlib` names a
+/// testlib.h, else the Python one) with the real judge: an accepted C++
+/// program AC on every test, a wrong one WA somewhere and AC or WA on each.
+fn dmoj_judges_the_export(dmoj_python: &Path, testlib: Option<&Path>) {
     let root = tempfile::tempdir().unwrap();
     let problems = root.path().join("problems");
     let problem = problems.join("mayan");
-    export("dmoj", &manifest().join("problems/mayan"), &problem);
-    let cases = std::fs::read_to_string(problem.join("init.yml"))
-        .unwrap()
-        .matches("{in: ")
-        .count();
-    assert_eq!(cases, bundled_tests());
+    let mut cmd = judge();
+    cmd.args(["export", "--format", "dmoj"])
+        .arg(manifest().join("problems/mayan"))
+        .arg(&problem);
+    if let Some(h) = testlib {
+        cmd.arg("--testlib").arg(h);
+    }
+    cmd.assert().success();
+    let init = std::fs::read_to_string(problem.join("init.yml")).unwrap();
+    let (files, lang) = match testlib {
+        Some(_) => ("[checker.cpp, testlib.h]", "CPP17"),
+        None => ("checker.py", "PY3"),
+    };
+    assert!(
+        init.contains(&format!("files: {files}\n    lang: {lang}\n")) && init.contains("    type: testlib\n"),
+        "{init}"
+    );
+    assert_eq!(init.matches("{in: ").count(), bundled_tests());
     // DMOJ's own test harness: tests/<case>/test.yml beside init.yml, one
     // submission each, judged as the judge judges any submission.
     for (case, program, expect) in [
@@ -207,7 +218,7 @@ fn the_dmoj_judge_accepts_a_reference_program_and_rejects_a_wrong_one() {
         ),
     )
     .unwrap();
-    let out = Command::new(&dmoj_python)
+    let out = Command::new(dmoj_python)
         .args([
             "-m",
             "dmoj.testsuite",
@@ -253,6 +264,50 @@ fn the_dmoj_judge_accepts_a_reference_program_and_rejects_a_wrong_one() {
         bundled_tests(),
         "{text}"
     );
+}
+
+#[test]
+fn the_dmoj_judge_accepts_a_reference_program_and_rejects_a_wrong_one() {
+    let (Some(dmoj_python), Some(_)) = (tool("dmoj"), tool("g++")) else {
+        return;
+    };
+    // The Python checker (no testlib.h given).
+    dmoj_judges_the_export(&dmoj_python, None);
+}
+
+#[test]
+fn the_dmoj_judge_runs_the_compiled_testlib_checker() {
+    let (Some(dmoj_python), Some(_), Some(testlib_h)) = (tool("dmoj"), tool("g++"), tool("testlib.h")) else {
+        return;
+    };
+    // `--testlib`: checker.cpp and testlib.h, `lang: CPP17`.
+    dmoj_judges_the_export(&dmoj_python, Some(&testlib_h));
+}
+
+#[test]
+fn the_dmoj_export_refuses_a_testlib_that_is_not_one() {
+    let root = tempfile::tempdir().unwrap();
+    let fake = root.path().join("testlib.h");
+    std::fs::write(&fake, "// an empty header\n").unwrap();
+    judge()
+        .args(["export", "--format", "dmoj"])
+        .arg(manifest().join("problems/mayan"))
+        .arg(root.path().join("out"))
+        .arg("--testlib")
+        .arg(&fake)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("not testlib.h"));
+    assert!(!root.path().join("out").exists(), "nothing written");
+    judge()
+        .args(["export", "--format", "hydro"])
+        .arg(manifest().join("problems/mayan"))
+        .arg(root.path().join("out"))
+        .arg("--testlib")
+        .arg(&fake)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--format dmoj only"));
 }
 
 // ---- CMS -------------------------------------------------------------------------------

@@ -104,6 +104,11 @@ const TOOLS: &[(&str, &[&str], &str)] = &[
     ),
     ("python3", &["python3"], "`apt-get install python3`"),
     (
+        "pypy3",
+        &["pypy3"],
+        "`apt-get install pypy3` (Kattis runs Python 3 with PyPy); .ci/run does it",
+    ),
+    (
         "chromium",
         &["chromium", "chromium-browser", "google-chrome"],
         "`apt-get install chromium`; .ci/run does it",

@@ -10,6 +10,10 @@
 //! later child cgroup ("domain invalid"). So the judge never writes to its
 //! starting cgroup. It uses, in this order ([`plan`]):
 //!
+//! 0. **A cgroup delegated to it that it is alone in** (`serve` as the
+//!    `ExecStart` of a `Delegate=yes` service): a leaf there, undone at
+//!    exit, as in 2. Moved into a scope, the unit's main process would leave
+//!    its service empty, and systemd would stop the service.
 //! 1. **Its own scope.** Under systemd, the judge asks for a transient
 //!    scope with `Delegate=yes` (`systemd-run --scope`, which registers the
 //!    judge's process and execs it again, same pid, same standard streams;
@@ -20,7 +24,18 @@
 //!    judge, a delegated unit without systemd to ask): the same leaf, made
 //!    in that cgroup; the controllers it enabled are disabled and the leaf
 //!    removed when the judge exits.
-//! 3. **As root, a folder of its own at the top** of the cgroup tree
+//! 3. **A delegated unit it shares** with the processes that started it
+//!    (a system service with `User=` and `Delegate=yes` whose `ExecStart`
+//!    is a wrapper, `timeout 500 mayan-judge ...` or a shell, with no user
+//!    manager to ask for a scope): systemd made that cgroup the judge's
+//!    user's (the owner of its `cgroup.procs` and `cgroup.subtree_control`;
+//!    for root, the cgroup carries the `trusted.delegate` mark), and its
+//!    rules let the owner move the unit's own processes into a leaf and
+//!    enable controllers in the cgroup, as a container's entrypoint does.
+//!    The judge moves every process of the cgroup into `supervisor`; at exit
+//!    it disables what it enabled and moves every process still in the
+//!    leaf back. Never in a cgroup not delegated to the judge's user.
+//! 4. **As root, a folder of its own at the top** of the cgroup tree
 //!    (`<root>/mayan-judge`), where no process lives and the top cgroup
 //!    already passes the controllers down (a host without systemd).
 //!
@@ -73,6 +88,9 @@ pub(crate) struct Facts {
     pub(crate) systemd: Result<(), String>,
     /// The judge is already in the scope it asked for (its name).
     pub(crate) in_own_scope: bool,
+    /// The judge's cgroup is delegated to the judge's user (see
+    /// [`delegated_to_me`]).
+    pub(crate) own_delegated: bool,
 }
 
 /// Where the judge's runs get their cgroups.
@@ -86,6 +104,13 @@ pub(crate) enum Plan {
         dir: PathBuf,
         /// Undo at exit.
         restore: bool,
+    },
+    /// Move every process of `dir` (the judge and the unit's wrapper
+    /// processes) into `dir/supervisor`, enable the controllers in `dir`,
+    /// and create runs in `dir`; at exit, move the processes back.
+    Gather {
+        /// The delegated cgroup the judge shares with its unit's processes.
+        dir: PathBuf,
     },
     /// Ask systemd for a delegated scope and start again in it.
     AskSystemd,
@@ -122,6 +147,15 @@ pub(crate) fn plan(f: &Facts) -> Plan {
             restore: false,
         };
     }
+    // Alone in a cgroup delegated to it: the judge is the unit's main
+    // process, which must stay in the unit (moved to a scope, it would leave
+    // its service empty, and systemd would stop the service).
+    if f.own_delegated && own_usable && alone {
+        return Plan::Leaf {
+            dir: f.own.clone(),
+            restore: true,
+        };
+    }
     if !f.in_own_scope && f.systemd.is_ok() {
         return Plan::AskSystemd;
     }
@@ -130,6 +164,9 @@ pub(crate) fn plan(f: &Facts) -> Plan {
             dir: f.own.clone(),
             restore: true,
         };
+    }
+    if own_usable && f.own_delegated {
+        return Plan::Gather { dir: f.own.clone() };
     }
     let top_passes = has_all(&f.top_subtree) || (f.top_is_real_root && has_all(&f.top_controllers));
     if f.root && !f.own_is_top && top_passes {
@@ -174,10 +211,13 @@ fn unavailable(f: &Facts, alone: bool) -> Unavailable {
     if !alone {
         return Unavailable {
             why: format!(
-                "the judge's cgroup {} holds other processes, so the kernel lets no controller be enabled below it{systemd}",
+                "the judge's cgroup {} holds other processes and is not delegated to the judge's user, \
+                 so the kernel lets no controller be enabled below it{systemd}",
                 f.own.display()
             ),
-            fix: "run the judge as the container's command (alone in its cgroup), or under systemd".into(),
+            fix: "run the judge as the container's command (alone in its cgroup), or under systemd \
+                  (a unit with Delegate=yes: docs/SERVICE.md)"
+                .into(),
         };
     }
     Unavailable {
@@ -239,7 +279,41 @@ pub(crate) fn read_facts(
         root: nix::unistd::geteuid().is_root(),
         systemd,
         in_own_scope,
+        own_delegated: delegated_to_me(own),
     }
+}
+
+/// Whether systemd delegated `dir` to the judge's user: the cgroup, its
+/// `cgroup.procs` and `cgroup.subtree_control` belong to the judge's
+/// effective uid (systemd hands them over only with `Delegate=yes`); for
+/// root, who owns every cgroup, the cgroup must also carry systemd's
+/// `trusted.delegate` mark.
+pub(crate) fn delegated_to_me(dir: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let me = nix::unistd::geteuid().as_raw();
+    let owned = ["", "cgroup.procs", "cgroup.subtree_control"]
+        .iter()
+        .all(|f| fs::metadata(dir.join(f)).is_ok_and(|m| m.uid() == me));
+    owned && (me != 0 || delegate_mark(dir))
+}
+
+/// systemd's `trusted.delegate` extended attribute on `dir` is `1`.
+fn delegate_mark(dir: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(path) = std::ffi::CString::new(dir.as_os_str().as_bytes()) else {
+        return false;
+    };
+    let mut value = [0u8; 8];
+    // SAFETY: both strings are NUL-terminated; the buffer's length is given.
+    let n = unsafe {
+        nix::libc::getxattr(
+            path.as_ptr(),
+            c"trusted.delegate".as_ptr(),
+            value.as_mut_ptr().cast(),
+            value.len(),
+        )
+    };
+    n > 0 && value[..n as usize].starts_with(b"1")
 }
 
 /// Whether the judge may make folders in `dir` and write its `cgroup.procs`
@@ -276,6 +350,39 @@ pub(crate) fn make_leaf(dir: &Path) -> io::Result<Undo> {
     })
 }
 
+/// Moves every process of `dir` into `dir/supervisor` (the judge among
+/// them) and enables the controllers in `dir`, again while processes the
+/// wrapper started meanwhile keep `dir` busy; returns what to undo, which
+/// moves the processes still in the leaf back.
+pub(crate) fn gather_leaf(dir: &Path) -> io::Result<Undo> {
+    let leaf = dir.join(SUPERVISOR);
+    match fs::create_dir(&leaf) {
+        Err(e) if e.kind() != io::ErrorKind::AlreadyExists => return Err(e),
+        _ => {}
+    }
+    let mut last = io::Error::other("busy");
+    for _ in 0..20 {
+        for pid in procs(dir) {
+            match fs::write(leaf.join("cgroup.procs"), pid.to_string()) {
+                // Exited since the list was read.
+                Err(e) if e.raw_os_error() == Some(nix::libc::ESRCH) => {}
+                r => r?,
+            }
+        }
+        match enable(dir) {
+            Ok(enabled) => {
+                return Ok(Undo {
+                    dir: dir.to_path_buf(),
+                    enabled,
+                });
+            }
+            Err(e) if e.raw_os_error() == Some(nix::libc::EBUSY) => last = e,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last)
+}
+
 /// Enables the [`WANTED`] controllers for `dir`'s children; returns the
 /// ones this call enabled (the others already were).
 pub(crate) fn enable(dir: &Path) -> io::Result<Vec<String>> {
@@ -294,8 +401,9 @@ impl Undo {
     /// Removes any run cgroup still being torn down (a fork bomb's may
     /// take seconds on a slow machine), disables what was enabled (only
     /// then may a process join the cgroup again: the no-internal-process
-    /// rule), moves the judge back and removes the leaf: the cgroup is as
-    /// it was found.
+    /// rule), moves every process of the leaf back (the judge, and the
+    /// unit's processes a gathered leaf took in) and removes the leaf: the
+    /// cgroup is as it was found.
     pub(crate) fn undo(&self) {
         let runs: Vec<PathBuf> = fs::read_dir(&self.dir)
             .into_iter()
@@ -313,6 +421,9 @@ impl Undo {
         }
         for c in self.enabled.iter().rev() {
             let _ = fs::write(self.dir.join("cgroup.subtree_control"), format!("-{c}"));
+        }
+        for pid in procs(&self.dir.join(SUPERVISOR)) {
+            let _ = fs::write(self.dir.join("cgroup.procs"), pid.to_string());
         }
         let _ = fs::write(self.dir.join("cgroup.procs"), "0");
         // The launcher's last runners may still be leaving the leaf.
@@ -350,14 +461,15 @@ mod tests {
             root: true,
             systemd: Ok(()),
             in_own_scope: false,
+            own_delegated: false,
         }
     }
 
     #[test]
     fn under_systemd_the_judge_asks_for_a_scope_of_its_own() {
         assert_eq!(plan(&system_service()), Plan::AskSystemd);
-        // Even when it is alone in a delegated unit: that cgroup is the
-        // caller's, and is left as it was.
+        // Even when it is alone in a unit not delegated to it (no
+        // trusted.delegate mark): that cgroup is the caller's.
         let mut f = system_service();
         f.own_procs = vec![815];
         assert_eq!(plan(&f), Plan::AskSystemd);
@@ -408,6 +520,7 @@ mod tests {
             root: true,
             systemd: Err("systemd is not running".into()),
             in_own_scope: false,
+            own_delegated: false,
         };
         assert_eq!(
             plan(&f),
@@ -443,6 +556,7 @@ mod tests {
             root: false,
             systemd: Err("no user manager (/run/user/2000/bus is missing)".into()),
             in_own_scope: false,
+            own_delegated: false,
         };
         let Plan::Unavailable(u) = plan(&f) else {
             panic!("expected no plan")
@@ -473,6 +587,117 @@ mod tests {
         assert!(u.why.contains("not delegated"), "{}", u.why);
     }
 
+    /// `User=judge`, `Delegate=yes`, `ExecStart=timeout 500 mayan-judge
+    /// serve ...` in a system unit on a Debian 12 host booted with
+    /// `cgroup_no_v1=all`: `timeout` (700) beside the judge (702), the
+    /// cgroup and its files chowned to uid 1000 by systemd, no user manager.
+    fn delegated_user_service() -> Facts {
+        Facts {
+            own: "/sys/fs/cgroup/system.slice/mayan-judge.service".into(),
+            top: "/sys/fs/cgroup".into(),
+            own_is_top: false,
+            top_is_real_root: true,
+            own_procs: vec![700, 702],
+            pid: 702,
+            own_type: "domain".into(),
+            own_writable: true,
+            own_controllers: strings("cpu io memory pids"),
+            top_subtree: strings("cpu io memory pids"),
+            top_controllers: strings("cpuset cpu io memory hugetlb pids rdma misc"),
+            root: false,
+            systemd: Err("no user manager (/run/user/1000/bus is missing)".into()),
+            in_own_scope: false,
+            own_delegated: true,
+        }
+    }
+
+    #[test]
+    fn a_user_service_with_a_wrapper_gathers_its_unit_into_a_leaf() {
+        let f = delegated_user_service();
+        assert_eq!(
+            plan(&f),
+            Plan::Gather {
+                dir: "/sys/fs/cgroup/system.slice/mayan-judge.service".into()
+            }
+        );
+        // Alone (no wrapper): a leaf of its own, restored at exit, even
+        // where systemd could give a scope (the judge is the unit's main
+        // process: in a scope, it would leave its service empty).
+        let mut alone = f.clone();
+        alone.own_procs = vec![702];
+        assert!(matches!(plan(&alone), Plan::Leaf { restore: true, .. }));
+        alone.systemd = Ok(());
+        alone.root = true;
+        assert!(matches!(plan(&alone), Plan::Leaf { restore: true, .. }));
+        // With a user manager to ask, a scope of its own comes first.
+        let mut lingering = f;
+        lingering.systemd = Ok(());
+        assert_eq!(plan(&lingering), Plan::AskSystemd);
+    }
+
+    #[test]
+    fn a_cgroup_not_delegated_to_the_judges_user_is_never_gathered() {
+        // The same unit without Delegate=yes: systemd keeps the cgroup root's.
+        let mut f = delegated_user_service();
+        f.own_delegated = false;
+        f.own_writable = false;
+        assert!(matches!(plan(&f), Plan::Unavailable(_)));
+        // Writable but not delegated (root in a container, a shell beside
+        // it): the processes are not the judge's to move.
+        let mut shared = delegated_user_service();
+        shared.own_delegated = false;
+        let Plan::Unavailable(u) = plan(&shared) else {
+            panic!("expected no plan")
+        };
+        assert!(u.why.contains("not delegated to the judge's user"), "{}", u.why);
+        assert!(u.fix.contains("Delegate=yes"), "{}", u.fix);
+        // Delegated but threaded, or without the controllers: never.
+        let mut threaded = delegated_user_service();
+        threaded.own_type = "domain threaded".into();
+        assert!(matches!(plan(&threaded), Plan::Unavailable(_)));
+        let mut bare = delegated_user_service();
+        bare.own_controllers = strings("cpu");
+        assert!(matches!(plan(&bare), Plan::Unavailable(_)));
+    }
+
+    #[test]
+    fn delegation_is_read_from_ownership_and_for_root_from_systemds_mark() {
+        let dir = tempfile::tempdir().unwrap();
+        for file in ["cgroup.procs", "cgroup.subtree_control"] {
+            fs::write(dir.path().join(file), "").unwrap();
+        }
+        // Files of the judge's own user: delegated, except for root, who
+        // owns every cgroup and needs the trusted.delegate mark as well.
+        let root = nix::unistd::geteuid().is_root();
+        assert_eq!(delegated_to_me(dir.path()), !root);
+        assert!(!delegated_to_me(&dir.path().join("missing")));
+    }
+
+    /// A recorded tree on disk: a service cgroup with a wrapper and the judge.
+    #[test]
+    fn a_gathered_leaf_takes_every_process_and_gives_them_back() {
+        let top = tempfile::tempdir().unwrap();
+        let own = top.path().join("system.slice/mayan-judge.service");
+        fs::create_dir_all(&own).unwrap();
+        fs::write(own.join("cgroup.procs"), "700\n702\n").unwrap();
+        fs::write(own.join("cgroup.subtree_control"), "\n").unwrap();
+        let undo = gather_leaf(&own).unwrap();
+        // On a plain folder each write replaces the file: the last pid moved.
+        assert_eq!(
+            fs::read_to_string(own.join("supervisor/cgroup.procs")).unwrap(),
+            "702"
+        );
+        assert_eq!(undo.enabled, vec!["memory", "pids"]);
+        undo.undo();
+        // The leaf's processes went back (the judge last), the controllers
+        // were disabled.
+        assert_eq!(fs::read_to_string(own.join("cgroup.procs")).unwrap(), "0");
+        assert_eq!(
+            fs::read_to_string(own.join("cgroup.subtree_control")).unwrap(),
+            "-memory"
+        );
+    }
+
     /// A recorded tree on disk: a scope the judge is alone in.
     #[test]
     fn facts_are_read_from_a_tree_and_a_leaf_is_made_and_undone() {
@@ -491,6 +716,7 @@ mod tests {
         fs::write(top.path().join("cgroup.subtree_control"), "cpu memory pids\n").unwrap();
         let f = read_facts(top.path(), &own, true, Ok(()), true);
         assert_eq!(f.own_procs, vec![pid]);
+        assert_eq!(f.own_delegated, !nix::unistd::geteuid().is_root());
         assert_eq!(
             plan(&f),
             Plan::Leaf {

@@ -176,7 +176,18 @@ fn place_v2(top: &Path, own: &Path, real_root: bool, may_change_process: bool) -
                     .into(),
             }),
         },
-        Plan::Leaf { dir, .. } => V2Place::None(Unavailable {
+        Plan::Gather { dir } if may_change_process => match delegation::gather_leaf(&dir) {
+            Ok(undo) => {
+                undo_at_exit(undo);
+                V2Place::Parent(dir)
+            }
+            Err(e) => V2Place::None(Unavailable {
+                why: format!("cannot gather the unit's processes into a leaf of {}: {e}", dir.display()),
+                fix: "start the judge itself as the unit's ExecStart (no wrapper), or under systemd-run --scope -p Delegate=yes"
+                    .into(),
+            }),
+        },
+        Plan::Leaf { dir, .. } | Plan::Gather { dir } => V2Place::None(Unavailable {
             why: format!("{} is usable only by a prepared judge process", dir.display()),
             fix: "run the mayan-judge command itself".into(),
         }),

@@ -4,26 +4,69 @@
 //! ```text
 //! init.yml                      the tests with their points (scoring groups as
 //!                               batches), the bridged checker
+//! checker.cpp, testlib.h        the C++ testlib checker, with the testlib.h
+//!                               given by `--testlib` (or, without one:)
 //! checker.py                    the Python checker under testlib's protocol
 //! <group>-<name>.in / .ans      the tests
 //! ```
 //!
-//! The checker is a bridged checker (`lang: PY3`, `type: testlib`): DMOJ runs
-//! it in its sandbox as `checker.py INPUT OUTPUT ANSWER` and reads testlib's
-//! exit codes. It is Python rather than the C++ testlib checker because a
-//! DMOJ problem must ship `testlib.h` itself, which this project does not
-//! distribute. Time and memory limits live on the site, not in `init.yml`;
+//! The checker is a bridged checker (`type: testlib`): DMOJ runs it in its
+//! sandbox as `checker INPUT OUTPUT ANSWER` and reads testlib's exit codes.
+//! The compiled one (`lang: CPP17`, the C++ checker the Polygon and Hydro
+//! exports carry) costs DMOJ a compilation per submission and little per
+//! test; the Python one (`lang: PY3`) a Python start per test under DMOJ's
+//! ptrace sandbox (`tests/dmoj-speed` measures both; docs/EXPORT.md). A DMOJ
+//! problem must ship `testlib.h` itself (DMOJ compiles the checker with the
+//! problem's files), and this project does not distribute it: the C++
+//! checker is written when `--testlib FILE` names one, the Python one
+//! otherwise. Time and memory limits live on the site, not in `init.yml`;
 //! DMOJ 4.1 has no file I/O, so programs read stdin there.
 
-use super::checkers::{PythonProtocol, python_checker};
+use super::checkers::{PythonProtocol, python_checker, testlib_checker};
 use super::data::{checked_tests, flat_name, subtasks, write_flat};
 use super::{ExportError, PackageFormat, Summary, is_problem_id, write, yaml_string};
 use crate::package::Problem;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// What the C++ testlib checker calls, so a file without it is not testlib.h
+/// (the message of [`ExportError::NotTestlib`] names it).
+const TESTLIB_MARK: &str = "registerTestlibCmd";
 
 /// The DMOJ format.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Dmoj;
+#[derive(Clone, Debug, Default)]
+pub struct Dmoj {
+    /// testlib.h to ship beside the C++ checker; `None` writes the Python one.
+    pub testlib: Option<PathBuf>,
+}
+
+impl Dmoj {
+    /// `init.yml`'s checker and the checker's files, written into `dir`.
+    fn write_checker(&self, problem: &Problem, dir: &Path) -> Result<&'static str, ExportError> {
+        let accept_any = problem.checker.accept_any;
+        let Some(testlib) = &self.testlib else {
+            write(
+                &dir.join("checker.py"),
+                python_checker(PythonProtocol::Testlib, accept_any),
+            )?;
+            return Ok(
+                "checker:\n  name: bridged\n  args:\n    files: checker.py\n    lang: PY3\n    type: testlib\n",
+            );
+        };
+        let header = std::fs::read(testlib).map_err(ExportError::io(testlib))?;
+        if !String::from_utf8_lossy(&header).contains(TESTLIB_MARK) {
+            return Err(ExportError::NotTestlib(testlib.clone()));
+        }
+        write(&dir.join("testlib.h"), header)?;
+        write(&dir.join("checker.cpp"), testlib_checker(accept_any))?;
+        // DMOJ compiles the checker again for every submission (its cache
+        // of compiled helpers lives in the worker process it forks for each
+        // one); `-O0` comes after its `-O2` and halves that compilation, and
+        // the checker's work per test is too small for optimisation to show.
+        Ok(
+            "checker:\n  name: bridged\n  args:\n    files: [checker.cpp, testlib.h]\n    lang: CPP17\n    flags: [-O0]\n    type: testlib\n",
+        )
+    }
+}
 
 impl PackageFormat for Dmoj {
     fn name(&self) -> &'static str {
@@ -52,11 +95,9 @@ impl PackageFormat for Dmoj {
                 yaml_string(&format!("{file}.ans"))
             )
         };
-        let mut y = String::from(
-            "# Written by `mayan-judge export --format dmoj` from problem.toml.\n\
-             checker:\n  name: bridged\n  args:\n    files: checker.py\n    lang: PY3\n    type: testlib\n\
-             test_cases:\n",
-        );
+        let mut y = String::from("# Written by `mayan-judge export --format dmoj` from problem.toml.\n");
+        y += self.write_checker(problem, dir)?;
+        y += "test_cases:\n";
         let grouped = !config.scoring.groups.is_empty();
         for g in &groups {
             if grouped {
@@ -70,10 +111,13 @@ impl PackageFormat for Dmoj {
             }
         }
         write(&dir.join("init.yml"), y)?;
-        write(
-            &dir.join("checker.py"),
-            python_checker(PythonProtocol::Testlib, problem.checker.accept_any),
-        )?;
+        if self.testlib.is_none() {
+            summary.notes.push(
+                "the checker is checker.py (a Python start per test under DMOJ's sandbox): \
+                 give --testlib FILE (a testlib.h) for the compiled C++ checker, several times faster per test"
+                    .into(),
+            );
+        }
         summary.notes.push(format!(
             "set the limits on the DMOJ site: {} ms, {} MiB (init.yml holds none)",
             config.limits.time_ms, config.limits.memory_mib

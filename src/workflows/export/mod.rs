@@ -66,6 +66,9 @@ pub enum ExportError {
     /// The output folder already holds files.
     #[error("{0} is not empty; nothing written (use --force to replace it)")]
     NotEmpty(PathBuf),
+    /// `--testlib` names a file that is not testlib.h.
+    #[error("{0}: not testlib.h (--testlib): it never mentions `registerTestlibCmd`")]
+    NotTestlib(PathBuf),
     /// The output path is not a folder, or would overwrite the package itself.
     #[error("{path}: {message}")]
     BadOutput {
