@@ -9,6 +9,7 @@ use super::contest::{ContestConfig, Feedback};
 use super::db::{Db, DbResult, User};
 use super::events::{Event, Live};
 use super::queue::{Wake, Workers};
+use super::roster::Plan;
 use crate::judge::grading::{Grader, SubmissionReport, TestResult};
 use crate::judge::runner::Sandboxed;
 use crate::judge::sandbox::Sandbox;
@@ -105,6 +106,8 @@ pub struct App {
     pub secure_cookies: bool,
     /// Client addresses from `X-Forwarded-For`.
     pub behind_proxy: bool,
+    /// The database's file (for backups).
+    pub db_path: PathBuf,
     listen: SocketAddr,
     tls: Option<(PathBuf, PathBuf)>,
     quiet: bool,
@@ -154,6 +157,7 @@ impl App {
             languages: o.languages,
             secure_cookies: o.tls.is_some() || o.behind_proxy,
             behind_proxy: o.behind_proxy,
+            db_path: o.db,
             listen: o.listen,
             tls: o.tls,
             quiet: o.quiet,
@@ -221,6 +225,38 @@ impl App {
         Ok(id)
     }
 
+    /// What reading the contest's contestants again would change (nothing
+    /// is changed), or why the file cannot be read (its file and line).
+    /// Checks the passwords given against the stored hashes: blocking.
+    pub fn roster_plan(&self) -> Result<Plan, String> {
+        let Some(file) = &self.contest.file else {
+            return Err(
+                "This server runs without a contest file (--contest): there is no file of contestants to read again."
+                    .into(),
+            );
+        };
+        let config = ContestConfig::load(file).map_err(|e| e.to_string())?;
+        let existing = self.db.contestants_with_hashes().map_err(|e| e.to_string())?;
+        Ok(Plan::of(&config.contestants, &existing))
+    }
+
+    /// Where the contestants come from, in words.
+    pub fn contestants_source(&self) -> String {
+        match &self.contest.file {
+            Some(f) => format!("The contestants of {}", f.display()),
+            None => "No contest file".into(),
+        }
+    }
+
+    /// Applies a plan of [`App::roster_plan`]; returns the passwords it
+    /// generated (also saved in `passwords.csv`), and tells the pages.
+    pub fn apply_roster(&self, plan: &Plan) -> Result<Vec<(String, String)>> {
+        let generated = apply_plan(&self.db, plan)?;
+        save_passwords(&self.contest, &generated)?;
+        self.live.send(Event::Ranking);
+        Ok(generated)
+    }
+
     /// Whether `viewer` may see a submission's verdict and score at all.
     pub fn shows_result(&self, viewer: &User) -> bool {
         viewer.is_admin
@@ -238,48 +274,51 @@ fn at_least_one(n: u32) -> NonZeroU32 {
     NonZeroU32::new(n).unwrap_or(NonZeroU32::MIN)
 }
 
-/// Adds the contest's contestants and the teacher (`admin`) that the
-/// database does not have yet; returns the passwords generated for them
-/// (existing users keep theirs: a restart prints nothing new).
+/// Adds the teacher (`admin`) and the contest's contestants that the
+/// database does not have yet, and updates the others as the contest's
+/// file says (the plan of `roster`: nobody is removed); returns the
+/// passwords generated for them (existing users keep theirs: a restart
+/// prints nothing new).
 fn add_users(db: &Db, contest: &ContestConfig) -> Result<Vec<(String, String)>> {
     let mut generated = Vec::new();
-    let admin = contest
+    let (password, was_generated) = contest
         .admin_password
         .clone()
         .map(|p| (p, false))
         .unwrap_or_else(|| (super::contest::generate_password(), true));
-    let wanted = std::iter::once(("admin".to_string(), None, admin.0, admin.1, true)).chain(
-        contest.contestants.iter().map(|c| {
-            (
-                c.name.clone(),
-                c.display.clone(),
-                c.password.clone(),
-                c.generated,
-                false,
-            )
-        }),
-    );
-    for (name, display, password, was_generated, is_admin) in wanted {
-        match db.user_by_name(&name)? {
-            Some((user, hash)) => {
-                let changed = !was_generated && !auth::verify_password(&password, &hash);
-                let new_hash = changed.then(|| auth::hash_password(&password));
-                if display.is_some() || new_hash.is_some() {
-                    db.update_user(user.id, display.as_deref(), new_hash.as_deref())?;
-                }
-            }
-            None => {
-                db.add_user(
-                    &name,
-                    display.as_deref(),
-                    &auth::hash_password(&password),
-                    is_admin,
-                )?;
-                if was_generated {
-                    generated.push((name, password));
-                }
+    match db.user_by_name("admin")? {
+        Some((user, hash)) => {
+            if !was_generated && !auth::verify_password(&password, &hash) {
+                db.update_user(user.id, None, Some(&auth::hash_password(&password)))?;
             }
         }
+        None => {
+            db.add_user("admin", None, &auth::hash_password(&password), true)?;
+            if was_generated {
+                generated.push(("admin".to_string(), password));
+            }
+        }
+    }
+    let plan = Plan::of(&contest.contestants, &db.contestants_with_hashes()?);
+    generated.extend(apply_plan(db, &plan)?);
+    Ok(generated)
+}
+
+/// Makes a plan's changes; returns the passwords generated for the
+/// contestants it added.
+fn apply_plan(db: &Db, plan: &Plan) -> DbResult<Vec<(String, String)>> {
+    let mut generated = Vec::new();
+    for e in &plan.add {
+        db.add_user(&e.name, e.display.as_deref(), &auth::hash_password(&e.password), false)?;
+        if e.generated {
+            generated.push((e.name.clone(), e.password.clone()));
+        }
+    }
+    for (user, display) in &plan.display {
+        db.update_user(user.id, Some(display), None)?;
+    }
+    for (user, password) in &plan.password {
+        db.update_user(user.id, None, Some(&auth::hash_password(password)))?;
     }
     Ok(generated)
 }
@@ -287,7 +326,7 @@ fn add_users(db: &Db, contest: &ContestConfig) -> Result<Vec<(String, String)>> 
 /// Writes the passwords generated this time into `passwords.csv` beside
 /// contest.toml (mode 0600), keeping the ones generated before: the only
 /// copy, as they are never generated again.
-fn save_passwords(contest: &ContestConfig, passwords: &[(String, String)]) -> Result<()> {
+pub(super) fn save_passwords(contest: &ContestConfig, passwords: &[(String, String)]) -> Result<()> {
     if passwords.is_empty() {
         return Ok(());
     }

@@ -8,7 +8,8 @@
 //! runs), the JSON API is `api`.
 //!
 //! Map: `contest` (contest.toml) → `db` (schema, queries) → `auth`
-//! (passwords, sessions, tokens) → `queue` (judging) → `events` (live
+//! (passwords, sessions, tokens) → `roster` (contestants read again: a
+//! plan, then applied) → `queue` (judging) → `events` (live
 //! status) → `standings` (the ranking) → `app` (shared state, feedback
 //! policy, rate limits) → `web`, `admin`, `api` (routes) → `templates`.
 
@@ -20,6 +21,7 @@ pub mod contest;
 pub mod db;
 pub mod events;
 pub mod queue;
+pub mod roster;
 pub mod standings;
 mod templates;
 mod web;
@@ -34,6 +36,34 @@ pub fn now() -> i64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs() as i64)
         .unwrap_or(0)
+}
+
+/// Writes a consistent copy of the database `db` to `copy` (see
+/// [`db::backup`]), while a server runs on it or not.
+pub fn backup(db: &std::path::Path, copy: &std::path::Path) -> Result<()> {
+    Ok(db::backup(db, copy)?)
+}
+
+/// What starting on `db` with `contest` would change in the contestants
+/// (`serve --dry-run`), in words: nothing is changed.
+pub fn contestant_changes(db: &std::path::Path, contest: &contest::ContestConfig) -> Result<String> {
+    let existing = if db.exists() {
+        db::Db::open(db)
+            .with_context(|| format!("opening the database {}", db.display()))?
+            .contestants_with_hashes()?
+    } else {
+        Vec::new()
+    };
+    let plan = roster::Plan::of(&contest.contestants, &existing);
+    let source = contest
+        .file
+        .as_ref()
+        .map_or_else(|| "no contest file".to_string(), |f| f.display().to_string());
+    Ok(format!(
+        "The contestants of {source} against the database {}{}:\n{plan}",
+        db.display(),
+        if db.exists() { "" } else { " (new)" }
+    ))
 }
 
 /// Runs the server until Ctrl-C or SIGTERM: opens the database, adds the

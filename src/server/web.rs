@@ -9,7 +9,7 @@ use super::auth;
 use super::db::{DbError, SubmissionRow, User};
 use super::events::Event;
 use crate::judge::grading::{GradeReport, SubmissionReport};
-use crate::report::{Html, ReportFormat};
+use crate::report::replay_sections;
 use axum::Router;
 use axum::extract::{ConnectInfo, Multipart, Path, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -122,6 +122,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/events", get(events))
         .route("/static/style.css", get(|| async { static_file("text/css", super::templates::STYLE) }))
         .route("/static/live.js", get(|| async { static_file("text/javascript", super::templates::SCRIPT) }))
+        .route("/favicon.svg", get(|| async { static_file("image/svg+xml", super::templates::FAVICON) }))
+        .route("/favicon.ico", get(|| async { static_file("image/svg+xml", super::templates::FAVICON) }))
         .merge(super::admin::routes())
         .nest(
             "/api/v1",
@@ -255,6 +257,7 @@ pub fn render(app: &App, name: &str, viewer: Option<(&User, &str)>, page: miniji
         user => minijinja::Value::from(minijinja::value::Serde(user)),
         csrf,
         clock => clock(app),
+        zone => app.contest.zone(),
         ..page
     };
     let html = super::templates::environment()
@@ -295,20 +298,9 @@ fn duration(secs: i64) -> String {
     format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
 }
 
-/// Unix seconds as `YYYY-MM-DD hh:mm:ss UTC`.
-pub fn when(secs: i64) -> String {
-    match time::OffsetDateTime::from_unix_timestamp(secs) {
-        Ok(t) => format!(
-            "{:04}-{:02}-{:02} {:02}:{:02}:{:02} UTC",
-            t.year(),
-            u8::from(t.month()),
-            t.day(),
-            t.hour(),
-            t.minute(),
-            t.second()
-        ),
-        Err(_) => format!("{secs} s after 1970"),
-    }
+/// Unix seconds in the contest's time zone: `YYYY-MM-DD hh:mm:ss UTC+08:00`.
+pub fn when(app: &App, secs: i64) -> String {
+    app.contest.local_time(secs)
 }
 
 async fn home(State(app): State<Arc<App>>, axum::Extension(id): axum::Extension<Identity>) -> PageResult {
@@ -317,11 +309,11 @@ async fn home(State(app): State<Arc<App>>, axum::Extension(id): axum::Extension<
         .db
         .announcements()?
         .into_iter()
-        .map(|a| context! { when => when(a.posted), text => a.text })
+        .map(|a| context! { when => when(&app, a.posted), text => a.text })
         .collect();
     let window = match app.contest.window {
         super::contest::Window::Open => "Open practice: submit at any time.".to_string(),
-        super::contest::Window::Timed { start, end, .. } => format!("From {} to {}.", when(start), when(end)),
+        super::contest::Window::Timed { start, end, .. } => format!("From {} to {}.", when(&app, start), when(&app, end)),
     };
     render(
         &app,
@@ -674,7 +666,7 @@ pub fn row_context(app: &App, viewer: &User, s: &SubmissionRow) -> minijinja::Va
     let shows = app.shows_result(viewer) && s.state == "done";
     context! {
         id => s.id, user => &s.user, language => &s.language, file_name => &s.file_name,
-        when => when(s.submitted), status, class, final => fin, judgings => s.judgings,
+        when => when(app, s.submitted), status, class, final => fin, judgings => s.judgings,
         score => if shows { s.score.map(|x| format!("{x}/{}", s.max_score.unwrap_or(0))) } else { None },
         time => if shows && app.contest.feedback != super::contest::Feedback::Score || viewer.is_admin { s.time_ms.map(|t| format!("{t} ms")) } else { None },
     }
@@ -772,15 +764,16 @@ async fn submission_page(
     )
 }
 
-/// The HTML report of one submission (its visible tests), with the replay
-/// of each wrong answer, move by move.
+/// The replay of one submission, a page of the site: its visible tests,
+/// each wrong answer replayed move by move beside the reference's, a way
+/// back to the submission.
 async fn replay(
     State(app): State<Arc<App>>,
     axum::Extension(id): axum::Extension<Identity>,
     Path(number): Path<i64>,
 ) -> PageResult {
     let viewer = signed_in(&id)?;
-    let (_, _, report) = visible_submission(&app, viewer.0, number)?;
+    let (row, _, report) = visible_submission(&app, viewer.0, number)?;
     let report = report
         .filter(|_| app.shows_result(viewer.0))
         .ok_or(Fail::NotFound)?;
@@ -789,19 +782,27 @@ async fn replay(
     if shown.tests.is_empty() {
         return Err(Fail::NotFound);
     }
+    let display = app.db.user(row.user_id)?.map_or_else(|| row.user.clone(), |u| u.display);
+    // The section's heading: the contestant, then the file (never the
+    // judge's own path of it).
+    shown.contestant = Some(display.clone());
+    shown.submission = format!("submission {number}: {}", row.file_name);
     let mut grade = GradeReport::new(&app.problem.name, "the contest's sandbox".into());
     grade.time_limit_ms = app.problem.time_ms;
     grade.tests = shown.tests.iter().map(|t| t.test.clone()).collect();
     grade.submissions = vec![shown];
-    let html = Html.grade(&grade);
-    Ok((
-        [(
-            header::CONTENT_SECURITY_POLICY,
-            "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'",
-        )],
-        HtmlBody(html),
+    let mut s = row_context(&app, viewer.0, &row);
+    if display != row.user {
+        s = context! { user_display => format!("{display} ({})", row.user), ..s };
+    } else {
+        s = context! { user_display => display, ..s };
+    }
+    render(
+        &app,
+        "replay.html",
+        Some(viewer),
+        context! { s, sections => replay_sections(&grade), defs => crate::report::board_defs() },
     )
-        .into_response())
 }
 
 async fn ranking(State(app): State<Arc<App>>, axum::Extension(id): axum::Extension<Identity>) -> PageResult {
@@ -842,12 +843,21 @@ async fn clarifications(
     } else {
         Some(viewer.0.id)
     };
-    let clarifications = app.db.clarifications(scope)?;
+    let clarifications: Vec<_> = app
+        .db
+        .clarifications(scope)?
+        .into_iter()
+        .map(|c| {
+            let asked_at = when(&app, c.asked);
+            let answered_at = c.answered.filter(|_| c.answer.is_some()).map(|t| when(&app, t));
+            context! { asked_at, answered_at, ..minijinja::Value::from(minijinja::value::Serde(&c)) }
+        })
+        .collect();
     render(
         &app,
         "clarifications.html",
         Some(viewer),
-        context! { clarifications => minijinja::Value::from(minijinja::value::Serde(&clarifications)) },
+        context! { clarifications },
     )
 }
 
@@ -934,9 +944,4 @@ mod tests {
         assert_eq!(plain_file_name("x/"), None);
     }
 
-    #[test]
-    fn times_are_shown_in_utc() {
-        assert_eq!(when(0), "1970-01-01 00:00:00 UTC");
-        assert_eq!(when(1_764_579_600), "2025-12-01 09:00:00 UTC");
-    }
 }

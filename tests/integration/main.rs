@@ -37,5 +37,6 @@ mod serve_access;
 mod serve_browser;
 mod serve_faults;
 mod serve_load;
+mod serve_teacher;
 mod stress;
 mod validate;
