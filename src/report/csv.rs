@@ -274,7 +274,14 @@ mod tests {
         assert_eq!(
             cells(&text),
             [
-                vec!["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Mayan puzzle"],
+                vec![
+                    "Student",
+                    "ID",
+                    "SIS User ID",
+                    "SIS Login ID",
+                    "Section",
+                    "Mayan puzzle"
+                ],
                 vec!["Points Possible", "", "", "", "", "310"],
                 vec!["Alice Liddell", "", "", "alice", "", "310"],
                 vec![&format!("'{LINK}"), "", "", "bob", "", "0"],

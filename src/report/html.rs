@@ -58,8 +58,7 @@ const VIEW_BOX: &str = "-.8 -.1 6.5 8.1";
 /// `style` (a page whose Content-Security-Policy forbids it embeds these):
 /// the class `defs` takes it out of the flow (`svg.defs{position:absolute}`).
 pub fn board_defs() -> String {
-    let mut d =
-        String::from("<svg class=\"defs\" width=\"0\" height=\"0\" aria-hidden=\"true\"><defs>");
+    let mut d = String::from("<svg class=\"defs\" width=\"0\" height=\"0\" aria-hidden=\"true\"><defs>");
     for (k, fill) in FILL.iter().enumerate().skip(1) {
         let _ = write!(
             d,

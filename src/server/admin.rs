@@ -7,10 +7,11 @@
 //! Arbiter layouts, the final grades for Moodle's and Canvas's import, and
 //! a backup of the database. Only the `admin` user reaches them.
 
+use super::actions::{load_report, text_field};
 use super::app::App;
 use super::db::User;
 use super::events::Event;
-use super::web::{Fail, Identity, PageResult, check_csrf, render, row_context, signed_in, text_field};
+use super::http::{Fail, Identity, PageResult, check_csrf, render, row_context, signed_in};
 use crate::judge::grading::{GradeReport, SubmissionReport};
 use crate::report::{Csv, Html, Json, ReportFormat};
 use axum::Router;
@@ -34,7 +35,10 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/admin/programs-{layout}", get(programs))
         .route("/admin/grades-{lms}", get(grades))
         .route("/admin/backup.db", get(backup))
-        .route("/admin/contestants", get(contestants_page).post(apply_contestants))
+        .route(
+            "/admin/contestants",
+            get(contestants_page).post(apply_contestants),
+        )
 }
 
 /// The signed-in teacher, or why not.
@@ -154,7 +158,10 @@ async fn rejudge(
                 let row = app.db.submission(n)?.ok_or(Fail::NotFound)?.row;
                 (
                     ("submission", n.to_string()),
-                    format!("Rejudge submission {n} of {}? Its result shows as pending until it is judged again.", row.user),
+                    format!(
+                        "Rejudge submission {n} of {}? Its result shows as pending until it is judged again.",
+                        row.user
+                    ),
                     format!("/submissions/{n}"),
                 )
             }
@@ -163,7 +170,9 @@ async fn rejudge(
                 let n = app.db.submissions(Some(u))?.len();
                 (
                     ("user", u.to_string()),
-                    format!("Rejudge every submission of {name} ({n})? Their results show as pending until judged again."),
+                    format!(
+                        "Rejudge every submission of {name} ({n})? Their results show as pending until judged again."
+                    ),
                     "/admin".to_string(),
                 )
             }
@@ -171,7 +180,9 @@ async fn rejudge(
                 let n = app.db.submissions(None)?.len();
                 (
                     ("all", "1".to_string()),
-                    format!("Rejudge every submission ({n}) of every contestant? Every result shows as pending until judged again, and the queue is as long as the whole contest."),
+                    format!(
+                        "Rejudge every submission ({n}) of every contestant? Every result shows as pending until judged again, and the queue is as long as the whole contest."
+                    ),
                     "/admin".to_string(),
                 )
             }
@@ -218,7 +229,9 @@ async fn disqualify(
             vec![("user", form.user.to_string()), ("yes", "1".into())],
             (
                 "Disqualify?",
-                format!("Disqualify {name}? They can no longer submit, and leave the ranking and the reports (reinstating them brings them back)."),
+                format!(
+                    "Disqualify {name}? They can no longer submit, and leave the ranking and the reports (reinstating them brings them back)."
+                ),
                 "Yes, disqualify",
             ),
             "/admin",
@@ -291,7 +304,7 @@ pub fn contest_report(app: &App) -> Result<GradeReport, Fail> {
         .filter(|u| !u.is_admin && !u.disqualified)
     {
         let last = judged.iter().rev().find(|(s, _)| s.user_id == user.id);
-        let mut entry = match last.and_then(|(_, r)| super::web::load_report(r)) {
+        let mut entry = match last.and_then(|(_, r)| load_report(r)) {
             Some(r) => r,
             None => {
                 let mut r = SubmissionReport::new(user.name.clone(), "", app.problem.max_score);
@@ -380,7 +393,7 @@ async fn grades(
         .strip_suffix(".csv")
         .and_then(|l| l.parse().ok())
         .ok_or(Fail::NotFound)?;
-    let standings = super::web::current_standings(&app, viewer)?;
+    let standings = super::actions::current_standings(&app, viewer)?;
     let users = app.db.users()?;
     let finals: Vec<FinalGrade> = users
         .iter()

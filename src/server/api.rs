@@ -1,13 +1,14 @@
 //! The JSON API, version 1 (`/api/v1`), for scripts, bots and other front
 //! ends: the same checks and the same paths as the pages (a submission is
-//! stored by `web::accept_submission`, results filtered by the feedback
+//! stored by `actions::accept_submission`, results filtered by the feedback
 //! policy). Authenticated by `Authorization: Bearer TOKEN` only (never by
 //! cookie, so no page can be made to call it); a token is issued for a
 //! name and password by `POST /api/v1/token`.
 
+use super::actions::{self, Sent};
 use super::app::App;
 use super::auth;
-use super::web::{self, Fail, Identity, Sent};
+use super::http::{self, Fail, Identity};
 use axum::Json;
 use axum::Router;
 use axum::extract::{Path, State};
@@ -33,8 +34,8 @@ pub fn routes() -> Router<Arc<App>> {
 }
 
 /// An error as JSON: `{"error": message}`.
-pub fn error(status: StatusCode, message: &str) -> Response {
-    (status, Json(json!({ "error": message }))).into_response()
+fn error(status: StatusCode, message: &str) -> Response {
+    http::json_error(status, message)
 }
 
 /// A [`Fail`] as the API answers it.
@@ -49,6 +50,12 @@ impl From<Fail> for ApiFail {
 impl From<super::db::DbError> for ApiFail {
     fn from(e: super::db::DbError) -> Self {
         ApiFail(e.into())
+    }
+}
+
+impl From<actions::Refusal> for ApiFail {
+    fn from(r: actions::Refusal) -> Self {
+        ApiFail(r.into())
     }
 }
 
@@ -79,7 +86,7 @@ struct Credentials {
 }
 
 async fn token(State(app): State<Arc<App>>, Json(c): Json<Credentials>) -> ApiResult {
-    let user = web::verify(&app, &c.name, &c.password).await?;
+    let user = actions::verify(&app, &c.name, &c.password).await?;
     let token = auth::random_token();
     app.db
         .add_api_token(&auth::token_hash(&token), user.id, super::now())?;
@@ -91,7 +98,7 @@ async fn token(State(app): State<Arc<App>>, Json(c): Json<Credentials>) -> ApiRe
 }
 
 async fn me(axum::Extension(id): axum::Extension<Identity>) -> ApiResult {
-    let (user, _) = web::signed_in(&id)?;
+    let (user, _) = http::signed_in(&id)?;
     ok(json!(user))
 }
 
@@ -111,22 +118,22 @@ async fn submit(
     axum::Extension(id): axum::Extension<Identity>,
     Json(s): Json<NewSubmission>,
 ) -> ApiResult {
-    let (user, _) = web::signed_in(&id)?;
+    let (user, _) = http::signed_in(&id)?;
     let sent = Sent {
         language: s.language.unwrap_or_default(),
         file_name: s.file_name,
         source: s.source.into_bytes(),
         csrf: None,
     };
-    let number = web::accept_submission(&app, user, sent)?;
+    let number = actions::accept_submission(&app, user, sent)?;
     let body = json!({ "id": number, "url": format!("/api/v1/submissions/{number}") });
     Ok((StatusCode::CREATED, Json(body)).into_response())
 }
 
 /// A submission as the API shows it, by what the viewer may see.
 fn submission_json(app: &App, viewer: &super::db::User, number: i64) -> Result<Value, Fail> {
-    let (row, _, report) = web::visible_submission(app, viewer, number)?;
-    let (status, _, fin) = web::status(app, viewer, &row);
+    let (row, _, report) = actions::visible_submission(app, viewer, number)?;
+    let (status, _, fin) = actions::status(app, viewer, &row);
     let shows = fin && app.shows_result(viewer);
     let tests: Vec<Value> = match (&report, shows) {
         (Some(r), true) => app
@@ -154,19 +161,19 @@ async fn one(
     axum::Extension(id): axum::Extension<Identity>,
     Path(number): Path<i64>,
 ) -> ApiResult {
-    let (user, _) = web::signed_in(&id)?;
+    let (user, _) = http::signed_in(&id)?;
     ok(submission_json(&app, user, number)?)
 }
 
 async fn list(State(app): State<Arc<App>>, axum::Extension(id): axum::Extension<Identity>) -> ApiResult {
-    let (user, _) = web::signed_in(&id)?;
+    let (user, _) = http::signed_in(&id)?;
     let scope = if user.is_admin { None } else { Some(user.id) };
     let rows: Vec<Value> = app
         .db
         .submissions(scope)?
         .iter()
         .map(|s| {
-            let (status, _, fin) = web::status(&app, user, s);
+            let (status, _, fin) = actions::status(&app, user, s);
             let shows = fin && app.shows_result(user);
             json!({ "id": s.id, "user": s.user, "state": s.state, "status": status,
                     "score": if shows { s.score } else { None }, "submitted": s.submitted })
@@ -176,8 +183,8 @@ async fn list(State(app): State<Arc<App>>, axum::Extension(id): axum::Extension<
 }
 
 async fn ranking(State(app): State<Arc<App>>, axum::Extension(id): axum::Extension<Identity>) -> ApiResult {
-    let (user, _) = web::signed_in(&id)?;
-    let standings = web::current_standings(&app, user)?;
+    let (user, _) = http::signed_in(&id)?;
+    let standings = actions::current_standings(&app, user)?;
     let frozen = app.contest.window.frozen(super::now());
     ok(json!({ "frozen": frozen, "standings": standings }))
 }
@@ -186,7 +193,7 @@ async fn clarifications(
     State(app): State<Arc<App>>,
     axum::Extension(id): axum::Extension<Identity>,
 ) -> ApiResult {
-    let (user, _) = web::signed_in(&id)?;
+    let (user, _) = http::signed_in(&id)?;
     let scope = if user.is_admin { None } else { Some(user.id) };
     ok(json!(app.db.clarifications(scope)?))
 }
@@ -202,8 +209,8 @@ async fn ask(
     axum::Extension(id): axum::Extension<Identity>,
     Json(q): Json<Question>,
 ) -> ApiResult {
-    let (user, _) = web::signed_in(&id)?;
-    let text = web::text_field("question", &q.question)?;
+    let (user, _) = http::signed_in(&id)?;
+    let text = actions::text_field("question", &q.question)?;
     let number = app.ask(user, &text)?;
     Ok((StatusCode::CREATED, Json(json!({ "id": number }))).into_response())
 }
@@ -212,7 +219,7 @@ async fn announcements(
     State(app): State<Arc<App>>,
     axum::Extension(id): axum::Extension<Identity>,
 ) -> ApiResult {
-    web::signed_in(&id)?;
+    http::signed_in(&id)?;
     ok(json!(app.db.announcements()?))
 }
 
@@ -230,7 +237,7 @@ async fn rejudge(
     axum::Extension(id): axum::Extension<Identity>,
     Json(r): Json<Rejudge>,
 ) -> ApiResult {
-    let (user, _) = web::signed_in(&id)?;
+    let (user, _) = http::signed_in(&id)?;
     if !user.is_admin {
         return Err(Fail::Forbidden("only the teacher may rejudge".into()).into());
     }

@@ -1,8 +1,8 @@
 //! The server's shared state and start-up: the database opened and
 //! brought up to date, the contest's contestants added (generated
 //! passwords printed once and written to a file only the teacher reads),
-//! the judging workers started, then the web server bound and served, over
-//! HTTPS when a certificate is given.
+//! the judging workers started; the feedback policy and the rate limits.
+//! The web server itself is bound and served by `router`.
 
 use super::auth;
 use super::contest::{ContestConfig, Feedback};
@@ -108,9 +108,12 @@ pub struct App {
     pub behind_proxy: bool,
     /// The database's file (for backups).
     pub db_path: PathBuf,
-    listen: SocketAddr,
-    tls: Option<(PathBuf, PathBuf)>,
-    quiet: bool,
+    /// Where to listen.
+    pub listen: SocketAddr,
+    /// HTTPS certificate chain and key (PEM).
+    pub tls: Option<(PathBuf, PathBuf)>,
+    /// Print nothing but errors.
+    pub quiet: bool,
     per_address: DefaultKeyedRateLimiter<IpAddr>,
     per_user: DefaultKeyedRateLimiter<i64>,
     submissions: DefaultKeyedRateLimiter<i64>,
@@ -309,7 +312,12 @@ fn add_users(db: &Db, contest: &ContestConfig) -> Result<Vec<(String, String)>> 
 fn apply_plan(db: &Db, plan: &Plan) -> DbResult<Vec<(String, String)>> {
     let mut generated = Vec::new();
     for e in &plan.add {
-        db.add_user(&e.name, e.display.as_deref(), &auth::hash_password(&e.password), false)?;
+        db.add_user(
+            &e.name,
+            e.display.as_deref(),
+            &auth::hash_password(&e.password),
+            false,
+        )?;
         if e.generated {
             generated.push((e.name.clone(), e.password.clone()));
         }
@@ -479,59 +487,4 @@ impl Judging {
             .context("reading the tests")?;
         Ok(())
     }
-}
-
-/// Binds, prints `listening on URL`, and serves until Ctrl-C or SIGTERM.
-pub async fn listen(app: Arc<App>) -> Result<()> {
-    let router = super::web::router(app.clone());
-    let make = router.into_make_service_with_connect_info::<SocketAddr>();
-    let listener =
-        std::net::TcpListener::bind(app.listen).with_context(|| format!("listening on {}", app.listen))?;
-    listener.set_nonblocking(true)?;
-    let addr = listener.local_addr()?;
-    let scheme = if app.tls.is_some() { "https" } else { "http" };
-    if !app.quiet {
-        println!("listening on {scheme}://{addr}");
-    }
-    use std::io::Write;
-    let _ = std::io::stdout().flush();
-    let handle = axum_server::Handle::new();
-    tokio::spawn(shutdown_on_signal(handle.clone()));
-    match &app.tls {
-        Some((cert, key)) => {
-            let _ = rustls::crypto::ring::default_provider().install_default();
-            let config = axum_server::tls_rustls::RustlsConfig::from_pem_file(cert, key)
-                .await
-                .with_context(|| {
-                    format!(
-                        "reading the certificate {} and key {}",
-                        cert.display(),
-                        key.display()
-                    )
-                })?;
-            axum_server::from_tcp_rustls(listener, config)?
-                .handle(handle)
-                .serve(make)
-                .await?
-        }
-        None => {
-            axum_server::from_tcp(listener)?
-                .handle(handle)
-                .serve(make)
-                .await?
-        }
-    }
-    Ok(())
-}
-
-async fn shutdown_on_signal(handle: axum_server::Handle<SocketAddr>) {
-    let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-        Ok(s) => s,
-        Err(_) => return,
-    };
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => {}
-        _ = term.recv() => {}
-    }
-    handle.graceful_shutdown(Some(std::time::Duration::from_secs(2)));
 }

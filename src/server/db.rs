@@ -87,8 +87,8 @@ pub fn backup(path: &Path, copy: &Path) -> Result<(), BackupError> {
         .tempfile_in(dir)
         .map_err(io(dir))?;
     {
-        let source = Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE)
-            .map_err(sqlite)?;
+        let source =
+            Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE).map_err(sqlite)?;
         source
             .busy_timeout(std::time::Duration::from_secs(10))
             .map_err(sqlite)?;
@@ -105,10 +105,12 @@ pub fn backup(path: &Path, copy: &Path) -> Result<(), BackupError> {
                     tries += 1;
                     std::thread::sleep(std::time::Duration::from_millis(50));
                 }
-                _ => return Err(sqlite(rusqlite::Error::SqliteFailure(
-                    rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_BUSY),
-                    Some("the database stayed locked for 10 s".into()),
-                ))),
+                _ => {
+                    return Err(sqlite(rusqlite::Error::SqliteFailure(
+                        rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_BUSY),
+                        Some("the database stayed locked for 10 s".into()),
+                    )));
+                }
             }
         }
     }

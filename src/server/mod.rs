@@ -7,12 +7,15 @@
 //! `admin` (server-rendered, working without JavaScript, live where it
 //! runs), the JSON API is `api`.
 //!
-//! Map: `contest` (contest.toml) → `db` (schema, queries) → `auth`
-//! (passwords, sessions, tokens) → `roster` (contestants read again: a
-//! plan, then applied) → `queue` (judging) → `events` (live
-//! status) → `standings` (the ranking) → `app` (shared state, feedback
-//! policy, rate limits) → `web`, `admin`, `api` (routes) → `templates`.
+//! Map, imports pointing up this list only: `contest` (contest.toml),
+//! `db` (schema, queries), `auth` (passwords, sessions, tokens), `roster`
+//! (contestants read again: a plan, then applied), `queue` (judging),
+//! `events` (live status), `standings` (the ranking), `templates` → `app` (shared state, start-up, feedback policy, rate
+//! limits) → `actions` (sign in, submit, what a viewer may see: no HTTP)
+//! → `http` (identity, errors, rendering, CSRF, cookies) → `web`, `admin`,
+//! `api` (the routes) → `router` (the router assembled, serving).
 
+mod actions;
 mod admin;
 mod api;
 mod app;
@@ -20,8 +23,10 @@ pub mod auth;
 pub mod contest;
 pub mod db;
 pub mod events;
+mod http;
 pub mod queue;
 pub mod roster;
+mod router;
 pub mod standings;
 mod templates;
 mod web;
@@ -74,5 +79,5 @@ pub fn serve(options: Options) -> Result<()> {
         .enable_all()
         .build()
         .context("starting the web server's threads")?;
-    runtime.block_on(app::listen(app))
+    runtime.block_on(router::listen(app))
 }

@@ -136,12 +136,18 @@ mod tests {
             entry("carol", None, Some("Carol")),
         ];
         let plan = Plan::of(&wanted, &existing);
-        assert_eq!(plan.add.iter().map(|e| e.name.as_str()).collect::<Vec<_>>(), ["carol"]);
+        assert_eq!(
+            plan.add.iter().map(|e| e.name.as_str()).collect::<Vec<_>>(),
+            ["carol"]
+        );
         assert_eq!(plan.display.len(), 1);
         assert_eq!(plan.display[0].0.name, "alice");
         assert_eq!(plan.password.len(), 1);
         assert_eq!(plan.password[0].0.name, "bob");
-        assert_eq!(plan.kept.iter().map(|u| u.name.as_str()).collect::<Vec<_>>(), ["erin"]);
+        assert_eq!(
+            plan.kept.iter().map(|u| u.name.as_str()).collect::<Vec<_>>(),
+            ["erin"]
+        );
         let text = plan.to_string();
         assert_eq!(
             text,

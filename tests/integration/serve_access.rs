@@ -73,7 +73,12 @@ const ROUTES: &[(&str, &str, Access)] = &[
 /// The paths the routers declare (`.route("PATH", …)`), API ones under /api/v1.
 fn declared_routes() -> Vec<String> {
     let mut out = Vec::new();
-    for (file, prefix) in [("web.rs", ""), ("admin.rs", ""), ("api.rs", "/api/v1")] {
+    for (file, prefix) in [
+        ("router.rs", ""),
+        ("web.rs", ""),
+        ("admin.rs", ""),
+        ("api.rs", "/api/v1"),
+    ] {
         let text = std::fs::read_to_string(crate::util::manifest().join("src/server").join(file)).unwrap();
         for part in text.split(".route(\"").skip(1) {
             let path = part.split('"').next().unwrap();
@@ -117,7 +122,11 @@ fn fields(path: &str, csrf: &str, id: i64) -> Vec<(String, String)> {
         "/login" => &[("name", "alice".into()), ("password", "wrong".into())],
         "/clarifications" => &[("question", "Q?".into())],
         "/admin/rejudge" => &[("submission", id.to_string()), ("confirm", "yes".into())],
-        "/admin/disqualify" => &[("user", "2".into()), ("yes", "1".into()), ("confirm", "yes".into())],
+        "/admin/disqualify" => &[
+            ("user", "2".into()),
+            ("yes", "1".into()),
+            ("confirm", "yes".into()),
+        ],
         "/admin/contestants" => &[("confirm", "yes".into())],
         "/admin/announcements" => &[("text", "hello".into())],
         p if p.starts_with("/admin/clarifications/") => &[("answer", "A.".into())],

@@ -444,7 +444,10 @@ impl Browser<'_> {
                 )
                 .await
             }
-            None => self.cdp("Emulation.clearDeviceMetricsOverride", serde_json::json!({})).await,
+            None => {
+                self.cdp("Emulation.clearDeviceMetricsOverride", serde_json::json!({}))
+                    .await
+            }
         }
     }
 }
@@ -485,12 +488,19 @@ async fn ranking_score_until(
 async fn check_the_replay_page(b: &Browser<'_>, id: i64) {
     b.find("header .brand").await;
     let title = b.client.title().await.unwrap();
-    assert!(title.starts_with(&format!("Replay of submission {id}")), "title {title:?}");
+    assert!(
+        title.starts_with(&format!("Replay of submission {id}")),
+        "title {title:?}"
+    );
     let back = b.find("#back").await.attr("href").await.unwrap();
     assert_eq!(back.as_deref(), Some(format!("/submissions/{id}").as_str()));
     let who = b.find("#who").await.text().await.unwrap();
     assert!(who.starts_with("alice"), "the replay names {who:?}");
-    let rows = b.client.find_all(Locator::Css(".replay section.sub table tr")).await.unwrap();
+    let rows = b
+        .client
+        .find_all(Locator::Css(".replay section.sub table tr"))
+        .await
+        .unwrap();
     assert_eq!(rows.len(), 1 + 31, "a header and the package's 31 tests");
     let boards = b.client.find_all(Locator::Css("svg.b")).await.unwrap();
     assert!(!boards.is_empty(), "the replay draws no boards (svg.b)");
@@ -675,7 +685,9 @@ fn contestants_and_the_teacher_use_the_judge_in_a_browser() {
             "the clarification says {when:?}"
         );
         alice.screenshot("clarifications").await;
-        alice.assert_no_console_error("the clarifications, answered").await;
+        alice
+            .assert_no_console_error("the clarifications, answered")
+            .await;
 
         // The teacher rejudges alice's wrong submission: judging again,
         // then the same verdict, judged twice.
@@ -852,9 +864,12 @@ async fn one_leader(b: &Browser<'_>, tabs: &[fantoccini::wd::WindowHandle]) -> u
 async fn every_tab_reads(b: &Browser<'_>, tabs: &[fantoccini::wd::WindowHandle], text: &str) {
     for (i, tab) in tabs.iter().enumerate() {
         b.client.switch_to_window(tab.clone()).await.unwrap();
-        b.text_until("#announcements", 30, &format!("tab {}: {text:?} (live)", i + 1), |t| {
-            t.contains(text)
-        })
+        b.text_until(
+            "#announcements",
+            30,
+            &format!("tab {}: {text:?} (live)", i + 1),
+            |t| t.contains(text),
+        )
         .await;
     }
 }

@@ -45,8 +45,16 @@ fn the_teachers_buttons_ask_again_before_they_change_results() {
         form.extend_from_slice(fields);
         let page = teacher.post_form("/admin/rejudge", &form);
         assert_eq!(page.status, 200, "{fields:?}: {}", page.body);
-        assert!(page.body.contains(says), "{fields:?}: the page says {}", page.body);
-        assert!(page.body.contains("name=\"confirm\" value=\"yes\""), "{}", page.body);
+        assert!(
+            page.body.contains(says),
+            "{fields:?}: the page says {}",
+            page.body
+        );
+        assert!(
+            page.body.contains("name=\"confirm\" value=\"yes\""),
+            "{}",
+            page.body
+        );
         for (k, v) in fields {
             assert!(
                 page.body.contains(&format!("name=\"{k}\" value=\"{v}\"")),
@@ -56,7 +64,10 @@ fn the_teachers_buttons_ask_again_before_they_change_results() {
         }
         assert_eq!(record(&alice, id)["judgings"], 1, "rejudged without confirmation");
     }
-    let page = teacher.post_form("/admin/disqualify", &[("csrf", &csrf), ("user", "2"), ("yes", "1")]);
+    let page = teacher.post_form(
+        "/admin/disqualify",
+        &[("csrf", &csrf), ("user", "2"), ("yes", "1")],
+    );
     assert_eq!(page.status, 200, "{}", page.body);
     assert!(page.body.contains("Disqualify alice"), "{}", page.body);
     assert!(!teacher.get("/ranking").body.contains("(disqualified)"));
@@ -64,7 +75,11 @@ fn the_teachers_buttons_ask_again_before_they_change_results() {
     // The second click acts.
     let page = teacher.post_form(
         "/admin/rejudge",
-        &[("csrf", &csrf), ("submission", &id.to_string()), ("confirm", "yes")],
+        &[
+            ("csrf", &csrf),
+            ("submission", &id.to_string()),
+            ("confirm", "yes"),
+        ],
     );
     assert_eq!(page.status, 303, "{}", page.body);
     assert!(crate::util::wait_for(std::time::Duration::from_secs(240), || {
@@ -102,13 +117,24 @@ fn pages_show_times_in_the_contests_time_zone_and_when_questions_were_answered()
     );
     assert_eq!(page.status, 303, "{}", page.body);
     let page = alice.get("/clarifications").body;
-    let when = page.split("<p class=\"when\">").nth(1).unwrap().split("</p>").next().unwrap();
+    let when = page
+        .split("<p class=\"when\">")
+        .nth(1)
+        .unwrap()
+        .split("</p>")
+        .next()
+        .unwrap();
     assert!(when.contains("Asked <time"), "{when}");
     assert!(when.contains(", answered <time"), "{when}");
     assert_eq!(when.matches("UTC+08:00").count(), 2, "{when}");
     assert!(page.contains("Line one.\nLine two."), "the answer whole: {page}");
     // The teacher answers in a text area.
-    assert!(teacher.get("/clarifications").body.contains("<textarea name=\"answer\""));
+    assert!(
+        teacher
+            .get("/clarifications")
+            .body
+            .contains("<textarea name=\"answer\"")
+    );
 }
 
 #[test]
@@ -118,9 +144,15 @@ fn submission_tables_keep_times_on_one_line() {
     let id = submission_number(&alice.submit("mayan.c", WRONG_C));
     api(&server, "alice").wait_judged(id, 240);
     let list = alice.get("/submissions").body;
-    assert!(list.contains("<td class=\"nw\">") && list.contains(" ms</td>"), "{list}");
+    assert!(
+        list.contains("<td class=\"nw\">") && list.contains(" ms</td>"),
+        "{list}"
+    );
     let one = alice.get(&format!("/submissions/{id}")).body;
-    assert!(one.contains("<td class=\"nw\">0 ms</td>") || one.contains(" ms</td>"), "{one}");
+    assert!(
+        one.contains("<td class=\"nw\">0 ms</td>") || one.contains(" ms</td>"),
+        "{one}"
+    );
     let css = alice.get("/static/style.css").body;
     assert!(css.contains("td.nw{white-space:nowrap}"), "{css}");
 }
@@ -139,7 +171,10 @@ fn assert_backup_holds(copy: &Path, acknowledged: &[i64]) {
         .map(Result::unwrap)
         .collect();
     for id in acknowledged {
-        assert!(ids.contains(id), "submission {id} acknowledged, not in the backup: {ids:?}");
+        assert!(
+            ids.contains(id),
+            "submission {id} acknowledged, not in the backup: {ids:?}"
+        );
     }
 }
 
@@ -151,7 +186,11 @@ fn a_backup_taken_while_submissions_are_judged_holds_every_acknowledged_one() {
     // the backups are taken.
     let mut acknowledged = Vec::new();
     for i in 0..6 {
-        let source = if i % 2 == 0 { accepted_c() } else { WRONG_C.to_string() };
+        let source = if i % 2 == 0 {
+            accepted_c()
+        } else {
+            WRONG_C.to_string()
+        };
         let page = alice.post_json(
             "/api/v1/submissions",
             &serde_json::json!({"file_name": "mayan.c", "source": source}),
@@ -164,7 +203,14 @@ fn a_backup_taken_while_submissions_are_judged_holds_every_acknowledged_one() {
     let copy = server.dir.join("copy.db");
     judge()
         .current_dir(&server.dir)
-        .args(["serve", "--contest", "contest.toml", "--quiet", "backup", "copy.db"])
+        .args([
+            "serve",
+            "--contest",
+            "contest.toml",
+            "--quiet",
+            "backup",
+            "copy.db",
+        ])
         .assert()
         .success();
     assert_backup_holds(&copy, &acknowledged);
@@ -184,9 +230,20 @@ fn a_backup_taken_while_submissions_are_judged_holds_every_acknowledged_one() {
         .call()
         .unwrap();
     assert_eq!(response.status(), 200);
-    let disposition = response.headers()["content-disposition"].to_str().unwrap().to_string();
-    assert!(disposition.starts_with("attachment; filename=\"mayan-judge-"), "{disposition}");
-    let bytes = response.body_mut().with_config().limit(1 << 30).read_to_vec().unwrap();
+    let disposition = response.headers()["content-disposition"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        disposition.starts_with("attachment; filename=\"mayan-judge-"),
+        "{disposition}"
+    );
+    let bytes = response
+        .body_mut()
+        .with_config()
+        .limit(1 << 30)
+        .read_to_vec()
+        .unwrap();
     let downloaded = server.dir.join("downloaded.db");
     std::fs::write(&downloaded, bytes).unwrap();
     std::fs::set_permissions(&downloaded, std::fs::Permissions::from_mode(0o600)).unwrap();
@@ -227,7 +284,10 @@ fn final_grades_are_a_csv_moodle_and_canvas_import() {
         )
     );
     assert!(teacher.get("/admin").body.contains("/admin/grades-canvas.csv"));
-    assert_eq!(server.contestant("bob").get("/admin/grades-moodle.csv").status, 403);
+    assert_eq!(
+        server.contestant("bob").get("/admin/grades-moodle.csv").status,
+        403
+    );
     assert_eq!(teacher.get("/admin/grades-blackboard.csv").status, 404);
 }
 
@@ -262,8 +322,14 @@ fn contestants_are_added_while_the_contest_runs_after_a_dry_run() {
         assert!(shown.contains("bob"), "bob listed as kept: {shown}");
     }
     assert!(printed.contains("add carol"), "{printed}");
-    assert!(printed.contains("add dave as \"Dave\" (password generated)"), "{printed}");
-    assert!(printed.contains("alice: display name \"alice\" -> \"Alice Liddell\""), "{printed}");
+    assert!(
+        printed.contains("add dave as \"Dave\" (password generated)"),
+        "{printed}"
+    );
+    assert!(
+        printed.contains("alice: display name \"alice\" -> \"Alice Liddell\""),
+        "{printed}"
+    );
     assert!(printed.contains("keep bob (no longer in the file"), "{printed}");
     // Nothing changed yet.
     assert_ne!(server.client().sign_in("carol", "carol-pw"), 303);
@@ -279,7 +345,11 @@ fn contestants_are_added_while_the_contest_runs_after_a_dry_run() {
         .find_map(|l| l.strip_prefix("dave,"))
         .unwrap_or_else(|| panic!("dave's password saved: {passwords}"))
         .to_string();
-    assert!(page.body.contains(&dave_pw), "dave's password shown once: {}", page.body);
+    assert!(
+        page.body.contains(&dave_pw),
+        "dave's password shown once: {}",
+        page.body
+    );
     assert_eq!(server.client().sign_in("carol", "carol-pw"), 303);
     assert_eq!(server.client().sign_in("dave", &dave_pw), 303);
     assert_eq!(server.client().sign_in("bob", "bob-pw"), 303, "bob kept");

@@ -1,0 +1,279 @@
+//! What users do, without HTTP: sign in (`verify`), submit
+//! (`accept_submission`, the one path by which a submission is stored, for
+//! the form and the API), and what a viewer may see of a submission, its
+//! status and the ranking. The pages and the API call these and turn a
+//! [`Refusal`] into their own answer.
+
+use super::app::App;
+use super::auth;
+use super::db::{DbError, SubmissionRow, User};
+use super::events::Event;
+use crate::judge::grading::SubmissionReport;
+use std::sync::Arc;
+
+/// Why something a user asked for is refused.
+#[derive(Debug, thiserror::Error)]
+pub enum Refusal {
+    /// Not allowed.
+    #[error("{0}")]
+    Forbidden(String),
+    /// No such thing (or not the viewer's: the same answer, so nothing leaks).
+    #[error("no such thing")]
+    NotFound,
+    /// A field is wrong.
+    #[error("{0}")]
+    Bad(String),
+    /// Too many requests.
+    #[error("{0}")]
+    TooMany(String),
+    /// A source over the package's limit.
+    #[error("{0}")]
+    TooLarge(String),
+    /// The database refused: nothing was stored.
+    #[error(transparent)]
+    Storage(#[from] DbError),
+}
+
+/// Checks a name and password (argon2 runs off the async threads); the
+/// same message whether the name or the password is wrong.
+pub async fn verify(app: &Arc<App>, name: &str, password: &str) -> Result<User, Refusal> {
+    let wrong = || Refusal::Forbidden("Wrong name or password.".into());
+    if name.len() > 64 || password.len() > 256 {
+        return Err(wrong());
+    }
+    let found = app.db.user_by_name(name.trim())?;
+    let password = password.to_string();
+    let _slot = app.password_checks.acquire().await.map_err(|_| wrong())?;
+    let (user, ok) = tokio::task::spawn_blocking(move || match found {
+        Some((user, hash)) => {
+            let ok = auth::verify_password(&password, &hash);
+            (Some(user), ok)
+        }
+        None => {
+            // As long as a real check, so timing does not tell names apart.
+            let _ = auth::verify_password(&password, DUMMY_HASH);
+            (None, false)
+        }
+    })
+    .await
+    .map_err(|_| wrong())?;
+    match user {
+        Some(u) if ok => Ok(u),
+        _ => Err(wrong()),
+    }
+}
+
+/// A hash of no one's password, checked when the name is unknown.
+const DUMMY_HASH: &str =
+    "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA";
+
+/// Why a contestant cannot submit now, if they cannot.
+pub fn submission_closed(app: &App, user: &User) -> Result<Option<String>, Refusal> {
+    if user.disqualified {
+        return Ok(Some(
+            "You are disqualified: the teacher stopped your submissions.".into(),
+        ));
+    }
+    if !user.is_admin && !app.contest.window.is_open(super::now()) {
+        let why = if app.contest.window.ended(super::now()) {
+            "is over"
+        } else {
+            "has not started"
+        };
+        return Ok(Some(format!("The contest {why}: no submissions now.")));
+    }
+    if let Some(max) = app.contest.max_submissions.filter(|_| !user.is_admin)
+        && app.db.submission_count(user.id)? >= i64::from(max)
+    {
+        return Ok(Some(format!("You have used all {max} submissions.")));
+    }
+    Ok(None)
+}
+
+/// A submission as sent: the language asked for (empty: detect), the file
+/// name, the source.
+pub struct Sent {
+    /// Language name, or empty.
+    pub language: String,
+    /// File name given (uploads), if any.
+    pub file_name: Option<String>,
+    /// The source.
+    pub source: Vec<u8>,
+    /// The CSRF token sent.
+    pub csrf: Option<String>,
+}
+
+/// Stores a submission after every check; returns its number. The one
+/// path for the form and the API.
+pub fn accept_submission(app: &App, user: &User, sent: Sent) -> Result<i64, Refusal> {
+    if let Some(why) = submission_closed(app, user)? {
+        return Err(Refusal::Forbidden(why));
+    }
+    if sent.source.iter().all(u8::is_ascii_whitespace) {
+        return Err(Refusal::Bad(
+            "The source is empty: choose a file or paste the program.".into(),
+        ));
+    }
+    if sent.source.len() as u64 > app.problem.source_bytes {
+        return Err(Refusal::TooLarge(format!(
+            "The source is larger than {} KiB: refused.",
+            app.problem.source_bytes / 1024
+        )));
+    }
+    let (language, file_name) = language_and_name(app, &sent)?;
+    if !app.allow_submission(user.id) {
+        return Err(Refusal::TooMany(
+            "Too many submissions in a row: wait a minute.".into(),
+        ));
+    }
+    let id = app
+        .db
+        .add_submission(user.id, &language, &file_name, &sent.source, super::now())?;
+    app.wake.notify();
+    app.live.send(Event::Submission { id, user_id: user.id });
+    Ok(id)
+}
+
+/// The language (asked for, or detected from the file name as `grade`
+/// does) and a safe file name to compile it under.
+fn language_and_name(app: &App, sent: &Sent) -> Result<(String, String), Refusal> {
+    let given = sent.file_name.as_deref().and_then(plain_file_name);
+    let language = if !sent.language.is_empty() {
+        app.problem
+            .languages
+            .iter()
+            .find(|(n, _)| *n == sent.language)
+            .map(|(n, _)| n.clone())
+            .ok_or_else(|| Refusal::Bad(format!("The language `{}` is not allowed here.", sent.language)))?
+    } else {
+        let detected = given
+            .as_deref()
+            .and_then(|f| app.languages.detect(std::path::Path::new(f)))
+            .map(|l| l.name.clone())
+            .ok_or_else(|| {
+                Refusal::Bad("Choose the language: it cannot be told from the file name.".into())
+            })?;
+        if !app.problem.languages.iter().any(|(n, _)| *n == detected) {
+            return Err(Refusal::Bad(format!(
+                "The language `{detected}` is not allowed here."
+            )));
+        }
+        detected
+    };
+    let ext = app
+        .problem
+        .languages
+        .iter()
+        .find(|(n, _)| *n == language)
+        .and_then(|(_, e)| e.first().cloned())
+        .unwrap_or_else(|| "txt".into());
+    let matches = given.as_deref().is_some_and(|f| {
+        app.languages
+            .detect(std::path::Path::new(f))
+            .is_some_and(|l| l.name == language)
+    });
+    let file_name = match given {
+        Some(f) if matches => f,
+        _ => format!("{}.{ext}", app.problem.name),
+    };
+    Ok((language, file_name))
+}
+
+/// The last component of an uploaded file's name when it is plain
+/// (letters, digits, `.`, `_`, `-`; not hidden; at most 64 bytes).
+fn plain_file_name(name: &str) -> Option<String> {
+    let base = name.rsplit(['/', '\\']).next()?;
+    let ok = !base.is_empty()
+        && base.len() <= 64
+        && !base.starts_with('.')
+        && base
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
+    ok.then(|| base.to_string())
+}
+
+/// The status text, its CSS class, and whether it is final.
+pub fn status(app: &App, viewer: &User, s: &SubmissionRow) -> (String, &'static str, bool) {
+    match s.state.as_str() {
+        "queued" => ("queued".into(), "pending", false),
+        "judging" => (
+            app.live.status(s.id).unwrap_or_else(|| "judging".into()),
+            "pending",
+            false,
+        ),
+        _ if !app.shows_result(viewer) => ("judged (results at the end)".into(), "pending", true),
+        _ => {
+            let v = s.verdict.clone().unwrap_or_default();
+            let class = if v == "AC" { "AC" } else { "bad" };
+            (v, class, true)
+        }
+    }
+}
+
+/// A submission the viewer may see (theirs; any for the teacher), with its
+/// source and report; anything else is "not found".
+pub fn visible_submission(
+    app: &App,
+    viewer: &User,
+    id: i64,
+) -> Result<(SubmissionRow, Vec<u8>, Option<SubmissionReport>), Refusal> {
+    let full = app.db.submission(id)?.ok_or(Refusal::NotFound)?;
+    let (row, source, report) = (full.row, full.source, full.report);
+    if row.user_id != viewer.id && !viewer.is_admin {
+        return Err(Refusal::NotFound);
+    }
+    let report = report.and_then(|r| load_report(&r));
+    Ok((row, source, report))
+}
+
+/// A stored report, read back.
+pub fn load_report(json: &str) -> Option<SubmissionReport> {
+    serde_json::from_str(json).ok()
+}
+
+/// The ranking as `viewer` sees it now.
+pub fn current_standings(app: &App, viewer: &User) -> Result<Vec<super::standings::Standing>, Refusal> {
+    let users = app.db.users()?;
+    let judged = app.db.judged_rows()?;
+    let hide = !app.shows_result(viewer);
+    let judged = if hide { Vec::new() } else { judged };
+    Ok(super::standings::standings(
+        &app.contest,
+        &users,
+        &judged,
+        super::now(),
+        viewer.is_admin,
+    ))
+}
+
+/// Checks a free text a user wrote (a question, an answer, an
+/// announcement): not empty, at most 2000 characters.
+pub fn text_field(what: &str, text: &str) -> Result<String, Refusal> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Err(Refusal::Bad(format!("The {what} is empty.")));
+    }
+    if t.chars().count() > 2000 {
+        return Err(Refusal::Bad(format!(
+            "The {what} is longer than 2000 characters."
+        )));
+    }
+    Ok(t.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uploaded_file_names_are_kept_only_when_plain() {
+        assert_eq!(
+            plain_file_name("C:\\work\\mayan.cpp").as_deref(),
+            Some("mayan.cpp")
+        );
+        assert_eq!(plain_file_name("../../etc/passwd").as_deref(), Some("passwd"));
+        assert_eq!(plain_file_name(".bashrc"), None);
+        assert_eq!(plain_file_name("a b.c"), None);
+        assert_eq!(plain_file_name("x/"), None);
+    }
+}

@@ -1,0 +1,288 @@
+//! What every page and the API share over HTTP: who is asking
+//! (`identify`: session cookie, or an API token for `/api`, then the rate
+//! limit of that user or of the address), why a page cannot be shown
+//! ([`Fail`], rendered with its status), rendering a template with what
+//! every page shows, CSRF checks, cookies, and the client's address.
+
+use super::actions::Refusal;
+use super::app::App;
+use super::auth;
+use super::db::{DbError, SubmissionRow, User};
+use axum::Json;
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{Html as HtmlBody, IntoResponse, Redirect, Response};
+use axum_extra::extract::cookie::{Cookie, CookieJar, SameSite};
+use minijinja::context;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+
+/// Who is asking, resolved once per request by [`identify`].
+#[derive(Clone, Default)]
+pub struct Identity {
+    /// The signed-in user and the session's CSRF token (empty for an API
+    /// token: the API takes no cookies, so needs no CSRF token).
+    pub viewer: Option<(User, String)>,
+}
+
+/// Why a page cannot be shown; rendered as a page with its status.
+#[derive(Debug)]
+pub enum Fail {
+    /// Not signed in.
+    SignIn,
+    /// Signed in, not allowed.
+    Forbidden(String),
+    /// No such thing (or not yours: the same answer, so nothing leaks).
+    NotFound,
+    /// A field is wrong.
+    Bad(String),
+    /// Too many requests.
+    TooMany(String),
+    /// A source over the package's limit.
+    TooLarge(String),
+    /// The database refused: nothing was stored.
+    Storage(String),
+}
+
+impl From<DbError> for Fail {
+    fn from(e: DbError) -> Fail {
+        eprintln!("mayan-judge serve: error: {e}");
+        Fail::Storage(e.to_string())
+    }
+}
+
+impl From<Refusal> for Fail {
+    fn from(r: Refusal) -> Fail {
+        match r {
+            Refusal::Forbidden(m) => Fail::Forbidden(m),
+            Refusal::NotFound => Fail::NotFound,
+            Refusal::Bad(m) => Fail::Bad(m),
+            Refusal::TooMany(m) => Fail::TooMany(m),
+            Refusal::TooLarge(m) => Fail::TooLarge(m),
+            Refusal::Storage(e) => e.into(),
+        }
+    }
+}
+
+impl Fail {
+    /// The HTTP status and the message.
+    pub fn parts(&self) -> (StatusCode, String) {
+        match self {
+            Fail::SignIn => (StatusCode::UNAUTHORIZED, "Sign in first.".into()),
+            Fail::Forbidden(m) => (StatusCode::FORBIDDEN, m.clone()),
+            Fail::NotFound => (StatusCode::NOT_FOUND, "No such page.".into()),
+            Fail::Bad(m) => (StatusCode::BAD_REQUEST, m.clone()),
+            Fail::TooMany(m) => (StatusCode::TOO_MANY_REQUESTS, m.clone()),
+            Fail::TooLarge(m) => (StatusCode::PAYLOAD_TOO_LARGE, m.clone()),
+            Fail::Storage(m) => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "The judge could not store this, so nothing was stored: {m}. Tell the teacher, then try again."
+                ),
+            ),
+        }
+    }
+}
+
+impl IntoResponse for Fail {
+    fn into_response(self) -> Response {
+        if matches!(self, Fail::SignIn) {
+            return Redirect::to("/login").into_response();
+        }
+        let (status, message) = self.parts();
+        let body = super::templates::environment()
+            .get_template("error.html")
+            .and_then(|t| {
+                t.render(context! {
+                    contest => context! { title => "mayan-judge" },
+                    heading => status.canonical_reason().unwrap_or("Error"),
+                    message,
+                })
+            })
+            .unwrap_or_else(|_| "error".into());
+        (status, HtmlBody(body)).into_response()
+    }
+}
+
+/// A page's result.
+pub type PageResult = Result<Response, Fail>;
+
+/// An API error as JSON: `{"error": message}`.
+pub fn json_error(status: StatusCode, message: &str) -> Response {
+    (status, Json(serde_json::json!({ "error": message }))).into_response()
+}
+
+/// The client's address: the connection's, or behind a proxy the last
+/// address it appended to `X-Forwarded-For`.
+pub fn client_ip(app: &App, headers: &HeaderMap, peer: SocketAddr) -> IpAddr {
+    let forwarded = || {
+        let value = headers.get("x-forwarded-for")?.to_str().ok()?;
+        value.rsplit(',').next()?.trim().parse().ok()
+    };
+    if app.behind_proxy {
+        forwarded().unwrap_or(peer.ip())
+    } else {
+        peer.ip()
+    }
+}
+
+/// Resolves who is asking (session cookie, or `Authorization: Bearer` for
+/// the API), applies the rate limit of that user or of the address, and
+/// hands the identity to the handlers.
+pub async fn identify(
+    State(app): State<Arc<App>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    jar: CookieJar,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    let api = request.uri().path().starts_with("/api/");
+    let identity = match resolve(&app, &jar, request.headers(), api) {
+        Ok(i) => i,
+        Err(e) => return e.into_response(),
+    };
+    let allowed = match &identity.viewer {
+        Some((user, _)) => app.allow_user(user.id),
+        None => app.allow_address(client_ip(&app, request.headers(), peer)),
+    };
+    if !allowed {
+        let message = "Too many requests: wait a few seconds.";
+        return if api {
+            json_error(StatusCode::TOO_MANY_REQUESTS, message)
+        } else {
+            Fail::TooMany(message.into()).into_response()
+        };
+    }
+    request.extensions_mut().insert(identity);
+    next.run(request).await
+}
+
+fn resolve(app: &App, jar: &CookieJar, headers: &HeaderMap, api: bool) -> Result<Identity, Fail> {
+    if api {
+        let bearer = headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "));
+        let viewer = match bearer {
+            Some(token) => app
+                .db
+                .api_user(&auth::token_hash(token.trim()))?
+                .map(|u| (u, String::new())),
+            None => None,
+        };
+        return Ok(Identity { viewer });
+    }
+    let viewer = match jar.get(auth::SESSION_COOKIE) {
+        Some(c) => app.db.session(&auth::token_hash(c.value()), super::now())?,
+        None => None,
+    };
+    Ok(Identity { viewer })
+}
+
+/// The signed-in user, or a redirect to sign in.
+pub fn signed_in(identity: &Identity) -> Result<(&User, &str), Fail> {
+    identity
+        .viewer
+        .as_ref()
+        .map(|(u, c)| (u, c.as_str()))
+        .ok_or(Fail::SignIn)
+}
+
+/// Checks a form's CSRF token against the session's.
+pub fn check_csrf(session_csrf: &str, sent: Option<&str>) -> Result<(), Fail> {
+    match sent {
+        Some(s) if !session_csrf.is_empty() && auth::same_secret(s, session_csrf) => Ok(()),
+        _ => Err(Fail::Forbidden(
+            "This form has expired (its security token does not match): reload the page and try again."
+                .into(),
+        )),
+    }
+}
+
+/// A form with only its CSRF token.
+#[derive(serde::Deserialize)]
+pub struct CsrfForm {
+    /// The token.
+    pub csrf: Option<String>,
+}
+
+/// A cookie: HttpOnly, SameSite=Strict, Secure over HTTPS; it lasts as
+/// long as the browser runs (the server expires sessions itself).
+pub fn cookie(app: &App, name: &'static str, value: String) -> Cookie<'static> {
+    Cookie::build((name, value))
+        .http_only(true)
+        .same_site(SameSite::Strict)
+        .secure(app.secure_cookies)
+        .path("/")
+        .build()
+}
+
+/// Renders a template with what every page shows (the contest, the
+/// viewer, the clock).
+pub fn render(app: &App, name: &str, viewer: Option<(&User, &str)>, page: minijinja::Value) -> PageResult {
+    let (user, csrf) = viewer.map_or((None, ""), |(u, c)| (Some(u), c));
+    let ctx = context! {
+        contest => context! { title => &app.contest.title },
+        problem => problem_context(app),
+        user => minijinja::Value::from(minijinja::value::Serde(user)),
+        csrf,
+        clock => clock(app),
+        zone => app.contest.zone(),
+        ..page
+    };
+    let html = super::templates::environment()
+        .get_template(name)
+        .and_then(|t| t.render(ctx))
+        .map_err(|e| Fail::Bad(format!("page {name}: {e}")))?;
+    Ok(HtmlBody(html).into_response())
+}
+
+fn problem_context(app: &App) -> minijinja::Value {
+    let p = &app.problem;
+    context! {
+        title => &p.title, tests => &p.tests, max_score => p.max_score, time_ms => p.time_ms,
+        memory_mib => p.memory_mib, source_kib => p.source_bytes / 1024,
+    }
+}
+
+/// The contest's clock line.
+fn clock(app: &App) -> String {
+    use super::contest::Window;
+    let now = super::now();
+    match app.contest.window {
+        Window::Open => "Open practice".into(),
+        Window::Timed { start, .. } if now < start => format!("Starts in {}", duration(start - now)),
+        Window::Timed { end, .. } if now < end => {
+            let frozen = if app.contest.window.frozen(now) {
+                " (ranking frozen)"
+            } else {
+                ""
+            };
+            format!("Ends in {}{frozen}", duration(end - now))
+        }
+        Window::Timed { .. } => "The contest is over".into(),
+    }
+}
+
+fn duration(secs: i64) -> String {
+    format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
+}
+
+/// Unix seconds in the contest's time zone: `YYYY-MM-DD hh:mm:ss UTC+08:00`.
+pub fn when(app: &App, secs: i64) -> String {
+    app.contest.local_time(secs)
+}
+
+/// A submission row as lists show it: status text and class, by what the
+/// viewer may see.
+pub fn row_context(app: &App, viewer: &User, s: &SubmissionRow) -> minijinja::Value {
+    let (status, class, fin) = super::actions::status(app, viewer, s);
+    let shows = app.shows_result(viewer) && s.state == "done";
+    context! {
+        id => s.id, user => &s.user, language => &s.language, file_name => &s.file_name,
+        when => when(app, s.submitted), status, class, final => fin, judgings => s.judgings,
+        score => if shows { s.score.map(|x| format!("{x}/{}", s.max_score.unwrap_or(0))) } else { None },
+        time => if shows && app.contest.feedback != super::contest::Feedback::Score || viewer.is_admin { s.time_ms.map(|t| format!("{t} ms")) } else { None },
+    }
+}

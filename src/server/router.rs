@@ -1,0 +1,122 @@
+//! The web server's top: the router assembled from the contestants' pages
+//! (`web`), the teacher's (`admin`) and the API (`api`), with the
+//! middleware every request passes (`http::identify`, body limits, security
+//! headers) and the static files; then binding and serving until Ctrl-C or
+//! SIGTERM, over HTTPS when a certificate is given.
+
+use super::app::App;
+use super::http::{Fail, identify};
+use anyhow::{Context, Result};
+use axum::Router;
+use axum::http::{HeaderValue, header};
+use axum::middleware;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+/// Every route of the server.
+pub fn router(app: Arc<App>) -> Router {
+    let body_limit = (app.problem.source_bytes as usize).saturating_add(64 << 10);
+    // JSON escapes a source: `\u00e9` for a 2-byte `é` (as Python's
+    // `json.dumps` writes non-ASCII), `\u0001` for a control byte; 6 bytes
+    // at most for each byte of the source, which is checked once decoded.
+    let json_limit = (app.problem.source_bytes as usize)
+        .saturating_mul(6)
+        .saturating_add(64 << 10);
+    Router::new()
+        .merge(super::web::routes())
+        .route("/static/style.css", get(|| async { static_file("text/css", super::templates::STYLE) }))
+        .route("/static/live.js", get(|| async { static_file("text/javascript", super::templates::SCRIPT) }))
+        .route("/favicon.svg", get(|| async { static_file("image/svg+xml", super::templates::FAVICON) }))
+        .route("/favicon.ico", get(|| async { static_file("image/svg+xml", super::templates::FAVICON) }))
+        .merge(super::admin::routes())
+        .nest(
+            "/api/v1",
+            super::api::routes().layer(axum::extract::DefaultBodyLimit::max(json_limit)),
+        )
+        .fallback(|| async { Fail::NotFound })
+        .layer(middleware::from_fn_with_state(app.clone(), identify))
+        .layer(axum::extract::DefaultBodyLimit::max(body_limit))
+        .layer(tower_http::set_header::SetResponseHeaderLayer::if_not_present(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(
+                "default-src 'self'; img-src 'self' data:; object-src 'none'; frame-ancestors 'none'; form-action 'self'",
+            ),
+        ))
+        .layer(tower_http::set_header::SetResponseHeaderLayer::overriding(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(tower_http::set_header::SetResponseHeaderLayer::overriding(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("same-origin"),
+        ))
+        .with_state(app)
+}
+
+fn static_file(kind: &'static str, body: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, kind),
+            (header::CACHE_CONTROL, "max-age=300"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// Binds, prints `listening on URL`, and serves until Ctrl-C or SIGTERM.
+pub async fn listen(app: Arc<App>) -> Result<()> {
+    let router = router(app.clone());
+    let make = router.into_make_service_with_connect_info::<SocketAddr>();
+    let listener =
+        std::net::TcpListener::bind(app.listen).with_context(|| format!("listening on {}", app.listen))?;
+    listener.set_nonblocking(true)?;
+    let addr = listener.local_addr()?;
+    let scheme = if app.tls.is_some() { "https" } else { "http" };
+    if !app.quiet {
+        println!("listening on {scheme}://{addr}");
+    }
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    let handle = axum_server::Handle::new();
+    tokio::spawn(shutdown_on_signal(handle.clone()));
+    match &app.tls {
+        Some((cert, key)) => {
+            let _ = rustls::crypto::ring::default_provider().install_default();
+            let config = axum_server::tls_rustls::RustlsConfig::from_pem_file(cert, key)
+                .await
+                .with_context(|| {
+                    format!(
+                        "reading the certificate {} and key {}",
+                        cert.display(),
+                        key.display()
+                    )
+                })?;
+            axum_server::from_tcp_rustls(listener, config)?
+                .handle(handle)
+                .serve(make)
+                .await?
+        }
+        None => {
+            axum_server::from_tcp(listener)?
+                .handle(handle)
+                .serve(make)
+                .await?
+        }
+    }
+    Ok(())
+}
+
+async fn shutdown_on_signal(handle: axum_server::Handle<SocketAddr>) {
+    let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+        Ok(s) => s,
+        Err(_) => return,
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = term.recv() => {}
+    }
+    handle.graceful_shutdown(Some(std::time::Duration::from_secs(2)));
+}
