@@ -472,7 +472,8 @@ async fn contestants_page(
 ) -> PageResult {
     let viewer = teacher(&id)?;
     let none = minijinja::Value::from(());
-    let page = match app.roster_plan() {
+    // argon2 checks of the passwords given: off the async threads' work.
+    let page = match tokio::task::block_in_place(|| app.roster_plan()) {
         Ok(plan) => context! {
             plan => plan.to_string(), changes => !plan.is_empty(), source => app.contestants_source(),
             applied => none,
@@ -501,11 +502,13 @@ async fn apply_contestants(
     if !confirmed(form.confirm.as_deref()) {
         return Ok(Redirect::to("/admin/contestants").into_response());
     }
-    let plan = app.roster_plan().map_err(Fail::Bad)?;
-    let applied = plan.to_string();
-    let passwords = app
-        .apply_roster(&plan)
-        .map_err(|e| Fail::Storage(format!("{e:#}")))?;
+    let (applied, passwords) = tokio::task::block_in_place(|| {
+        let plan = app.roster_plan().map_err(Fail::Bad)?;
+        let passwords = app
+            .apply_roster(&plan)
+            .map_err(|e| Fail::Storage(format!("{e:#}")))?;
+        Ok::<_, Fail>((plan.to_string(), passwords))
+    })?;
     render(
         &app,
         "contestants.html",

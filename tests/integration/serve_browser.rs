@@ -802,7 +802,7 @@ fn more_tabs_than_the_browsers_connection_limit_all_stay_live() {
                 tabs.push(tab);
             }
             assert_eq!(alice.client.windows().await.unwrap().len(), TABS);
-            let leader = one_leader(&alice, &tabs).await;
+            one_leader(&alice, &tabs).await;
             if locks {
                 assert_eq!(
                     alice.js("typeof navigator.locks").await,
@@ -817,7 +817,6 @@ fn more_tabs_than_the_browsers_connection_limit_all_stay_live() {
 
             // The leader closes: another tab takes the stream over.
             let leader = one_leader(&alice, &tabs).await;
-            let _ = leader;
             alice.client.switch_to_window(tabs[leader].clone()).await.unwrap();
             alice.client.close_window().await.unwrap();
             tabs.remove(leader);

@@ -35,10 +35,15 @@ fn the_teachers_buttons_ask_again_before_they_change_results() {
 
     // Each button's first click is a page that says what will happen, with
     // the same fields and `confirm=yes`: nothing changed yet.
-    let cases: [(&[(&str, &str)], &str); 3] = [
-        (&[("all", "1")], "Rejudge every submission"),
-        (&[("user", "2")], "every submission of alice"),
-        (&[("submission", &id.to_string())], &format!("submission {id}")),
+    let number = id.to_string();
+    let one = format!("submission {id}");
+    let all: &[(&str, &str)] = &[("all", "1")];
+    let alices: &[(&str, &str)] = &[("user", "2")];
+    let just_one: &[(&str, &str)] = &[("submission", &number)];
+    let cases = [
+        (all, "Rejudge every submission"),
+        (alices, "every submission of alice"),
+        (just_one, one.as_str()),
     ];
     for (fields, says) in cases {
         let mut form = vec![("csrf", csrf.as_str())];
