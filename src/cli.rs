@@ -126,9 +126,12 @@ Exit codes: 0 no check FAILs (the sandbox has every protection it needs), 1 some
         after_help = "The contest lives in an SQLite database (--db, default mayan-judge.db beside \
 contest.toml, or in the current folder): restarting on the same database continues the same contest, \
 and a submission is acknowledged only once it is on disk. Generated passwords are printed once and \
-written to passwords.csv beside contest.toml (mode 0600). See docs/SERVE.md.\n\n\
-Exit codes: 0 stopped by Ctrl-C or SIGTERM, 2 configuration error (contest.toml, the package, the \
-database, the address, a machine that cannot isolate programs without --trusted)."
+written to passwords.csv beside contest.toml (mode 0600). `serve --dry-run` prints what starting \
+would change in the contestants and exits; `serve backup COPY` writes a consistent copy of the \
+database (while a server runs on it, or not) instead of serving. See docs/SERVE.md.\n\n\
+Exit codes: 0 stopped by Ctrl-C or SIGTERM (or the dry run printed, the backup written), \
+2 configuration error (contest.toml, the package, the database, the address, a machine that cannot \
+isolate programs without --trusted, a backup file that exists)."
     )]
     Serve(ServeArgs),
 }
@@ -744,7 +747,25 @@ pub struct ServeArgs {
     /// Print nothing but errors.
     #[arg(long)]
     pub quiet: bool,
+    /// Print what starting would change in the contestants (added, display
+    /// names, passwords; nobody is removed) and exit without serving.
+    #[arg(long)]
+    pub dry_run: bool,
     /// Sandbox options.
     #[command(flatten)]
     pub sandbox: SandboxArgs,
+    /// Instead of serving: `backup COPY`.
+    #[command(subcommand)]
+    pub action: Option<ServeAction>,
+}
+
+/// What `serve` does instead of serving.
+#[derive(Debug, Subcommand)]
+pub enum ServeAction {
+    /// Write a consistent copy of the database (SQLite's online backup, in
+    /// one step), while a server runs on it or not; the copy is mode 0600.
+    Backup {
+        /// The copy (must not exist).
+        copy: PathBuf,
+    },
 }

@@ -1,7 +1,10 @@
 //! `mayan-judge serve`: the online judge. Reads the contest file and the
 //! package, makes the sandbox `grade` uses, and hands them to `server`.
+//! Or, instead of serving: `backup COPY` (a consistent copy of the
+//! database) and `--dry-run` (what starting would change in the
+//! contestants).
 
-use crate::cli::ServeArgs;
+use crate::cli::{ServeAction, ServeArgs};
 use crate::package::languages::LanguageTable;
 use crate::server::contest::ContestConfig;
 use crate::server::{Options, Rates};
@@ -10,10 +13,23 @@ use std::path::{Path, PathBuf};
 
 /// Runs `serve` until Ctrl-C or SIGTERM; returns the exit code.
 pub fn run(args: &ServeArgs) -> Result<i32> {
+    if let Some(ServeAction::Backup { copy }) = &args.action {
+        let db = args.db.clone().unwrap_or_else(|| default_db(args));
+        crate::server::backup(&db, copy)?;
+        if !args.quiet {
+            println!("{} backed up to {}", db.display(), copy.display());
+        }
+        return Ok(0);
+    }
     let contest = match &args.contest {
         Some(path) => ContestConfig::load(path).with_context(|| format!("reading {}", path.display()))?,
         None => ContestConfig::default_practice(),
     };
+    if args.dry_run {
+        let db = args.db.clone().unwrap_or_else(|| default_db(args));
+        print!("{}", crate::server::contestant_changes(&db, &contest)?);
+        return Ok(0);
+    }
     let package = args.problem.clone().or_else(|| contest.problem.clone());
     let (problem, bundled) = super::grade::find_problem(package.as_deref())?;
     let languages = LanguageTable::for_package(&problem.dir)?;

@@ -3,6 +3,10 @@
 //! `contestant,total,<test>,...`; CI checks and validation findings one per
 //! row. Quoting is the `csv` crate's (RFC 4180).
 //!
+//! [`gradebook`] writes final grades as a learning management system's
+//! grade import reads them (Moodle's "Import grades from CSV", Canvas's
+//! gradebook import).
+//!
 //! Every cell that holds text (contestant, test, package and file names,
 //! results, messages) goes through [`text_cell`], which keeps a spreadsheet
 //! from reading it as a formula (OWASP's "CSV Injection"); numbers are
@@ -91,6 +95,97 @@ impl ReportFormat for Csv {
     }
 }
 
+/// The learning management systems whose grade import [`gradebook`] writes for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Gradebook {
+    /// Moodle's "Import grades from CSV": a column the teacher maps to a
+    /// user field (`username`), and one to map to the grade item.
+    Moodle,
+    /// Canvas's gradebook import: `Student`, `ID`, `SIS User ID`, `SIS
+    /// Login ID`, `Section`, then the assignment's column, and a `Points
+    /// Possible` row first (Canvas creates the assignment from a column it
+    /// does not know, with those points).
+    Canvas,
+}
+
+impl Gradebook {
+    /// Every value, in the order links list them.
+    pub const ALL: [Gradebook; 2] = [Gradebook::Moodle, Gradebook::Canvas];
+
+    /// Its name in file names and URLs.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Gradebook::Moodle => "moodle",
+            Gradebook::Canvas => "canvas",
+        }
+    }
+}
+
+impl std::str::FromStr for Gradebook {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Gradebook::ALL
+            .into_iter()
+            .find(|g| g.as_str() == s)
+            .ok_or_else(|| format!("unknown gradebook `{s}` (moodle or canvas)"))
+    }
+}
+
+/// One student's final grade.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FinalGrade {
+    /// The login (matched against Moodle's username, Canvas's SIS Login ID;
+    /// Canvas's ID and SIS User ID are left empty: the judge does not know
+    /// them).
+    pub login: String,
+    /// The full name.
+    pub name: String,
+    /// The points.
+    pub points: i64,
+}
+
+/// Final grades for `lms`'s import: one row per student, the grade in a
+/// column named `assignment` (out of `points_possible`).
+pub fn gradebook(lms: Gradebook, assignment: &str, points_possible: i64, grades: &[FinalGrade]) -> String {
+    let assignment = text_cell(assignment);
+    match lms {
+        Gradebook::Moodle => {
+            let header = vec!["username".into(), "fullname".into(), assignment];
+            let rows = grades
+                .iter()
+                .map(|g| vec![text_cell(&g.login), text_cell(&g.name), g.points.to_string()]);
+            table(std::iter::once(header).chain(rows))
+        }
+        Gradebook::Canvas => {
+            let header = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
+                .map(String::from)
+                .into_iter()
+                .chain([assignment])
+                .collect();
+            let blank = || String::new();
+            let possible = vec![
+                "Points Possible".into(),
+                blank(),
+                blank(),
+                blank(),
+                blank(),
+                points_possible.to_string(),
+            ];
+            let rows = grades.iter().map(|g| {
+                vec![
+                    text_cell(&g.name),
+                    blank(),
+                    blank(),
+                    text_cell(&g.login),
+                    blank(),
+                    g.points.to_string(),
+                ]
+            });
+            table([header, possible].into_iter().chain(rows))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -141,6 +236,55 @@ mod tests {
             [
                 vec!["contestant", "total", "secret/1", "'-2"],
                 vec![&format!("'{LINK}"), "0", "0", "0"]
+            ]
+        );
+    }
+
+    fn class() -> Vec<FinalGrade> {
+        vec![
+            FinalGrade {
+                login: "alice".into(),
+                name: "Alice Liddell".into(),
+                points: 310,
+            },
+            FinalGrade {
+                login: "bob".into(),
+                name: LINK.into(),
+                points: 0,
+            },
+        ]
+    }
+
+    #[test]
+    fn moodle_gets_a_username_column_and_the_grade() {
+        let text = gradebook(Gradebook::Moodle, "Mayan puzzle", 310, &class());
+        assert_eq!(
+            cells(&text),
+            [
+                vec!["username", "fullname", "Mayan puzzle"],
+                vec!["alice", "Alice Liddell", "310"],
+                vec!["bob", &format!("'{LINK}"), "0"],
+            ]
+        );
+    }
+
+    #[test]
+    fn canvas_gets_its_five_columns_points_possible_and_the_grade() {
+        let text = gradebook(Gradebook::Canvas, "Mayan puzzle", 310, &class());
+        assert_eq!(
+            cells(&text),
+            [
+                vec![
+                    "Student",
+                    "ID",
+                    "SIS User ID",
+                    "SIS Login ID",
+                    "Section",
+                    "Mayan puzzle"
+                ],
+                vec!["Points Possible", "", "", "", "", "310"],
+                vec!["Alice Liddell", "", "", "alice", "", "310"],
+                vec![&format!("'{LINK}"), "", "", "bob", "", "0"],
             ]
         );
     }

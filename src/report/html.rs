@@ -45,7 +45,7 @@ section.sub{border-top:3px solid #bbb;margin-top:2em}section.test{border-top:1px
 .moves{display:flex;gap:2em;flex-wrap:wrap}.moves pre{margin:.2em 0}\
 .mv{margin:.5em 0}.fr{display:flex;gap:.6em;flex-wrap:wrap;align-items:flex-end}\
 figure{margin:0;text-align:center}figcaption{font-size:.75em;color:#555}.wrong{outline:3px solid #b00020;padding:.2em}\
-svg.b{width:104px;height:130px}";
+svg.b{width:104px;height:130px}svg.defs{position:absolute}";
 
 /// The board's view box, in cells: the board, the axes' labels left and
 /// below, room for an arrow off the right edge (`svg.b` draws it at 16 px a cell).
@@ -54,10 +54,11 @@ const VIEW_BOX: &str = "-.8 -.1 6.5 8.1";
 /// What every board refers to, defined once: a block of each colour `k1`
 /// to `k10` (a unit square with its number), the axes `ax` (the frame, x
 /// 0-4 under it, y 0-6 beside it, row 0 at the bottom), the cross `x` and
-/// the moving block `r` (right) / `l` (left) with its arrow.
+/// the moving block `r` (right) / `l` (left) with its arrow. No inline
+/// `style` (a page whose Content-Security-Policy forbids it embeds these):
+/// the class `defs` takes it out of the flow (`svg.defs{position:absolute}`).
 pub fn board_defs() -> String {
-    let mut d =
-        String::from("<svg width=\"0\" height=\"0\" style=\"position:absolute\" aria-hidden=\"true\"><defs>");
+    let mut d = String::from("<svg class=\"defs\" width=\"0\" height=\"0\" aria-hidden=\"true\"><defs>");
     for (k, fill) in FILL.iter().enumerate().skip(1) {
         let _ = write!(
             d,
@@ -455,6 +456,26 @@ fn references(report: &GradeReport, shared: &Shared) -> String {
         b.insert_str(0, "<h2>The reference solutions of the tests failed</h2>");
     }
     b
+}
+
+/// The replay of a report's submissions, to embed in a page of a site
+/// (the online judge's replay page): each submission's section (its tests,
+/// each failing one drawn) and the reference replays, without the page
+/// around them, the title or the summary grid. The page must give the
+/// board definitions ([`board_defs`]) and the style of the classes used
+/// (`src/server/templates/style.css` does).
+pub fn replay_sections(report: &GradeReport) -> String {
+    let report = &*super::with_every_test(report);
+    let mut shared = Shared {
+        references: vec![false; report.tests.len()],
+        ..Shared::default()
+    };
+    let mut body = String::new();
+    for (i, s) in report.submissions.iter().enumerate() {
+        body.push_str(&section(report, i, s, &mut shared));
+    }
+    body.push_str(&references(report, &shared));
+    body
 }
 
 impl ReportFormat for Html {

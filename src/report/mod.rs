@@ -13,8 +13,8 @@ mod markdown;
 mod ranking;
 mod text;
 
-pub use csv::Csv;
-pub use html::{Html, board_defs, svg_board};
+pub use csv::{Csv, FinalGrade, Gradebook, gradebook};
+pub use html::{Html, board_defs, replay_sections, svg_board};
 pub use json::Json;
 pub use junit::Junit;
 pub use markdown::Markdown;

@@ -1,8 +1,11 @@
 //! The teacher's pages: every submission with its source and results,
-//! rejudging (one, a contestant's, all), disqualifying, answering
-//! clarifications, announcements, and the downloads: the reports `grade
-//! --contest` writes and every contestant's last program in the LemonLime
-//! and Arbiter layouts; a contestant's password reset (shown once) or
+//! rejudging (one, a contestant's, all) and disqualifying (each asked again
+//! on a page of its own: a second click, no JavaScript), answering
+//! clarifications, announcements, contestants added while the contest runs
+//! (a dry run, then applied), and the downloads: the reports `grade
+//! --contest` writes, every contestant's last program in the LemonLime and
+//! Arbiter layouts, the final grades for Moodle's and Canvas's import, and
+//! a backup of the database; a contestant's password reset (shown once) or
 //! their sessions ended everywhere. Only the `admin` user reaches them.
 
 use super::actions::{load_report, text_field};
@@ -10,7 +13,9 @@ use super::app::App;
 use super::auth;
 use super::db::User;
 use super::events::Event;
-use super::http::{CsrfForm, Fail, Identity, PageResult, check_csrf, render, row_context, signed_in, teacher};
+use super::http::{
+    CsrfForm, Fail, Identity, PageResult, check_csrf, render, row_context, signed_in, teacher,
+};
 use crate::judge::grading::{GradeReport, SubmissionReport};
 use crate::report::{Csv, Html, Json, ReportFormat};
 use axum::Router;
@@ -34,6 +39,12 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/admin/programs-{layout}", get(programs))
         .route("/admin/users/{id}/password", post(reset_password))
         .route("/admin/users/{id}/sign-out", post(sign_out))
+        .route("/admin/grades-{lms}", get(grades))
+        .route("/admin/backup.db", get(backup))
+        .route(
+            "/admin/contestants",
+            get(contestants_page).post(apply_contestants),
+        )
 }
 
 async fn dashboard(
@@ -94,6 +105,36 @@ struct RejudgeForm {
     submission: Option<i64>,
     user: Option<i64>,
     all: Option<String>,
+    /// `yes` once the teacher has confirmed.
+    confirm: Option<String>,
+}
+
+/// Whether a form carries the second click (`confirm=yes`).
+fn confirmed(confirm: Option<&str>) -> bool {
+    confirm == Some("yes")
+}
+
+/// The page that asks again before a button changes results: what will
+/// happen, and the same form with `confirm=yes` (or a way back).
+fn ask_again(
+    app: &App,
+    viewer: (&User, &str),
+    action: &str,
+    fields: Vec<(&'static str, String)>,
+    (heading, question, button): (&str, String, &str),
+    back: &str,
+) -> PageResult {
+    render(
+        app,
+        "confirm.html",
+        Some(viewer),
+        context! { heading, question, button, action, fields, back },
+    )
+}
+
+/// A contestant's login name, or "not found".
+fn contestant_name(app: &App, user_id: i64) -> Result<String, Fail> {
+    Ok(app.db.user(user_id)?.ok_or(Fail::NotFound)?.name)
 }
 
 async fn rejudge(
@@ -101,12 +142,56 @@ async fn rejudge(
     axum::Extension(id): axum::Extension<Identity>,
     axum::Form(form): axum::Form<RejudgeForm>,
 ) -> PageResult {
-    let (_, csrf) = teacher(&id)?;
-    check_csrf(csrf, form.csrf.as_deref())?;
+    let viewer = teacher(&id)?;
+    check_csrf(viewer.1, form.csrf.as_deref())?;
     if form.submission.is_none() && form.user.is_none() && form.all.is_none() {
         return Err(Fail::Bad(
             "Say what to rejudge: a submission, a contestant, or all.".into(),
         ));
+    }
+    if !confirmed(form.confirm.as_deref()) {
+        let (field, question, back) = match (form.submission, form.user) {
+            (Some(n), _) => {
+                let row = app.db.submission(n)?.ok_or(Fail::NotFound)?.row;
+                (
+                    ("submission", n.to_string()),
+                    format!(
+                        "Rejudge submission {n} of {}? Its result shows as pending until it is judged again.",
+                        row.user
+                    ),
+                    format!("/submissions/{n}"),
+                )
+            }
+            (None, Some(u)) => {
+                let name = contestant_name(&app, u)?;
+                let n = app.db.submissions(Some(u))?.len();
+                (
+                    ("user", u.to_string()),
+                    format!(
+                        "Rejudge every submission of {name} ({n})? Their results show as pending until judged again."
+                    ),
+                    "/admin".to_string(),
+                )
+            }
+            (None, None) => {
+                let n = app.db.submissions(None)?.len();
+                (
+                    ("all", "1".to_string()),
+                    format!(
+                        "Rejudge every submission ({n}) of every contestant? Every result shows as pending until judged again, and the queue is as long as the whole contest."
+                    ),
+                    "/admin".to_string(),
+                )
+            }
+        };
+        return ask_again(
+            &app,
+            viewer,
+            "/admin/rejudge",
+            vec![field],
+            ("Rejudge?", question, "Yes, rejudge"),
+            &back,
+        );
     }
     app.rejudge(form.user, form.submission)?;
     let back = match form.submission {
@@ -116,12 +201,13 @@ async fn rejudge(
     Ok(Redirect::to(&back).into_response())
 }
 
-/// Disqualify a contestant (`yes=1`) or reinstate them (`yes=0`).
+/// Disqualify a contestant (`yes=1`, asked again) or reinstate them (`yes=0`).
 #[derive(serde::Deserialize)]
 struct DisqualifyForm {
     csrf: Option<String>,
     user: i64,
     yes: u8,
+    confirm: Option<String>,
 }
 
 async fn disqualify(
@@ -129,8 +215,25 @@ async fn disqualify(
     axum::Extension(id): axum::Extension<Identity>,
     axum::Form(form): axum::Form<DisqualifyForm>,
 ) -> PageResult {
-    let (_, csrf) = teacher(&id)?;
-    check_csrf(csrf, form.csrf.as_deref())?;
+    let viewer = teacher(&id)?;
+    check_csrf(viewer.1, form.csrf.as_deref())?;
+    if form.yes == 1 && !confirmed(form.confirm.as_deref()) {
+        let name = contestant_name(&app, form.user)?;
+        return ask_again(
+            &app,
+            viewer,
+            "/admin/disqualify",
+            vec![("user", form.user.to_string()), ("yes", "1".into())],
+            (
+                "Disqualify?",
+                format!(
+                    "Disqualify {name}? They can no longer submit, and leave the ranking and the reports (reinstating them brings them back)."
+                ),
+                "Yes, disqualify",
+            ),
+            "/admin",
+        );
+    }
     app.db.set_disqualified(form.user, form.yes == 1)?;
     app.live.send(Event::Ranking);
     Ok(Redirect::to("/admin").into_response())
@@ -319,6 +422,144 @@ async fn programs(
         zip.into_inner(),
     )
         .into_response())
+}
+
+/// The final grades for a gradebook's import (`moodle.csv`, `canvas.csv`):
+/// every contestant, with the score the ranking gives them (the teacher's
+/// view: through the freeze; a disqualified contestant: 0).
+async fn grades(
+    State(app): State<Arc<App>>,
+    axum::Extension(id): axum::Extension<Identity>,
+    Path(file): Path<String>,
+) -> PageResult {
+    use crate::report::{FinalGrade, Gradebook, gradebook};
+    let (viewer, _) = teacher(&id)?;
+    let lms: Gradebook = file
+        .strip_suffix(".csv")
+        .and_then(|l| l.parse().ok())
+        .ok_or(Fail::NotFound)?;
+    let standings = super::actions::current_standings(&app, viewer)?;
+    let users = app.db.users()?;
+    let finals: Vec<FinalGrade> = users
+        .iter()
+        .filter(|u| !u.is_admin)
+        .map(|u| FinalGrade {
+            login: u.name.clone(),
+            name: u.display.clone(),
+            points: standings
+                .iter()
+                .find(|l| l.name == u.name && !l.disqualified)
+                .map_or(0, |l| l.score),
+        })
+        .collect();
+    let possible = match app.contest.scoring {
+        super::contest::Scoring::Oi => i64::from(app.problem.max_score),
+        super::contest::Scoring::Icpc => 1,
+    };
+    let body = gradebook(lms, &app.problem.title, possible, &finals);
+    let disposition = format!("attachment; filename=\"{}-grades-{file}\"", app.problem.name);
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        body,
+    )
+        .into_response())
+}
+
+/// A backup of the database, taken now (SQLite's online backup API, one
+/// step: consistent while the judge runs), as a download.
+async fn backup(State(app): State<Arc<App>>, axum::Extension(id): axum::Extension<Identity>) -> PageResult {
+    teacher(&id)?;
+    let db = app.db_path.clone();
+    let bytes = tokio::task::spawn_blocking(move || -> Result<Vec<u8>, String> {
+        let dir = tempfile::Builder::new()
+            .prefix("mayan-judge-backup-")
+            .tempdir()
+            .map_err(|e| e.to_string())?;
+        let copy = dir.path().join("backup.db");
+        super::db::backup(&db, &copy).map_err(|e| e.to_string())?;
+        std::fs::read(&copy).map_err(|e| e.to_string())
+    })
+    .await
+    .map_err(|e| Fail::Storage(e.to_string()))?
+    .map_err(Fail::Storage)?;
+    let stamp = time::OffsetDateTime::from_unix_timestamp(super::now())
+        .map(|t| {
+            format!(
+                "{:04}{:02}{:02}-{:02}{:02}{:02}",
+                t.year(),
+                u8::from(t.month()),
+                t.day(),
+                t.hour(),
+                t.minute(),
+                t.second()
+            )
+        })
+        .unwrap_or_default();
+    let disposition = format!("attachment; filename=\"mayan-judge-{stamp}.db\"");
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/vnd.sqlite3".to_string()),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        bytes,
+    )
+        .into_response())
+}
+
+/// The contestants read again from the contest's file: what would change
+/// (a dry run; nothing changed), or the file's error.
+async fn contestants_page(
+    State(app): State<Arc<App>>,
+    axum::Extension(id): axum::Extension<Identity>,
+) -> PageResult {
+    let viewer = teacher(&id)?;
+    let none = minijinja::Value::from(());
+    // argon2 checks of the passwords given: off the async threads' work.
+    let page = match tokio::task::block_in_place(|| app.roster_plan()) {
+        Ok(plan) => context! {
+            plan => plan.to_string(), changes => !plan.is_empty(), source => app.contestants_source(),
+            applied => none,
+        },
+        Err(error) => context! { error, applied => none },
+    };
+    render(&app, "contestants.html", Some(viewer), page)
+}
+
+/// A form that only confirms.
+#[derive(serde::Deserialize)]
+struct ConfirmForm {
+    csrf: Option<String>,
+    confirm: Option<String>,
+}
+
+/// Applies what the contestants' file changes (with `confirm=yes`); shows
+/// what was done and the passwords generated (once).
+async fn apply_contestants(
+    State(app): State<Arc<App>>,
+    axum::Extension(id): axum::Extension<Identity>,
+    axum::Form(form): axum::Form<ConfirmForm>,
+) -> PageResult {
+    let viewer = teacher(&id)?;
+    check_csrf(viewer.1, form.csrf.as_deref())?;
+    if !confirmed(form.confirm.as_deref()) {
+        return Ok(Redirect::to("/admin/contestants").into_response());
+    }
+    let (applied, passwords) = tokio::task::block_in_place(|| {
+        let plan = app.roster_plan().map_err(Fail::Bad)?;
+        let passwords = app
+            .apply_roster(&plan)
+            .map_err(|e| Fail::Storage(format!("{e:#}")))?;
+        Ok::<_, Fail>((plan.to_string(), passwords))
+    })?;
+    render(
+        &app,
+        "contestants.html",
+        Some(viewer),
+        context! { applied, passwords },
+    )
 }
 
 /// A program's name in an archive: `<problem>.<its extension>`, as the

@@ -9,6 +9,7 @@ use super::contest::{ContestConfig, Feedback};
 use super::db::{Db, DbResult, User};
 use super::events::{Event, Live};
 use super::queue::{Wake, Workers};
+use super::roster::Plan;
 use super::signin::Admission;
 use crate::judge::grading::{Grader, SubmissionReport, TestResult};
 use crate::judge::runner::Sandboxed;
@@ -111,6 +112,8 @@ pub struct App {
     pub secure_cookies: bool,
     /// Client addresses from `X-Forwarded-For`.
     pub behind_proxy: bool,
+    /// The database's file (for backups).
+    pub db_path: PathBuf,
     /// Where to listen.
     pub listen: SocketAddr,
     /// HTTPS certificate chain and key (PEM).
@@ -234,6 +237,7 @@ impl App {
             languages: o.languages,
             secure_cookies: o.tls.is_some() || o.behind_proxy,
             behind_proxy: o.behind_proxy,
+            db_path: o.db,
             listen: o.listen,
             tls: o.tls,
             quiet: o.quiet,
@@ -300,6 +304,39 @@ impl App {
         Ok(n)
     }
 
+    /// What reading the contest's contestants again would change (nothing
+    /// is changed), or why the file cannot be read (its file and line).
+    /// Checks the passwords given against the stored hashes: blocking.
+    pub fn roster_plan(&self) -> Result<Plan, String> {
+        let Some(file) = &self.contest.file else {
+            return Err(
+                "This server runs without a contest file (--contest): there is no file of contestants to read again."
+                    .into(),
+            );
+        };
+        let config = ContestConfig::load(file).map_err(|e| e.to_string())?;
+        let existing = self.db.contestants_with_hashes().map_err(|e| e.to_string())?;
+        let plan = Plan::of(&config.contestants, &existing);
+        keep_reset_passwords(&self.db, plan).map_err(|e| e.to_string())
+    }
+
+    /// Where the contestants come from, in words.
+    pub fn contestants_source(&self) -> String {
+        match &self.contest.file {
+            Some(f) => format!("The contestants of {}", f.display()),
+            None => "No contest file".into(),
+        }
+    }
+
+    /// Applies a plan of [`App::roster_plan`]; returns the passwords it
+    /// generated (also saved in `passwords.csv`), and tells the pages.
+    pub fn apply_roster(&self, plan: &Plan) -> Result<Vec<(String, String)>> {
+        let generated = apply_plan(&self.db, plan)?;
+        save_passwords(&self.contest, &generated)?;
+        self.live.send(Event::Ranking);
+        Ok(generated)
+    }
+
     /// Whether `viewer` sees the scores (of submissions, in the ranking).
     pub fn shows_result(&self, viewer: &User) -> bool {
         self.shown(viewer).score
@@ -318,50 +355,71 @@ fn at_least_one(n: u32) -> NonZeroU32 {
     NonZeroU32::new(n).unwrap_or(NonZeroU32::MIN)
 }
 
-/// Adds the contest's contestants and the teacher (`admin`) that the
-/// database does not have yet; returns the passwords generated for them
-/// (existing users keep theirs: a restart prints nothing new).
+/// Adds the teacher (`admin`) and the contest's contestants that the
+/// database does not have yet, and updates the others as the contest's
+/// file says (the plan of `roster`: nobody is removed); returns the
+/// passwords generated for them (existing users keep theirs: a restart
+/// prints nothing new).
 fn add_users(db: &Db, contest: &ContestConfig) -> Result<Vec<(String, String)>> {
     let mut generated = Vec::new();
-    let admin = contest
+    let (password, was_generated) = contest
         .admin_password
         .clone()
         .map(|p| (p, false))
         .unwrap_or_else(|| (super::contest::generate_password(), true));
-    let wanted = std::iter::once(("admin".to_string(), None, admin.0, admin.1, true)).chain(
-        contest.contestants.iter().map(|c| {
-            (
-                c.name.clone(),
-                c.display.clone(),
-                c.password.clone(),
-                c.generated,
-                false,
-            )
-        }),
-    );
-    for (name, display, password, was_generated, is_admin) in wanted {
-        match db.user_by_name(&name)? {
-            Some((user, hash)) => {
-                let changed = !was_generated
-                    && !db.password_was_reset(user.id)?
-                    && !auth::verify_password(&password, &hash);
-                let new_hash = changed.then(|| auth::hash_password(&password));
-                if display.is_some() || new_hash.is_some() {
-                    db.update_user(user.id, display.as_deref(), new_hash.as_deref())?;
-                }
-            }
-            None => {
-                db.add_user(
-                    &name,
-                    display.as_deref(),
-                    &auth::hash_password(&password),
-                    is_admin,
-                )?;
-                if was_generated {
-                    generated.push((name, password));
-                }
+    match db.user_by_name("admin")? {
+        Some((user, hash)) => {
+            if !was_generated && !db.password_was_reset(user.id)? && !auth::verify_password(&password, &hash)
+            {
+                db.update_user(user.id, None, Some(&auth::hash_password(&password)))?;
             }
         }
+        None => {
+            db.add_user("admin", None, &auth::hash_password(&password), true)?;
+            if was_generated {
+                generated.push(("admin".to_string(), password));
+            }
+        }
+    }
+    let plan = Plan::of(&contest.contestants, &db.contestants_with_hashes()?);
+    generated.extend(apply_plan(db, &keep_reset_passwords(db, plan)?)?);
+    Ok(generated)
+}
+
+/// The plan without the password changes of users whose password the
+/// teacher reset on the teacher's page: the file's password no longer
+/// replaces theirs (a stolen account stays cut off after a restart).
+fn keep_reset_passwords(db: &Db, mut plan: Plan) -> DbResult<Plan> {
+    let mut kept = Vec::with_capacity(plan.password.len());
+    for (user, password) in plan.password {
+        if !db.password_was_reset(user.id)? {
+            kept.push((user, password));
+        }
+    }
+    plan.password = kept;
+    Ok(plan)
+}
+
+/// Makes a plan's changes; returns the passwords generated for the
+/// contestants it added.
+fn apply_plan(db: &Db, plan: &Plan) -> DbResult<Vec<(String, String)>> {
+    let mut generated = Vec::new();
+    for e in &plan.add {
+        db.add_user(
+            &e.name,
+            e.display.as_deref(),
+            &auth::hash_password(&e.password),
+            false,
+        )?;
+        if e.generated {
+            generated.push((e.name.clone(), e.password.clone()));
+        }
+    }
+    for (user, display) in &plan.display {
+        db.update_user(user.id, Some(display), None)?;
+    }
+    for (user, password) in &plan.password {
+        db.update_user(user.id, None, Some(&auth::hash_password(password)))?;
     }
     Ok(generated)
 }
@@ -369,7 +427,7 @@ fn add_users(db: &Db, contest: &ContestConfig) -> Result<Vec<(String, String)>> 
 /// Writes the passwords generated this time into `passwords.csv` beside
 /// contest.toml (mode 0600), keeping the ones generated before: the only
 /// copy, as they are never generated again.
-fn save_passwords(contest: &ContestConfig, passwords: &[(String, String)]) -> Result<()> {
+pub(super) fn save_passwords(contest: &ContestConfig, passwords: &[(String, String)]) -> Result<()> {
     if passwords.is_empty() {
         return Ok(());
     }

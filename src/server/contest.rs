@@ -5,7 +5,8 @@
 //!
 //! Times are TOML offset datetimes (`2026-12-01T09:00:00+08:00`), kept as
 //! unix seconds; a local datetime is refused, since the server's time zone
-//! is nobody's business. `docs/SERVE.md` describes the format.
+//! is nobody's business. The offset of `start` is the contest's time zone:
+//! pages show times in it ([`ContestConfig::local_time`]). `docs/SERVE.md` describes the format.
 
 use crate::package::languages::LanguageTable;
 use crate::package::{PROBLEM_FILE, PackageError, line_of};
@@ -328,6 +329,9 @@ pub struct ContestConfig {
     pub dir: PathBuf,
     /// The file read; `None` for [`ContestConfig::default_practice`].
     pub file: Option<PathBuf>,
+    /// The contest's time zone: the UTC offset `start` is written with
+    /// (UTC for an open practice).
+    pub utc_offset: time::UtcOffset,
 }
 
 /// What `Debug` shows of a password.
@@ -360,6 +364,7 @@ impl fmt::Debug for ContestConfig {
             .field("contestants", &self.contestants)
             .field("dir", &self.dir)
             .field("file", &self.file)
+            .field("utc_offset", &self.utc_offset)
             .finish()
     }
 }
@@ -382,6 +387,7 @@ impl ContestConfig {
             contestants: Vec::new(),
             dir: PathBuf::from("."),
             file: None,
+            utc_offset: time::UtcOffset::UTC,
         }
     }
 
@@ -455,6 +461,41 @@ impl ContestConfig {
     /// Where [`write_passwords`] should put the generated passwords.
     pub fn passwords_path(&self) -> PathBuf {
         self.dir.join(PASSWORDS_FILE)
+    }
+
+    /// The contest's time zone as pages name it: `UTC`, `UTC+08:00`.
+    pub fn zone(&self) -> String {
+        let o = self.utc_offset;
+        if o.is_utc() {
+            return "UTC".into();
+        }
+        let sign = if o.is_negative() { '-' } else { '+' };
+        format!(
+            "UTC{sign}{:02}:{:02}",
+            o.whole_hours().unsigned_abs(),
+            o.minutes_past_hour().unsigned_abs()
+        )
+    }
+
+    /// Unix seconds as the contest's clock reads them:
+    /// `2026-12-01 09:00:00 UTC+08:00`.
+    pub fn local_time(&self, secs: i64) -> String {
+        match time::OffsetDateTime::from_unix_timestamp(secs) {
+            Ok(t) => {
+                let t = t.to_offset(self.utc_offset);
+                format!(
+                    "{:04}-{:02}-{:02} {:02}:{:02}:{:02} {}",
+                    t.year(),
+                    u8::from(t.month()),
+                    t.day(),
+                    t.hour(),
+                    t.minute(),
+                    t.second(),
+                    self.zone()
+                )
+            }
+            Err(_) => format!("{secs} s after 1970"),
+        }
     }
 }
 
@@ -547,6 +588,15 @@ pub fn unix_seconds(dt: &Datetime) -> Result<i64, TimeError> {
     Ok(time::PrimitiveDateTime::new(day, at)
         .assume_offset(offset)
         .unix_timestamp())
+}
+
+/// The UTC offset a TOML datetime is written with, if any.
+fn utc_offset(dt: &Datetime) -> Option<time::UtcOffset> {
+    let minutes = match dt.offset? {
+        Offset::Z => 0,
+        Offset::Custom { minutes } => i32::from(minutes),
+    };
+    time::UtcOffset::from_whole_seconds(minutes * 60).ok()
 }
 
 /// `contest.toml` as written.
@@ -649,6 +699,11 @@ impl Doc<'_> {
             contestants: self.contestants(raw, dir)?,
             dir: dir.to_path_buf(),
             file: Some(self.path.to_path_buf()),
+            utc_offset: raw
+                .start
+                .as_ref()
+                .and_then(|s| utc_offset(s.get_ref()))
+                .unwrap_or(time::UtcOffset::UTC),
         })
     }
 
@@ -1367,6 +1422,23 @@ penalty_minutes = 15
         assert_eq!(secs("2024-02-29T12:00:00.75-05:30"), Ok(1_709_227_800));
         assert!(matches!(secs("2026-12-01T09:00:00"), Err(TimeError::NoOffset(_))));
         assert!(matches!(secs("09:00:00"), Err(TimeError::Incomplete(_))));
+    }
+
+    #[test]
+    fn times_are_shown_in_the_zone_of_start() {
+        let (_dir, config) = contest(
+            "contestants = \"students.csv\"\nstart = 2026-12-01T09:00:00+08:00\nend = 2026-12-01T12:00:00+08:00\n",
+            "name\nalice\n",
+        );
+        let config = config.unwrap();
+        assert_eq!(config.zone(), "UTC+08:00");
+        assert_eq!(config.local_time(1_796_086_800), "2026-12-01 09:00:00 UTC+08:00");
+        let mut west = config.clone();
+        west.utc_offset = time::UtcOffset::from_hms(-5, -30, 0).unwrap();
+        assert_eq!(west.zone(), "UTC-05:30");
+        assert_eq!(west.local_time(0), "1969-12-31 18:30:00 UTC-05:30");
+        let practice = ContestConfig::default_practice();
+        assert_eq!(practice.local_time(1_764_579_600), "2025-12-01 09:00:00 UTC");
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 use rusqlite_migration::{M, Migrations};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
 /// Runs a write: on the web server's threads, as a blocking section (a
@@ -49,6 +49,102 @@ pub enum DbError {
 
 /// Result of a database call.
 pub type DbResult<T> = Result<T, DbError>;
+
+/// Why a backup was not written.
+#[derive(Debug, thiserror::Error)]
+pub enum BackupError {
+    /// The copy would replace a file.
+    #[error("{}: exists (a backup never overwrites a file: choose another name)", .0.display())]
+    Exists(PathBuf),
+    /// There is no database to copy.
+    #[error("{}: no such database", .0.display())]
+    NoDatabase(PathBuf),
+    /// The copy's folder or file.
+    #[error("{}: {cause}", .path.display())]
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// What went wrong.
+        cause: std::io::Error,
+    },
+    /// SQLite refused.
+    #[error("backing up {}: {cause}", .path.display())]
+    Sqlite {
+        /// The database.
+        path: PathBuf,
+        /// What SQLite said.
+        cause: rusqlite::Error,
+    },
+}
+
+/// Copies the database at `path` to `copy` (which must not exist) with
+/// SQLite's online backup API in one step: every page under one read
+/// transaction, so the copy is the database as it was at one instant,
+/// whatever a server running on it writes meanwhile (WAL: the writer is not
+/// held up). The copy is written to a temporary file beside it (mode 0600:
+/// it holds every source and password hash), then renamed.
+pub fn backup(path: &Path, copy: &Path) -> Result<(), BackupError> {
+    use rusqlite::backup::{Backup, StepResult};
+    if copy.exists() {
+        return Err(BackupError::Exists(copy.to_path_buf()));
+    }
+    if !path.is_file() {
+        return Err(BackupError::NoDatabase(path.to_path_buf()));
+    }
+    let sqlite = |cause| BackupError::Sqlite {
+        path: path.to_path_buf(),
+        cause,
+    };
+    let io = |p: &Path| {
+        let p = p.to_path_buf();
+        move |cause| BackupError::Io { path: p, cause }
+    };
+    let dir = match copy.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let temp = tempfile::Builder::new()
+        .prefix(".mayan-judge-backup-")
+        .tempfile_in(dir)
+        .map_err(io(dir))?;
+    {
+        let source =
+            Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE).map_err(sqlite)?;
+        source
+            .busy_timeout(std::time::Duration::from_secs(10))
+            .map_err(sqlite)?;
+        let mut target = Connection::open(temp.path()).map_err(sqlite)?;
+        let backup = Backup::new(&source, &mut target).map_err(sqlite)?;
+        // All pages at once (-1): a backup in steps restarts whenever the
+        // server writes between them, and might never end.
+        let mut tries = 0;
+        loop {
+            match backup.step(-1).map_err(sqlite)? {
+                StepResult::Done => break,
+                StepResult::More => {}
+                StepResult::Busy | StepResult::Locked if tries < 200 => {
+                    tries += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+                _ => {
+                    return Err(sqlite(rusqlite::Error::SqliteFailure(
+                        rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_BUSY),
+                        Some("the database stayed locked for 10 s".into()),
+                    )));
+                }
+            }
+        }
+    }
+    temp.as_file().sync_all().map_err(io(copy))?;
+    temp.persist_noclobber(copy).map_err(|e| match e.error.kind() {
+        std::io::ErrorKind::AlreadyExists => BackupError::Exists(copy.to_path_buf()),
+        _ => BackupError::Io {
+            path: copy.to_path_buf(),
+            cause: e.error,
+        },
+    })?;
+    Ok(())
+}
 
 /// The schema, one migration per version (`PRAGMA user_version`): never
 /// edit a released one, add the next.
@@ -244,6 +340,8 @@ pub struct Clarification {
     pub asked: i64,
     /// The answer, once given.
     pub answer: Option<String>,
+    /// When it was answered (unix seconds).
+    pub answered: Option<i64>,
     /// Shown to everybody.
     pub public: bool,
 }
@@ -358,6 +456,17 @@ impl Db {
         let conn = self.read();
         let mut stmt = conn.prepare_cached(&sql)?;
         let rows = stmt.query_map([], user_row)?.collect::<Result<_, _>>()?;
+        Ok(rows)
+    }
+
+    /// Every contestant (not the teacher) with their password hash, by name.
+    pub fn contestants_with_hashes(&self) -> DbResult<Vec<(User, String)>> {
+        let sql = format!("SELECT {USER_COLUMNS}, password_hash FROM users WHERE is_admin = 0 ORDER BY name");
+        let conn = self.read();
+        let mut stmt = conn.prepare_cached(&sql)?;
+        let rows = stmt
+            .query_map([], |r| Ok((user_row(r)?, r.get(5)?)))?
+            .collect::<Result<_, _>>()?;
         Ok(rows)
     }
 
@@ -772,7 +881,7 @@ impl Db {
 
     /// Clarifications a user may read (theirs and the public ones), or all.
     pub fn clarifications(&self, user_id: Option<i64>) -> DbResult<Vec<Clarification>> {
-        let sql = "SELECT c.id, u.name, c.question, c.asked, c.answer, c.public FROM clarifications c \
+        let sql = "SELECT c.id, u.name, c.question, c.asked, c.answer, c.public, c.answered FROM clarifications c \
                    LEFT JOIN users u ON u.id = c.user_id \
                    WHERE ?1 IS NULL OR c.user_id = ?1 OR (c.public = 1 AND c.answer IS NOT NULL) ORDER BY c.id DESC";
         let conn = self.read();
@@ -786,6 +895,7 @@ impl Db {
                     asked: r.get(3)?,
                     answer: r.get(4)?,
                     public: r.get(5)?,
+                    answered: r.get(6)?,
                 })
             })?
             .collect::<Result<_, _>>()?;

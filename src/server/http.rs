@@ -241,6 +241,7 @@ pub fn render(app: &App, name: &str, viewer: Option<(&User, &str)>, page: miniji
         user => minijinja::Value::from(minijinja::value::Serde(user)),
         csrf,
         clock => clock(app),
+        zone => app.contest.zone(),
         ..page
     };
     let html = super::templates::environment()
@@ -281,20 +282,9 @@ fn duration(secs: i64) -> String {
     format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
 }
 
-/// Unix seconds as `YYYY-MM-DD hh:mm:ss UTC`.
-pub fn when(secs: i64) -> String {
-    match time::OffsetDateTime::from_unix_timestamp(secs) {
-        Ok(t) => format!(
-            "{:04}-{:02}-{:02} {:02}:{:02}:{:02} UTC",
-            t.year(),
-            u8::from(t.month()),
-            t.day(),
-            t.hour(),
-            t.minute(),
-            t.second()
-        ),
-        Err(_) => format!("{secs} s after 1970"),
-    }
+/// Unix seconds in the contest's time zone: `YYYY-MM-DD hh:mm:ss UTC+08:00`.
+pub fn when(app: &App, secs: i64) -> String {
+    app.contest.local_time(secs)
 }
 
 /// A submission row as lists show it: status text and class, by what the
@@ -305,19 +295,8 @@ pub fn row_context(app: &App, viewer: &User, s: &SubmissionRow) -> minijinja::Va
     let done = s.state == "done";
     context! {
         id => s.id, user => &s.user, language => &s.language, file_name => &s.file_name,
-        when => when(s.submitted), status, class, final => fin, judgings => s.judgings,
+        when => when(app, s.submitted), status, class, final => fin, judgings => s.judgings,
         score => if done && shown.score { s.score.map(|x| format!("{x}/{}", s.max_score.unwrap_or(0))) } else { None },
         time => if done && shown.time { s.time_ms.map(|t| format!("{t} ms")) } else { None },
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn times_are_shown_in_utc() {
-        assert_eq!(when(0), "1970-01-01 00:00:00 UTC");
-        assert_eq!(when(1_764_579_600), "2025-12-01 09:00:00 UTC");
     }
 }

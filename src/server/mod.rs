@@ -8,14 +8,14 @@
 //! runs), the JSON API is `api`.
 //!
 //! Map, imports pointing up this list only: `contest` (contest.toml),
-//! `db` (schema, queries), `auth` (passwords, sessions, tokens), `queue`
-//! (judging), `events` (live status), `standings` (the ranking),
-//! `signin` (admission of password checks), `connections` (caps and
-//! timeouts of connections), `templates` → `app` (shared state,
-//! start-up, the feedback table, rate limits) → `actions` (sign in,
-//! submit, what a viewer may see: no HTTP) → `http` (identity, errors,
-//! rendering, CSRF, cookies) → `web`, `admin`, `api` (the routes) →
-//! `router` (the router assembled, serving).
+//! `db` (schema, queries), `auth` (passwords, sessions, tokens), `roster`
+//! (contestants read again: a plan, then applied), `queue` (judging),
+//! `events` (live status), `standings` (the ranking), `signin` (admission
+//! of password checks), `connections` (caps and timeouts of connections),
+//! `templates` → `app` (shared state, start-up, the feedback table, rate
+//! limits) → `actions` (sign in, submit, what a viewer may see: no HTTP)
+//! → `http` (identity, errors, rendering, CSRF, cookies) → `web`, `admin`,
+//! `similar`, `api` (the routes) → `router` (the router assembled, serving).
 
 mod actions;
 mod admin;
@@ -28,6 +28,7 @@ pub mod db;
 pub mod events;
 mod http;
 pub mod queue;
+pub mod roster;
 mod router;
 mod signin;
 mod similar;
@@ -45,6 +46,34 @@ pub fn now() -> i64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs() as i64)
         .unwrap_or(0)
+}
+
+/// Writes a consistent copy of the database `db` to `copy` (see
+/// [`db::backup`]), while a server runs on it or not.
+pub fn backup(db: &std::path::Path, copy: &std::path::Path) -> Result<()> {
+    Ok(db::backup(db, copy)?)
+}
+
+/// What starting on `db` with `contest` would change in the contestants
+/// (`serve --dry-run`), in words: nothing is changed.
+pub fn contestant_changes(db: &std::path::Path, contest: &contest::ContestConfig) -> Result<String> {
+    let existing = if db.exists() {
+        db::Db::open(db)
+            .with_context(|| format!("opening the database {}", db.display()))?
+            .contestants_with_hashes()?
+    } else {
+        Vec::new()
+    };
+    let plan = roster::Plan::of(&contest.contestants, &existing);
+    let source = contest
+        .file
+        .as_ref()
+        .map_or_else(|| "no contest file".to_string(), |f| f.display().to_string());
+    Ok(format!(
+        "The contestants of {source} against the database {}{}:\n{plan}",
+        db.display(),
+        if db.exists() { "" } else { " (new)" }
+    ))
 }
 
 /// Runs the server until Ctrl-C or SIGTERM: opens the database, adds the

@@ -30,6 +30,8 @@ pub fn router(app: Arc<App>) -> Router {
         .merge(super::web::routes())
         .route("/static/style.css", get(|| async { static_file("text/css", super::templates::STYLE) }))
         .route("/static/live.js", get(|| async { static_file("text/javascript", super::templates::SCRIPT) }))
+        .route("/favicon.svg", get(|| async { static_file("image/svg+xml", super::templates::FAVICON) }))
+        .route("/favicon.ico", get(|| async { static_file("image/svg+xml", super::templates::FAVICON) }))
         .merge(super::admin::routes())
         .merge(super::similar::routes())
         .nest(

@@ -18,6 +18,9 @@ const TEMPLATES: &[(&str, &str)] = &[
     ),
     ("admin.html", include_str!("templates/admin.html")),
     ("password.html", include_str!("templates/password.html")),
+    ("confirm.html", include_str!("templates/confirm.html")),
+    ("replay.html", include_str!("templates/replay.html")),
+    ("contestants.html", include_str!("templates/contestants.html")),
     ("error.html", include_str!("templates/error.html")),
     ("similar.html", include_str!("templates/similar.html")),
 ];
@@ -27,6 +30,9 @@ pub const STYLE: &str = include_str!("templates/style.css");
 
 /// The live-update script.
 pub const SCRIPT: &str = include_str!("templates/live.js");
+
+/// The icon (SVG: one small file, sharp at every size).
+pub const FAVICON: &str = include_str!("templates/favicon.svg");
 
 /// The templates, parsed once, ready to render (escaping on: they all end
 /// in `.html`).

@@ -14,12 +14,12 @@ use super::http::{
     CsrfForm, Fail, Identity, PageResult, check_csrf, cookie, render, row_context, signed_in, when,
 };
 use crate::judge::grading::GradeReport;
-use crate::report::{Html, ReportFormat};
+use crate::report::replay_sections;
 use axum::Router;
 use axum::extract::{Multipart, Path, State};
-use axum::http::{StatusCode, header};
+use axum::http::StatusCode;
 use axum::response::sse::{KeepAlive, Sse};
-use axum::response::{Html as HtmlBody, IntoResponse, Redirect, Response};
+use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum_extra::extract::cookie::{Cookie, CookieJar};
 use minijinja::context;
@@ -47,11 +47,13 @@ async fn home(State(app): State<Arc<App>>, axum::Extension(id): axum::Extension<
         .db
         .announcements()?
         .into_iter()
-        .map(|a| context! { when => when(a.posted), text => a.text })
+        .map(|a| context! { when => when(&app, a.posted), text => a.text })
         .collect();
     let window = match app.contest.window {
         super::contest::Window::Open => "Open practice: submit at any time.".to_string(),
-        super::contest::Window::Timed { start, end, .. } => format!("From {} to {}.", when(start), when(end)),
+        super::contest::Window::Timed { start, end, .. } => {
+            format!("From {} to {}.", when(&app, start), when(&app, end))
+        }
     };
     render(
         &app,
@@ -277,15 +279,16 @@ async fn submission_page(
     )
 }
 
-/// The HTML report of one submission (its visible tests), with the replay
-/// of each wrong answer, move by move.
+/// The replay of one submission, a page of the site: its visible tests,
+/// each wrong answer replayed move by move beside the reference's, a way
+/// back to the submission.
 async fn replay(
     State(app): State<Arc<App>>,
     axum::Extension(id): axum::Extension<Identity>,
     Path(number): Path<i64>,
 ) -> PageResult {
     let viewer = signed_in(&id)?;
-    let (_, _, report) = visible_submission(&app, viewer.0, number)?;
+    let (row, _, report) = visible_submission(&app, viewer.0, number)?;
     let report = report
         .filter(|_| app.shows_result(viewer.0))
         .ok_or(Fail::NotFound)?;
@@ -294,19 +297,30 @@ async fn replay(
     if shown.tests.is_empty() {
         return Err(Fail::NotFound);
     }
+    let display = app
+        .db
+        .user(row.user_id)?
+        .map_or_else(|| row.user.clone(), |u| u.display);
+    // The section's heading: the contestant, then the file (never the
+    // judge's own path of it).
+    shown.contestant = Some(display.clone());
+    shown.submission = format!("submission {number}: {}", row.file_name);
     let mut grade = GradeReport::new(&app.problem.name, "the contest's sandbox".into());
     grade.time_limit_ms = app.problem.time_ms;
     grade.tests = shown.tests.iter().map(|t| t.test.clone()).collect();
     grade.submissions = vec![shown];
-    let html = Html.grade(&grade);
-    Ok((
-        [(
-            header::CONTENT_SECURITY_POLICY,
-            "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'",
-        )],
-        HtmlBody(html),
+    let mut s = row_context(&app, viewer.0, &row);
+    if display != row.user {
+        s = context! { user_display => format!("{display} ({})", row.user), ..s };
+    } else {
+        s = context! { user_display => display, ..s };
+    }
+    render(
+        &app,
+        "replay.html",
+        Some(viewer),
+        context! { s, sections => replay_sections(&grade), defs => crate::report::board_defs() },
     )
-        .into_response())
 }
 
 async fn ranking(State(app): State<Arc<App>>, axum::Extension(id): axum::Extension<Identity>) -> PageResult {
@@ -327,12 +341,19 @@ async fn clarifications(
     axum::Extension(id): axum::Extension<Identity>,
 ) -> PageResult {
     let viewer = signed_in(&id)?;
-    let clarifications = actions::clarifications(&app, viewer.0)?;
+    let clarifications: Vec<_> = actions::clarifications(&app, viewer.0)?
+        .into_iter()
+        .map(|c| {
+            let asked_at = when(&app, c.asked);
+            let answered_at = c.answered.filter(|_| c.answer.is_some()).map(|t| when(&app, t));
+            context! { asked_at, answered_at, ..minijinja::Value::from(minijinja::value::Serde(&c)) }
+        })
+        .collect();
     render(
         &app,
         "clarifications.html",
         Some(viewer),
-        context! { clarifications => minijinja::Value::from(minijinja::value::Serde(&clarifications)) },
+        context! { clarifications },
     )
 }
 

@@ -40,6 +40,7 @@ mod serve_browser;
 mod serve_faults;
 mod serve_hostile;
 mod serve_load;
+mod serve_teacher;
 mod similar;
 mod stress;
 mod validate;

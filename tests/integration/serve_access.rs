@@ -44,6 +44,8 @@ const ROUTES: &[(&str, &str, Access)] = &[
     ("GET", "/events", Access::Page),
     ("GET", "/static/style.css", Access::Public),
     ("GET", "/static/live.js", Access::Public),
+    ("GET", "/favicon.svg", Access::Public),
+    ("GET", "/favicon.ico", Access::Public),
     ("GET", "/admin", Access::Teacher),
     ("GET", "/admin/submissions", Access::Teacher),
     ("POST", "/admin/rejudge", Access::Teacher),
@@ -56,6 +58,10 @@ const ROUTES: &[(&str, &str, Access)] = &[
     ("POST", "/admin/users/{id}/sign-out", Access::Teacher),
     ("GET", "/admin/similar", Access::Teacher),
     ("GET", "/admin/similar/{pair}", Access::Teacher),
+    ("GET", "/admin/grades-{lms}", Access::Teacher),
+    ("GET", "/admin/backup.db", Access::Teacher),
+    ("GET", "/admin/contestants", Access::Teacher),
+    ("POST", "/admin/contestants", Access::Teacher),
     ("POST", "/api/v1/token", Access::Public),
     ("GET", "/api/v1/me", Access::Api),
     ("GET", "/api/v1/submissions", Access::Api),
@@ -112,6 +118,7 @@ fn concrete(path: &str, id: i64, clarification: i64) -> String {
         .replace("{format}", "csv")
         .replace("{layout}", "lemonlime.zip")
         .replace("{pair}", "0")
+        .replace("{lms}", "moodle.csv")
 }
 
 /// Plausible fields for a POST (with `csrf`), so that only access decides.
@@ -120,8 +127,13 @@ fn fields(path: &str, csrf: &str, id: i64) -> Vec<(String, String)> {
     let more: &[(&str, String)] = match path {
         "/login" => &[("name", "alice".into()), ("password", "wrong".into())],
         "/clarifications" => &[("question", "Q?".into())],
-        "/admin/rejudge" => &[("submission", id.to_string())],
-        "/admin/disqualify" => &[("user", "2".into()), ("yes", "1".into())],
+        "/admin/rejudge" => &[("submission", id.to_string()), ("confirm", "yes".into())],
+        "/admin/disqualify" => &[
+            ("user", "2".into()),
+            ("yes", "1".into()),
+            ("confirm", "yes".into()),
+        ],
+        "/admin/contestants" => &[("confirm", "yes".into())],
         "/admin/announcements" => &[("text", "hello".into())],
         p if p.starts_with("/admin/clarifications/") => &[("answer", "A.".into())],
         _ => &[],
@@ -340,6 +352,7 @@ fn serve_every_form_refuses_a_missing_or_wrong_csrf_token() {
         (&teacher, "/admin/announcements"),
         (&teacher, "/admin/users/2/password"),
         (&teacher, "/admin/users/2/sign-out"),
+        (&teacher, "/admin/contestants"),
         (&teacher, "/logout"),
     ];
     for (client, path) in &forms {
