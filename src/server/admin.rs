@@ -13,9 +13,7 @@ use super::app::App;
 use super::auth;
 use super::db::User;
 use super::events::Event;
-use super::http::{
-    CsrfForm, Fail, Identity, PageResult, check_csrf, render, row_context, signed_in, teacher,
-};
+use super::http::{CsrfForm, Fail, Identity, PageResult, check_csrf, render, row_context, teacher};
 use crate::judge::grading::{GradeReport, SubmissionReport};
 use crate::report::{Csv, Html, Json, ReportFormat};
 use axum::Router;
