@@ -289,25 +289,18 @@ fn the_dmoj_export_refuses_a_testlib_that_is_not_one() {
     let root = tempfile::tempdir().unwrap();
     let fake = root.path().join("testlib.h");
     std::fs::write(&fake, "// an empty header\n").unwrap();
-    judge()
-        .args(["export", "--format", "dmoj"])
-        .arg(manifest().join("problems/mayan"))
-        .arg(root.path().join("out"))
-        .arg("--testlib")
-        .arg(&fake)
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("not testlib.h"));
-    assert!(!root.path().join("out").exists(), "nothing written");
-    judge()
-        .args(["export", "--format", "hydro"])
-        .arg(manifest().join("problems/mayan"))
-        .arg(root.path().join("out"))
-        .arg("--testlib")
-        .arg(&fake)
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("--format dmoj only"));
+    for (format, why) in [("dmoj", "not testlib.h"), ("hydro", "--format dmoj only")] {
+        judge()
+            .args(["export", "--format", format])
+            .arg(manifest().join("problems/mayan"))
+            .arg(root.path().join("out"))
+            .arg("--testlib")
+            .arg(&fake)
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(why));
+        assert!(!root.path().join("out").exists(), "nothing written");
+    }
 }
 
 // ---- CMS -------------------------------------------------------------------------------

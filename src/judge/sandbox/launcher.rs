@@ -527,15 +527,14 @@ pub(super) mod wire_str {
 mod tests {
     use super::*;
 
+    /// A connected pair of UNIX stream sockets.
+    fn pair() -> (OwnedFd, OwnedFd) {
+        rustix::net::socketpair(AddressFamily::UNIX, SocketType::STREAM, SocketFlags::CLOEXEC, None).unwrap()
+    }
+
     #[test]
     fn a_result_and_an_error_travel_whole() {
-        let (a, b) = rustix::net::socketpair(
-            AddressFamily::UNIX,
-            SocketType::STREAM,
-            SocketFlags::CLOEXEC,
-            None,
-        )
-        .unwrap();
+        let (a, b) = pair();
         let result = RunResult {
             status: Status::TimeLimit { wall: true },
             cpu_ms: 3,
@@ -551,13 +550,7 @@ mod tests {
         UnixStream::from(b).read_to_end(&mut bytes).unwrap();
         assert_eq!(decode_reply(&bytes).unwrap().unwrap(), result);
 
-        let (a, b) = rustix::net::socketpair(
-            AddressFamily::UNIX,
-            SocketType::STREAM,
-            SocketFlags::CLOEXEC,
-            None,
-        )
-        .unwrap();
+        let (a, b) = pair();
         let error = SandboxError::Cgroup {
             program: "/bin/x".into(),
             action: "mkdir",
