@@ -1037,10 +1037,13 @@ mod tests {
             .unwrap();
         let others: Vec<usize> = (0..trace.len()).filter(|&i| trace[i].item.group > 0).collect();
         assert_eq!(others.len(), 2 * 2 * 3, "a start and an end per run: {trace:?}");
-        // The others ran while it ran: they ended before it did, and (the
-        // first of them may have got a slot first) went on after it started.
+        // The others ran while it ran: each started before it ended (the
+        // gate held it until every other run had returned; the trace may
+        // record the last of their ends just after its end), and (the first
+        // of them may have got a slot first) they went on after it started.
         assert!(
-            others.iter().all(|&i| i < slow_end) && others.iter().any(|&i| i > slow_start),
+            others.iter().filter(|&&i| trace[i].start).all(|&i| i < slow_end)
+                && others.iter().any(|&i| i > slow_start),
             "the other runs beside the slow one: {trace:?}"
         );
         // A slot holds one run at a time, and there are two.

@@ -529,7 +529,13 @@ mod tests {
 
     /// A connected pair of UNIX stream sockets.
     fn pair() -> (OwnedFd, OwnedFd) {
-        rustix::net::socketpair(AddressFamily::UNIX, SocketType::STREAM, SocketFlags::CLOEXEC, None).unwrap()
+        rustix::net::socketpair(
+            AddressFamily::UNIX,
+            SocketType::STREAM,
+            SocketFlags::CLOEXEC,
+            None,
+        )
+        .unwrap()
     }
 
     #[test]
