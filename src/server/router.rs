@@ -90,6 +90,18 @@ pub async fn listen(app: Arc<App>) -> Result<()> {
         gate,
         answer_503: app.tls.is_none(),
     };
+    // One server over either acceptor (plain or TLS: two types).
+    macro_rules! serve_with {
+        ($acceptor:expr) => {{
+            let mut server = axum_server::from_tcp(listener)?.acceptor($acceptor);
+            server.http_builder().http1().header_read_timeout(HEADER_READ);
+            server
+                .first_request_timeout(HEADER_READ)
+                .handle(handle)
+                .serve(make)
+                .await?
+        }};
+    }
     match &app.tls {
         Some((cert, key)) => {
             let _ = rustls::crypto::ring::default_provider().install_default();
@@ -102,24 +114,9 @@ pub async fn listen(app: Arc<App>) -> Result<()> {
                         key.display()
                     )
                 })?;
-            let acceptor = axum_server::tls_rustls::RustlsAcceptor::new(config).acceptor(limit);
-            let mut server = axum_server::from_tcp(listener)?.acceptor(acceptor);
-            server.http_builder().http1().header_read_timeout(HEADER_READ);
-            server
-                .first_request_timeout(HEADER_READ)
-                .handle(handle)
-                .serve(make)
-                .await?
+            serve_with!(axum_server::tls_rustls::RustlsAcceptor::new(config).acceptor(limit))
         }
-        None => {
-            let mut server = axum_server::from_tcp(listener)?.acceptor(limit);
-            server.http_builder().http1().header_read_timeout(HEADER_READ);
-            server
-                .first_request_timeout(HEADER_READ)
-                .handle(handle)
-                .serve(make)
-                .await?
-        }
+        None => serve_with!(limit),
     }
     Ok(())
 }
