@@ -316,8 +316,7 @@ impl App {
         };
         let config = ContestConfig::load(file).map_err(|e| e.to_string())?;
         let existing = self.db.contestants_with_hashes().map_err(|e| e.to_string())?;
-        let plan = Plan::of(&config.contestants, &existing);
-        keep_reset_passwords(&self.db, plan).map_err(|e| e.to_string())
+        Ok(Plan::of(&config.contestants, &existing))
     }
 
     /// Where the contestants come from, in words.
@@ -382,22 +381,8 @@ fn add_users(db: &Db, contest: &ContestConfig) -> Result<Vec<(String, String)>> 
         }
     }
     let plan = Plan::of(&contest.contestants, &db.contestants_with_hashes()?);
-    generated.extend(apply_plan(db, &keep_reset_passwords(db, plan)?)?);
+    generated.extend(apply_plan(db, &plan)?);
     Ok(generated)
-}
-
-/// The plan without the password changes of users whose password the
-/// teacher reset on the teacher's page: the file's password no longer
-/// replaces theirs (a stolen account stays cut off after a restart).
-fn keep_reset_passwords(db: &Db, mut plan: Plan) -> DbResult<Plan> {
-    let mut kept = Vec::with_capacity(plan.password.len());
-    for (user, password) in plan.password {
-        if !db.password_was_reset(user.id)? {
-            kept.push((user, password));
-        }
-    }
-    plan.password = kept;
-    Ok(plan)
 }
 
 /// Makes a plan's changes; returns the passwords generated for the

@@ -459,9 +459,14 @@ impl Db {
         Ok(rows)
     }
 
-    /// Every contestant (not the teacher) with their password hash, by name.
-    pub fn contestants_with_hashes(&self) -> DbResult<Vec<(User, String)>> {
-        let sql = format!("SELECT {USER_COLUMNS}, password_hash FROM users WHERE is_admin = 0 ORDER BY name");
+    /// Every contestant (not the teacher) with their password hash, by name;
+    /// no hash where the teacher reset the password (the contest's file no
+    /// longer decides it).
+    pub fn contestants_with_hashes(&self) -> DbResult<Vec<(User, Option<String>)>> {
+        let sql = format!(
+            "SELECT {USER_COLUMNS}, CASE WHEN password_reset THEN NULL ELSE password_hash END \
+             FROM users WHERE is_admin = 0 ORDER BY name"
+        );
         let conn = self.read();
         let mut stmt = conn.prepare_cached(&sql)?;
         let rows = stmt

@@ -27,9 +27,10 @@ pub struct Plan {
 
 impl Plan {
     /// What `wanted` (the contest's contestants) changes in `existing` (the
-    /// database's users with their password hashes; the teacher's account
-    /// is not a contestant and is left out).
-    pub fn of(wanted: &[ContestantEntry], existing: &[(User, String)]) -> Plan {
+    /// database's users with their password hashes, none where the teacher
+    /// reset it: the file's password then changes nothing; the teacher's
+    /// account is not a contestant and is left out).
+    pub fn of(wanted: &[ContestantEntry], existing: &[(User, Option<String>)]) -> Plan {
         let mut plan = Plan::default();
         for entry in wanted {
             let found = existing
@@ -44,7 +45,10 @@ impl Plan {
             {
                 plan.display.push((user.clone(), display.clone()));
             }
-            if !entry.generated && !auth::verify_password(&entry.password, hash) {
+            if let Some(hash) = hash
+                && !entry.generated
+                && !auth::verify_password(&entry.password, hash)
+            {
                 plan.password.push((user.clone(), entry.password.clone()));
             }
         }
@@ -125,10 +129,10 @@ mod tests {
         let mut admin = user(1, "admin", "admin");
         admin.is_admin = true;
         let existing = vec![
-            (admin, hash.clone()),
-            (user(2, "alice", "alice"), hash.clone()),
-            (user(3, "bob", "Bob"), hash.clone()),
-            (user(4, "erin", "erin"), hash),
+            (admin, Some(hash.clone())),
+            (user(2, "alice", "alice"), Some(hash.clone())),
+            (user(3, "bob", "Bob"), Some(hash.clone())),
+            (user(4, "erin", "erin"), Some(hash)),
         ];
         let wanted = vec![
             entry("Alice", Some("alice-pw"), Some("Alice Liddell")),
@@ -162,7 +166,7 @@ mod tests {
     #[test]
     fn the_same_contestants_change_nothing() {
         let hash = auth::hash_password("pw");
-        let existing = vec![(user(2, "alice", "Alice"), hash)];
+        let existing = vec![(user(2, "alice", "Alice"), Some(hash))];
         let plan = Plan::of(&[entry("alice", Some("pw"), Some("Alice"))], &existing);
         assert!(plan.is_empty());
         assert_eq!(plan.to_string(), "no change to the contestants\n");
@@ -171,7 +175,7 @@ mod tests {
         assert!(plan.is_empty(), "{plan}");
     }
 
-    fn plan_users() -> Vec<(User, String)> {
-        vec![(user(2, "alice", "alice"), auth::hash_password("pw"))]
+    fn plan_users() -> Vec<(User, Option<String>)> {
+        vec![(user(2, "alice", "alice"), Some(auth::hash_password("pw")))]
     }
 }
