@@ -203,6 +203,17 @@ pub fn tool(name: &str) -> Option<PathBuf> {
     found
 }
 
+/// The stdout of a command run with `--quiet`, after checking that it
+/// succeeded and printed nothing on stderr (no progress).
+#[track_caller]
+pub fn quiet_success(out: &std::process::Output) -> String {
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stderr.trim().is_empty(), "--quiet printed progress: {stderr}");
+    stdout
+}
+
 /// Like [`tool`], for tests that only need the tool to be there.
 #[track_caller]
 pub fn have(name: &str) -> bool {
