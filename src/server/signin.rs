@@ -20,6 +20,10 @@ pub const ACCOUNT_BURST: u32 = 10;
 /// Then one attempt on an account name every this many seconds.
 pub const ACCOUNT_EVERY_SECS: u64 = 3;
 
+/// The throttle forgets names whose burst has refilled after this many
+/// admissions, so names made up by an attacker do not pile up.
+const PRUNE_EVERY: usize = 4096;
+
 /// Why a check is not admitted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Busy {
@@ -36,6 +40,7 @@ pub struct Admission {
     queue_cap: usize,
     in_flight: Mutex<HashSet<String>>,
     per_account: DefaultKeyedRateLimiter<String>,
+    asked: AtomicUsize,
 }
 
 /// An admitted check: its account's place is given back when dropped.
@@ -78,6 +83,7 @@ impl Admission {
             queue_cap: queue_cap.max(parallel.max(1)),
             in_flight: Mutex::new(HashSet::new()),
             per_account: DefaultKeyedRateLimiter::keyed(quota),
+            asked: AtomicUsize::new(0),
         }
     }
 
@@ -85,6 +91,7 @@ impl Admission {
     /// not make another account), or says why not, at once.
     pub fn admit(&self, account: &str) -> Result<Ticket<'_>, Busy> {
         let account = account.trim().to_lowercase();
+        self.forget_idle_names();
         {
             let mut in_flight = self.in_flight.lock().unwrap_or_else(|p| p.into_inner());
             if in_flight.contains(&account) {
@@ -106,6 +113,23 @@ impl Admission {
             _queued: Queued(&self.queued),
             permit: None,
         })
+    }
+}
+
+impl Admission {
+    /// Every `PRUNE_EVERY` admissions, drops the names whose throttle is
+    /// back to a full burst (they would be admitted as if never seen).
+    fn forget_idle_names(&self) {
+        if self.asked.fetch_add(1, Ordering::Relaxed) % PRUNE_EVERY == PRUNE_EVERY - 1 {
+            self.per_account.retain_recent();
+            self.per_account.shrink_to_fit();
+        }
+    }
+
+    /// How many account names the throttle remembers.
+    #[cfg(test)]
+    fn remembered(&self) -> usize {
+        self.per_account.len()
     }
 }
 
@@ -142,5 +166,20 @@ mod tests {
         }
         assert_eq!(a.admit("admin").err(), Some(Busy::Account));
         assert!(a.admit("alice").is_ok(), "another account is not throttled");
+    }
+
+    #[test]
+    fn names_made_up_by_an_attacker_are_forgotten_once_idle() {
+        // A quota that refills at once stands for names idle for long.
+        let mut a = Admission::new(1, 100);
+        a.per_account = DefaultKeyedRateLimiter::keyed(Quota::per_second(NonZeroU32::MAX));
+        for i in 0..PRUNE_EVERY * 2 {
+            drop(a.admit(&format!("made-up-{i}")));
+        }
+        assert!(
+            a.remembered() < PRUNE_EVERY,
+            "{} names remembered",
+            a.remembered()
+        );
     }
 }
