@@ -118,7 +118,9 @@ fn assert_hostile(name: &str, body: &str, verdict: &str, reason: &str) {
 
 #[test]
 fn an_infinite_loop_is_tle() {
-    assert_hostile("spin", "for (;;) {} return 0;", "TLE", "CPU time over 1000 ms");
+    // "over": on a loaded machine the spin may get under a third of a core,
+    // and its wall limit (twice the limit and a second) stops it first.
+    assert_hostile("spin", "for (;;) {} return 0;", "TLE", " over ");
 }
 
 #[test]
