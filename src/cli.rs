@@ -404,7 +404,9 @@ pub struct BenchArgs {
     /// judge holding --hold-mib, against holding nothing).
     #[arg(long)]
     pub only: Option<BenchPart>,
-    /// Runs per side in the grader overhead measurement.
+    /// Runs per side in the grader overhead measurement (`--only launch`
+    /// and `--only scaling`'s launch part: runs per path and size, at
+    /// most 60 in scaling).
     #[arg(long, default_value_t = 200)]
     pub runs: usize,
     /// `--only serve`: contestants who submit.
@@ -439,7 +441,7 @@ pub struct BenchArgs {
     /// No progress (`--only serve`).
     #[arg(long)]
     pub quiet: bool,
-    /// `--only launch`: MiB of heap the judge touches before the second
+    /// `--only launch` (and scaling's launch part): MiB of heap the judge touches before the second
     /// series of runs (the cost of starting a run with the judge holding
     /// that much, against the judge holding nothing).
     #[arg(long, default_value_t = 1024, value_name = "MIB")]

@@ -1343,6 +1343,29 @@ fn run_leftovers(dir: &Path, pid: u32) -> (Vec<PathBuf>, Vec<String>) {
     (folders, mounts)
 }
 
+/// The run folders in the folder for runs of judge `pid`'s launcher (in
+/// `dir`), as its children see it: through `/proc/<child>/root`, in their
+/// own mount namespace.
+fn runs_seen_by_launcher(dir: &Path, pid: u32) -> Vec<PathBuf> {
+    let children = std::fs::read_dir(format!("/proc/{pid}/task"))
+        .map(|rd| {
+            rd.flatten()
+                .filter_map(|t| std::fs::read_to_string(t.path().join("children")).ok())
+                .flat_map(|c| c.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default();
+    let inside = dir
+        .strip_prefix("/")
+        .unwrap_or(dir)
+        .join(format!("mayan-judge-{pid}-runs"));
+    children
+        .iter()
+        .filter_map(|c| std::fs::read_dir(Path::new("/proc").join(c).join("root").join(&inside)).ok())
+        .flat_map(|rd| rd.flatten().map(|e| e.path()).collect::<Vec<_>>())
+        .collect()
+}
+
 /// Run cgroups `mayan-judge-<pid>-*` in any hierarchy (two levels deep).
 fn run_cgroups(pid: u32) -> Vec<PathBuf> {
     let prefix = format!("mayan-judge-{pid}-");
@@ -1391,25 +1414,25 @@ fn a_killed_judges_folders_mounts_and_cgroups_are_removed_by_the_next_judge() {
         .spawn()
         .unwrap();
     let pid = judge.id();
-    // A rootless judge (this test as an ordinary user) mounts in a mount
-    // namespace of its own, which dies with it: only its folders remain.
-    let root = nix::unistd::geteuid().is_root();
-    let live =
-        |(folders, mounts): (Vec<PathBuf>, Vec<String>)| !folders.is_empty() && (!mounts.is_empty() || !root);
+    // The launcher mounts in a mount namespace of its own, which dies with
+    // it: on the host only its folder for runs remains, the run's folders
+    // (seen through the launcher's root) while it lives.
+    let live = || !runs_seen_by_launcher(tmp.path(), pid).is_empty();
     let started = Instant::now();
-    while !live(run_leftovers(tmp.path(), pid)) && started.elapsed() < Duration::from_secs(60) {
+    while !live() && started.elapsed() < Duration::from_secs(60) {
         std::thread::sleep(Duration::from_millis(20));
     }
+    assert!(live(), "no run of the judge was seen live; the check is void");
     std::thread::sleep(Duration::from_millis(300));
     // Seen while the run lives: another test's judge starting after the
     // kill may remove the dead judge's cgroups before this one does.
     let cgroups_before = run_cgroups(pid);
     let _ = judge.kill();
     let _ = judge.wait();
-    let (folders, mounts) = run_leftovers(tmp.path(), pid);
+    let (folders, _) = run_leftovers(tmp.path(), pid);
     assert!(
-        !folders.is_empty() && (!mounts.is_empty() || !root),
-        "the killed judge left no work folder or mount to clean up; the check is void"
+        !folders.is_empty(),
+        "the killed judge left no folder to clean up; the check is void"
     );
     // The next judge, on the same temporary folder, cleans up as it starts.
     let status = judge_in(

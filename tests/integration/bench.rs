@@ -35,7 +35,17 @@ fn the_scaling_benchmark_grades_a_class_and_serves_a_burst_at_each_jobs() {
     }
     let out = judge_within(900)
         .args(["bench", "--only", "scaling", "--class", "3", "--burst", "3"])
-        .args(["--jobs", "2", "--tests", "2", "--quiet"])
+        .args([
+            "--jobs",
+            "2",
+            "--tests",
+            "2",
+            "--runs",
+            "3",
+            "--hold-mib",
+            "16",
+            "--quiet",
+        ])
         .output()
         .unwrap();
     let stdout = crate::util::quiet_success(&out);
@@ -51,6 +61,14 @@ fn the_scaling_benchmark_grades_a_class_and_serves_a_burst_at_each_jobs() {
     );
     assert!(
         stdout.contains("the server and its runs use the cores"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("class with an endless loop at --jobs 2, ratio to its lower bound"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("a run's start with the judge holding 16 MiB, through the launcher"),
         "{stdout}"
     );
 }

@@ -16,24 +16,85 @@ fn rss_kib(pid: u32) -> u64 {
         .unwrap_or_else(|| panic!("no VmRSS in {status}"))
 }
 
-/// The names (`comm`) of a process's children.
-fn children(pid: u32) -> Vec<String> {
-    let mut names = Vec::new();
+/// A process's children: pid and name (`comm`).
+fn child_processes(pid: u32) -> Vec<(u32, String)> {
+    let mut found = Vec::new();
     for task in std::fs::read_dir(format!("/proc/{pid}/task")).unwrap().flatten() {
         let kids = std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
-        for kid in kids.split_whitespace() {
+        for kid in kids.split_whitespace().filter_map(|k| k.parse::<u32>().ok()) {
             if let Ok(comm) = std::fs::read_to_string(format!("/proc/{kid}/comm")) {
-                names.push(comm.trim().to_string());
+                found.push((kid, comm.trim().to_string()));
             }
         }
     }
-    names
+    found
+}
+
+/// The names (`comm`) of a process's children.
+fn children(pid: u32) -> Vec<String> {
+    child_processes(pid).into_iter().map(|(_, name)| name).collect()
+}
+
+/// The namespace of kind `kind` (`net`, `mnt`) a process is in.
+fn namespace(pid: u32, kind: &str) -> String {
+    std::fs::read_link(format!("/proc/{pid}/ns/{kind}"))
+        .map(|l| l.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// The launcher's runners, once the server has judged with `--jobs 2`: kept
+/// for the next runs (not one forked per run and gone), about as many as
+/// runs at once plus one idle; each in a network namespace of its own (its runs
+/// share it one after another, never two at once), all in the launcher's
+/// mount namespace (where the runs' folders are on a tmpfs), none the
+/// server's.
+fn check_runners(server: u32) {
+    let Some((launcher, _)) = child_processes(server)
+        .into_iter()
+        .find(|(_, name)| name == "mayan-launcher")
+    else {
+        panic!("the server has no launcher child")
+    };
+    let runners: Vec<u32> = child_processes(launcher)
+        .into_iter()
+        .filter(|(_, name)| name == "mayan-launcher")
+        .map(|(pid, _)| pid)
+        .collect();
+    // At most the two slots' runs at once, one idle, and one more for a
+    // request racing the launcher's count.
+    assert!(
+        (1..=4).contains(&runners.len()),
+        "after judging with --jobs 2, the launcher keeps {} runners (want 1 to 4)",
+        runners.len()
+    );
+    let mut nets: Vec<String> = runners.iter().map(|&r| namespace(r, "net")).collect();
+    nets.sort();
+    nets.dedup();
+    assert_eq!(nets.len(), runners.len(), "two runners share a network namespace");
+    assert!(
+        !nets.contains(&namespace(server, "net")),
+        "a runner is in the server's network namespace"
+    );
+    let mount = namespace(launcher, "mnt");
+    assert_ne!(
+        mount,
+        namespace(server, "mnt"),
+        "the launcher has no mount namespace of its own"
+    );
+    for r in runners {
+        assert_eq!(
+            namespace(r, "mnt"),
+            mount,
+            "a runner left the launcher's mount namespace"
+        );
+    }
 }
 
 #[test]
 fn the_server_starts_runs_from_its_launcher_and_gives_back_the_memory_of_sign_ins() {
-    const CONTESTANTS: usize = 12;
-    const SIGN_INS: usize = 60;
+    // The 200 sign-ins, 8 an account (under the per-account burst).
+    const CONTESTANTS: usize = 25;
+    const SIGN_INS: usize = 200;
     let names: Vec<String> = (0..CONTESTANTS).map(|i| format!("c{i}")).collect();
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
     let server = Server::start(&refs, "", &["--jobs", "2", "--rate-address", "100000"]);
@@ -69,6 +130,7 @@ fn the_server_starts_runs_from_its_launcher_and_gives_back_the_memory_of_sign_in
             let v = api.wait_judged(id, 600);
             assert_eq!(v["verdict"], "AC", "{v}");
         }
+        check_runners(pid);
     }
     let rss = rss_kib(pid);
     assert!(

@@ -407,13 +407,19 @@ fn serve_keeps_the_database_and_the_sources_it_compiles_private() {
             assert_eq!(mode(&file), 0o600, "{}", file.display());
         }
     }
-    let ours: Vec<_> = std::fs::read_dir(&tmp)
+    // The launcher's folder for runs holds nothing on the host: its tmpfs
+    // is in the launcher's own mount namespace.
+    let runs = tmp.join(format!("mayan-judge-{}-runs", server.child.id()));
+    let (ours, launchers): (Vec<_>, Vec<_>) = std::fs::read_dir(&tmp)
         .unwrap()
         .flatten()
         .map(|e| e.path())
-        .collect();
+        .partition(|p| *p != runs);
     assert_eq!(ours.len(), 1, "{ours:?}");
     assert_eq!(mode(&ours[0]), 0o700, "the compile folder");
+    for l in launchers {
+        assert_eq!(std::fs::read_dir(&l).unwrap().count(), 0, "{}", l.display());
+    }
     // A clean stop leaves nothing.
     nix::sys::signal::kill(
         nix::unistd::Pid::from_raw(server.child.id() as i32),

@@ -30,6 +30,10 @@ pub struct ScalingOptions {
     pub tests: Option<usize>,
     /// No progress.
     pub quiet: bool,
+    /// The launch part: runs per path and size.
+    pub launch_runs: usize,
+    /// The launch part: MiB the judge holds in its second series.
+    pub hold_mib: usize,
 }
 
 /// The `--jobs` values measured: 1, 2, 4, ... and `most` itself.
@@ -62,13 +66,27 @@ pub fn run(o: &ScalingOptions) -> Result<()> {
     let ladder = jobs_ladder(o.most_jobs);
     let cache = dir.path().join("cache");
     // Unmeasured: the cache holds the class's program afterwards.
-    grade_class(&class, problem.as_deref(), &cache, 1, Some("sample/1"))?;
+    grade_class(
+        &class,
+        problem.as_deref(),
+        &cache,
+        1,
+        Some("sample/1"),
+        Expect::AllAccepted,
+    )?;
     let mut grading = Vec::new();
     for &jobs in &ladder {
         if !o.quiet {
             eprintln!("grading the class with --jobs {jobs}");
         }
-        grading.push(grade_class(&class, problem.as_deref(), &cache, jobs, None)?);
+        grading.push(grade_class(
+            &class,
+            problem.as_deref(),
+            &cache,
+            jobs,
+            None,
+            Expect::AllAccepted,
+        )?);
     }
     let mut serving = Vec::new();
     for &jobs in &ladder {
@@ -92,8 +110,92 @@ pub fn run(o: &ScalingOptions) -> Result<()> {
         }
         serving.push(t);
     }
-    print_report(o, &ladder, &grading, &serving);
-    Ok(())
+    let loops = endless_loops(dir.path(), &class, o, &ladder, &cache)?;
+    print_report(o, &ladder, &grading, &serving, &loops);
+    super::launch::run(o.launch_runs, o.hold_mib)
+}
+
+/// Programs in the class with an endless loop (one of them loops).
+pub const LOOP_CLASS: usize = 8;
+/// Tests the class with an endless loop is graded on (the bundled
+/// problem's first ones, at its own time limit).
+pub const LOOP_TESTS: usize = 5;
+
+/// An endless loop: TLE on every test, whatever the machine.
+const ENDLESS_C: &str = "int main(void) { for (volatile unsigned long i = 0;; i++) {} }\n";
+
+/// The class with an endless loop, graded with each `--jobs`.
+struct Loops {
+    /// Its lower bound per `--jobs` and the time taken.
+    figures: Vec<(Duration, Duration)>,
+    /// TLE runs it must burn, and the time limit each burns.
+    runs: usize,
+    limit: Duration,
+}
+
+/// Grades [`LOOP_CLASS`] programs, one an endless loop (the rest the
+/// class's accepted program), on [`LOOP_TESTS`] tests with every `--jobs`
+/// of the ladder. The lower bound with J slots: the loop's runs, each
+/// burning the time limit, as few rounds of J as they fit in
+/// (`ceil(runs / J)` limits).
+fn endless_loops(
+    dir: &Path,
+    class: &Path,
+    o: &ScalingOptions,
+    ladder: &[usize],
+    cache: &Path,
+) -> Result<Loops> {
+    let tests = o.tests.unwrap_or(LOOP_TESTS).min(LOOP_TESTS);
+    let package = serve_load::narrowed_package(tests)?;
+    let problem = package.package_dir();
+    let limit = crate::package::Problem::load(&problem)?.config.limits.time_ms;
+    let looping = dir.join("looping");
+    std::fs::create_dir(&looping)?;
+    let source = dir.join("endless.c");
+    std::fs::write(&source, ENDLESS_C)?;
+    let built = Command::new("gcc")
+        .args(["-O0", "-o"])
+        .arg(looping.join("p00-endless"))
+        .arg(&source)
+        .status()?;
+    if !built.success() {
+        bail!("gcc failed on the endless loop ({built})");
+    }
+    let accepted = class.join("p01");
+    for i in 1..LOOP_CLASS {
+        std::fs::copy(&accepted, looping.join(format!("p{i:02}")))?;
+    }
+    let runs = tests;
+    let mut figures = Vec::new();
+    for &jobs in ladder {
+        if !o.quiet {
+            eprintln!("grading the class with an endless loop with --jobs {jobs}");
+        }
+        let g = grade_class(
+            &looping,
+            Some(&problem),
+            cache,
+            jobs,
+            None,
+            Expect::SomeNotAccepted,
+        )?;
+        let rounds = runs.div_ceil(jobs) as u32;
+        figures.push((Duration::from_millis(limit) * rounds, g.wall));
+    }
+    Ok(Loops {
+        figures,
+        runs,
+        limit: Duration::from_millis(limit),
+    })
+}
+
+/// What `grade` must say of a class.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Expect {
+    /// Every test accepted (exit 0).
+    AllAccepted,
+    /// Some verdict not AC (exit 1).
+    SomeNotAccepted,
 }
 
 /// Builds the accepted program with gcc and copies it `n` times into
@@ -122,13 +224,14 @@ fn write_class(dir: &Path, n: usize) -> Result<Option<PathBuf>> {
 }
 
 /// `grade --lang exe --jobs J` of every program in `class`: its wall time
-/// and the machine's busy share meanwhile; every test must be accepted.
+/// and the machine's busy share meanwhile; `grade` must answer as `expect`.
 fn grade_class(
     class: &Path,
     problem: Option<&Path>,
     cache: &Path,
     jobs: usize,
     tests: Option<&str>,
+    expect: Expect,
 ) -> Result<Figure> {
     let exe = std::env::current_exe().context("finding this executable")?;
     let mut programs: Vec<PathBuf> = std::fs::read_dir(class)?
@@ -150,9 +253,13 @@ fn grade_class(
     let start = Instant::now();
     let out = command.output().context("running grade")?;
     let wall = start.elapsed();
-    if !out.status.success() {
+    let want = match expect {
+        Expect::AllAccepted => 0,
+        Expect::SomeNotAccepted => 1,
+    };
+    if out.status.code() != Some(want) {
         bail!(
-            "grade --jobs {jobs} of the class did not accept every test ({}):\n{}{}",
+            "grade --jobs {jobs} of the class did not exit {want} ({}):\n{}{}",
             out.status,
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
@@ -169,6 +276,7 @@ fn print_report(
     ladder: &[usize],
     grading: &[Figure],
     serving: &[serve_load::Throughput],
+    loops: &Loops,
 ) {
     let cores = crate::judge::pool::available_cores();
     println!();
@@ -210,6 +318,26 @@ fn print_report(
                 format!("{:.0}% of {cores} busy (>= 90%)", busy * 100.0),
             );
         }
+    }
+    println!(
+        "A class of {LOOP_CLASS} with an endless loop ({} TLE runs of {:.1} s each; lower bound: \
+         ceil(runs / J) limits):",
+        loops.runs,
+        loops.limit.as_secs_f64()
+    );
+    println!("  J   lower bound   class wall   ratio");
+    for (&jobs, &(bound, wall)) in ladder.iter().zip(&loops.figures) {
+        let ratio = wall.as_secs_f64() / bound.as_secs_f64().max(1e-9);
+        println!(
+            "  {jobs:<3} {:>9.2} s  {:>9.2} s  {ratio:>5.2}x",
+            bound.as_secs_f64(),
+            wall.as_secs_f64()
+        );
+        targets.add(
+            &format!("class with an endless loop at --jobs {jobs}, ratio to its lower bound"),
+            ratio <= 1.15,
+            format!("{ratio:.2}x (<= 1.15x)"),
+        );
     }
     targets.print();
 }

@@ -192,6 +192,14 @@ impl Server {
         Some(kib << 10)
     }
 
+    /// The server's resident memory now (`VmRSS`), bytes.
+    fn resident_memory(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+        let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kib << 10)
+    }
+
     /// What the server wrote on stderr (errors).
     fn errors(&self) -> String {
         std::fs::read_to_string(self.dir.path().join("server.stderr")).unwrap_or_default()
@@ -832,6 +840,14 @@ fn print_report(o: &LoadOptions, server: &Server, setup: &Setup, load: &Load, ch
             peak as f64 / f64::from(1 << 20)
         );
     }
+    // Everything is judged and checked by now: what the server keeps.
+    let resident = server.resident_memory();
+    if let Some(rss) = resident {
+        println!(
+            "  The server's resident memory after the sign-ins and the burst: {:.0} MiB.",
+            rss as f64 / f64::from(1 << 20)
+        );
+    }
     let errors = server.errors();
     if !errors.trim().is_empty() {
         let first = errors.lines().next().unwrap_or_default();
@@ -841,8 +857,12 @@ fn print_report(o: &LoadOptions, server: &Server, setup: &Setup, load: &Load, ch
         );
     }
     let p99 = latency_table(stats);
-    print_targets(o, load, check, stats, &p99);
+    print_targets(o, load, check, stats, &p99, resident);
 }
+
+/// What the server may keep after the sign-ins and the burst (the
+/// argon2 buffers, the solver's tables and the runs' outputs given back).
+pub(super) const RESIDENT_TARGET_MIB: u64 = 128;
 
 /// Prints the latency table; the p99 under load of each kind.
 fn latency_table(stats: &Stats) -> Vec<(Kind, Option<f64>)> {
@@ -879,7 +899,14 @@ fn latency_table(stats: &Stats) -> Vec<(Kind, Option<f64>)> {
     out
 }
 
-fn print_targets(o: &LoadOptions, load: &Load, check: &Check, stats: &Stats, p99: &[(Kind, Option<f64>)]) {
+fn print_targets(
+    o: &LoadOptions,
+    load: &Load,
+    check: &Check,
+    stats: &Stats,
+    p99: &[(Kind, Option<f64>)],
+    resident: Option<u64>,
+) {
     let n = load.acknowledged.len();
     let mut rows = vec![
         (
@@ -907,6 +934,16 @@ fn print_targets(o: &LoadOptions, load: &Load, check: &Check, stats: &Stats, p99
                 format!("{name}, p99 under load < {limit:.0} ms: {p:.1} ms"),
             ));
         }
+    }
+    if let Some(rss) = resident {
+        let mib = rss as f64 / f64::from(1 << 20);
+        rows.push((
+            rss < RESIDENT_TARGET_MIB << 20,
+            format!(
+                "the server's resident memory after {} sign-ins and {} judged submissions < {RESIDENT_TARGET_MIB} MiB: {mib:.0} MiB",
+                o.contestants, check.judged
+            ),
+        ));
     }
     println!();
     println!("Targets:");

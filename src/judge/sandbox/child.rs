@@ -47,6 +47,10 @@ pub(crate) struct Isolated {
     /// Write end of the status pipe (close-on-exec, so the program never
     /// holds it).
     pub(crate) status_fd: i32,
+    /// A new network namespace for the run; `false`: the one of the
+    /// process forking it, made for a launcher's runner alone
+    /// (`launcher::runs_share_network`).
+    pub(crate) new_network: bool,
 }
 
 /// The judge as the child checks it is still its parent, after asking for
@@ -154,15 +158,14 @@ fn setup_child(s: &ChildSetup) -> io::Result<()> {
         // This process is the init of the run's pid namespace. It dies with
         // the judge's thread, and the kernel then kills the whole run.
         die_with_parent(|| s.parent.forked_init())?;
-        // SAFETY: single-threaded child; no CLONE_FILES/CLONE_FS sharing.
-        unsafe {
-            rustix::thread::unshare_unsafe(
-                rustix::thread::UnshareFlags::NEWNS
-                    | rustix::thread::UnshareFlags::NEWNET
-                    | rustix::thread::UnshareFlags::NEWIPC
-                    | rustix::thread::UnshareFlags::NEWUTS,
-            )?;
+        let mut flags = rustix::thread::UnshareFlags::NEWNS
+            | rustix::thread::UnshareFlags::NEWIPC
+            | rustix::thread::UnshareFlags::NEWUTS;
+        if iso.new_network {
+            flags |= rustix::thread::UnshareFlags::NEWNET;
         }
+        // SAFETY: single-threaded child; no CLONE_FILES/CLONE_FS sharing.
+        unsafe { rustix::thread::unshare_unsafe(flags)? };
         iso.plan.enter()?;
         fence = iso.plan.fence.as_ref().map(|f| f.create()).transpose()?;
         let program = super::isolation::raw_fork()?;

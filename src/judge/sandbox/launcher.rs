@@ -11,15 +11,20 @@
 //! cgroup and (rootless) its user namespace.
 //!
 //! Each run is a request over a `SOCK_SEQPACKET` socket pair: the judge
-//! makes a fresh socket pair for the run and passes one end to the launcher
-//! (`SCM_RIGHTS`); the launcher forks a *runner* (a copy of the small
-//! launcher, so the fork is cheap whatever the judge holds) and goes back
-//! to waiting. The runner reads the request on its end (the sandbox as the
-//! judge detected it, and the [`RunSpec`]), carries the run out exactly as
-//! the sandbox does in-process (`Sandbox::run_here`: box lease, work
-//! folder, cgroup, the run's init forked into new namespaces, supervision,
-//! cleanup), writes the result back and exits. The launcher never parses
-//! anything; it holds no state but the seccomp filters, built once.
+//! makes a fresh socket pair for the run and passes one end over the
+//! control socket (`SCM_RIGHTS`), where an idle *runner* takes it. Runners
+//! are copies of the small launcher, forked by it (so the fork is cheap
+//! whatever the judge holds) and kept: the launcher forks one more
+//! whenever none is idle, so there are as many as runs at once, plus one.
+//! A runner reads the request on its end (the sandbox as the judge
+//! detected it, and the [`RunSpec`]), carries the run out exactly as the
+//! sandbox does in-process (`Sandbox::run_here`: box lease, work folder,
+//! cgroup, the run's init forked into new namespaces, supervision,
+//! cleanup), writes the result back and waits for the next. One runner
+//! carries out one run at a time, so the network namespace it made for
+//! itself at its start serves its runs one after another ([`own_network`]).
+//! The launcher never parses anything; it holds no state but the seccomp
+//! filters, built once, and the count of idle runners.
 //!
 //! No run outlives the judge: the launcher dies with the judge's main
 //! thread (parent-death signal; also when its socket closes), each runner
@@ -116,12 +121,66 @@ pub(crate) fn owner_pid() -> u32 {
     JUDGE.get().copied().unwrap_or_else(std::process::id)
 }
 
-/// Kills and reaps the launcher (its runners die with it). Called at exit.
+/// Kills and reaps the launcher (its runners die with it), then removes
+/// its folder for runs (empty here: its tmpfs was the launcher's). Called
+/// at exit.
 pub fn stop() {
     if let Some(l) = LAUNCHER.get() {
         let pid = nix::unistd::Pid::from_raw(l.pid);
         let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGKILL);
         let _ = nix::sys::wait::waitpid(pid, None);
+        let dir = std::env::temp_dir().join(format!("mayan-judge-{}-runs", std::process::id()));
+        let _ = std::fs::remove_dir(dir);
+    }
+}
+
+/// In a launcher and its runners: the folder on a tmpfs of the launcher's
+/// own where runs' folders go (see [`private_work_root`]).
+static WORK_ROOT: OnceLock<PathBuf> = OnceLock::new();
+
+/// Where a runner makes its runs' folders when the judge named no place:
+/// the launcher's tmpfs, when it has one.
+pub(crate) fn work_root() -> Option<&'static std::path::Path> {
+    WORK_ROOT.get().map(PathBuf::as_path)
+}
+
+/// Gives the launcher (and so its runners) a mount namespace of its own,
+/// where a tmpfs is mounted on its folder for runs
+/// ([`super::workdir::launcher_root`]): a run's folders, its stdin file
+/// and the mount point of its root are then made and removed in memory,
+/// not in the host's temp dir (on ext4, three `mkdir`, an `unlink` and
+/// three `rmdir` a run cost a tenth of it). Host mounts still reach the
+/// launcher (`MS_SLAVE`); its own reach nobody, and go with it, however
+/// it ends. Where the launcher may not mount (no isolation), runs' folders
+/// stay in the temp dir.
+fn private_work_root(judge: u32) {
+    use nix::mount::{MsFlags, mount};
+    let Ok(dir) = super::workdir::launcher_root(judge) else {
+        return;
+    };
+    // SAFETY: the launcher is single-threaded here.
+    if unsafe { rustix::thread::unshare_unsafe(rustix::thread::UnshareFlags::NEWNS) }.is_err() {
+        let _ = std::fs::remove_dir(&dir);
+        return;
+    }
+    let private = mount(
+        None::<&str>,
+        "/",
+        None::<&str>,
+        MsFlags::MS_REC | MsFlags::MS_SLAVE,
+        None::<&str>,
+    )
+    .and_then(|()| {
+        mount(
+            Some("mayan-judge-runs"),
+            &dir,
+            Some("tmpfs"),
+            MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
+            Some("mode=0711"),
+        )
+    });
+    if private.is_ok() {
+        let _ = WORK_ROOT.set(dir);
     }
 }
 
@@ -367,8 +426,11 @@ fn decode_reply(bytes: &[u8]) -> io::Result<Result<RunResult, SandboxError>> {
 // ---------------------------------------------------------------------------
 // The launcher's side
 
-/// The launcher's loop: one runner forked per descriptor received; exits
-/// when the judge closes the control socket or dies.
+/// The launcher's loop: it keeps one runner idle at all times. Runners
+/// take requests from the control socket themselves and tell the launcher
+/// on a pipe when they take one (`b`) and when they are free again (`i`);
+/// when none is left free, the launcher forks another. Exits when the
+/// judge closes the control socket or dies.
 fn serve(control: OwnedFd, judge: i32) -> ! {
     if die_with_parent(judge).is_err() {
         exit(1);
@@ -386,18 +448,107 @@ fn serve(control: OwnedFd, judge: i32) -> ! {
     };
     let launcher = std::process::id() as i32;
     let filters = seccomp::Filters::build();
+    private_work_root(judge as u32);
+    let Ok((news, news_in)) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC) else {
+        exit(1)
+    };
+    let mut pool = RunnerPool::default();
     loop {
-        let fd = match receive_fd(&control) {
-            Ok(Some(fd)) => fd,
-            Ok(None) | Err(_) => exit(0),
-        };
-        // SAFETY: the launcher is single-threaded.
-        if let Ok(nix::unistd::ForkResult::Child) = unsafe { nix::unistd::fork() } {
-            drop(control);
-            runner(fd, &filters, launcher)
+        if pool.idle == 0 {
+            // SAFETY: the launcher is single-threaded.
+            match unsafe { nix::unistd::fork() } {
+                Ok(nix::unistd::ForkResult::Child) => {
+                    drop(news);
+                    runner(&control, &news_in, &filters, launcher)
+                }
+                Ok(nix::unistd::ForkResult::Parent { .. }) => pool.idle += 1,
+                // Out of processes for a moment: a request waits in the
+                // socket until a runner is free or the next try succeeds.
+                Err(_) => std::thread::sleep(std::time::Duration::from_millis(10)),
+            }
         }
-        // The parent (or a failed fork) closes its copy: the judge then
-        // reads an empty answer, an error of its own.
+        match wait_for_news(&control, &news) {
+            News::Byte(byte) => pool.heard(byte),
+            News::Stalled => pool.idle = 0,
+            News::Closed => exit(0),
+        }
+    }
+}
+
+/// The launcher's count of idle runners.
+#[derive(Debug, Default)]
+struct RunnerPool {
+    idle: usize,
+}
+
+impl RunnerPool {
+    /// A runner took a request (`b`) or is free again (`i`).
+    fn heard(&mut self, byte: u8) {
+        match byte {
+            b'b' => self.idle = self.idle.saturating_sub(1),
+            b'i' => self.idle += 1,
+            _ => {}
+        }
+    }
+}
+
+/// What the launcher hears while it waits.
+#[derive(Debug, PartialEq, Eq)]
+enum News {
+    /// A byte a runner wrote.
+    Byte(u8),
+    /// A request has waited a second with no runner taking it: the count
+    /// of idle runners is wrong (one was killed while idle).
+    Stalled,
+    /// The judge closed the control socket, or the pipe failed.
+    Closed,
+}
+
+/// Waits for the next thing a runner says on `news`, checking every second
+/// that no request waits on the control socket untaken.
+fn wait_for_news(control: &OwnedFd, news: &OwnedFd) -> News {
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
+    let second = Timespec {
+        tv_sec: 1,
+        tv_nsec: 0,
+    };
+    loop {
+        // The control socket is the runners' to read: only its hang-up
+        // (always reported) is watched here.
+        let mut fds = [
+            PollFd::new(control, PollFlags::empty()),
+            PollFd::new(news, PollFlags::IN),
+        ];
+        match poll(&mut fds, Some(&second)) {
+            Err(rustix::io::Errno::INTR) => continue,
+            Ok(0) => {
+                let mut waiting = [PollFd::new(control, PollFlags::IN)];
+                if poll(
+                    &mut waiting,
+                    Some(&Timespec {
+                        tv_sec: 0,
+                        tv_nsec: 0,
+                    }),
+                ) == Ok(1)
+                {
+                    return News::Stalled;
+                }
+                continue;
+            }
+            Err(_) => return News::Closed,
+            Ok(_) => {}
+        }
+        if fds[0].revents().intersects(PollFlags::HUP | PollFlags::ERR) {
+            return News::Closed;
+        }
+        if fds[1].revents().intersects(PollFlags::IN | PollFlags::HUP) {
+            let mut byte = [0u8; 1];
+            return match rustix::io::read(news, &mut byte) {
+                Ok(1) => News::Byte(byte[0]),
+                Err(rustix::io::Errno::INTR) => continue,
+                _ => News::Closed,
+            };
+        }
     }
 }
 
@@ -417,8 +568,13 @@ fn quiet_stdio() {
     }
 }
 
-/// One run in a runner, answered on `fd`; then the runner exits.
-fn runner(fd: OwnedFd, filters: &Option<seccomp::Filters>, launcher: i32) -> ! {
+/// A runner: takes requests from the control socket one at a time, each
+/// run carried out whole and answered on its own socket, for as long as
+/// the judge lives. Kept between runs, a runner is forked once, not per
+/// run (a fork and the page faults of a fresh copy cost more than a
+/// bare run), and holds the network namespace its runs share one after
+/// another ([`own_network`]).
+fn runner(control: &OwnedFd, news: &OwnedFd, filters: &Option<seccomp::Filters>, launcher: i32) -> ! {
     if die_with_parent(launcher).is_err() {
         exit(1);
     }
@@ -429,6 +585,57 @@ fn runner(fd: OwnedFd, filters: &Option<seccomp::Filters>, launcher: i32) -> ! {
             nix::sys::signal::SigHandler::SigDfl,
         )
     };
+    own_network();
+    // A run's input and outputs (up to the output limit) are mapped on their
+    // own and given back when freed: a runner kept for the next run does
+    // not keep the largest it saw, for its next fork to copy.
+    // SAFETY: sets a malloc parameter; the runner is single-threaded here.
+    unsafe { nix::libc::mallopt(nix::libc::M_MMAP_THRESHOLD, 1 << 20) };
+    loop {
+        let fd = match receive_fd(control) {
+            Ok(Some(fd)) => fd,
+            Ok(None) | Err(_) => exit(0),
+        };
+        let _ = rustix::io::write(news, b"b");
+        let answered = serve_one(fd, filters);
+        // Free again before the judge reads the end of the answer (and may
+        // send its next request): the launcher never counts a runner busy
+        // that the judge already counts free, and forks none too many.
+        let _ = rustix::io::write(news, b"i");
+        drop(answered);
+    }
+}
+
+/// Whether this process is a runner in a network namespace of its own
+/// (see [`own_network`]).
+static OWN_NETWORK: OnceLock<bool> = OnceLock::new();
+
+/// Moves the runner, while it is one thread, into a new network namespace
+/// (nothing in it but a loopback that is down), which every run it
+/// carries out then shares instead of making its own: making one costs a
+/// tenth of a run. Runs never share it at the same time (a runner
+/// carries out one run at a time, and each runner has its own), and
+/// nothing of a run is left in it for the next: every process of a run
+/// is dead before the runner takes another, its sockets closed with them,
+/// and its programs, without `CAP_NET_ADMIN` over it, can neither bring
+/// the loopback up nor change anything in it. A refusal leaves each run
+/// its own namespace, as in-process.
+fn own_network() {
+    // SAFETY: the runner is single-threaded here; only its own network
+    // namespace changes.
+    let moved = unsafe { rustix::thread::unshare_unsafe(rustix::thread::UnshareFlags::NEWNET) }.is_ok();
+    let _ = OWN_NETWORK.set(moved);
+}
+
+/// Whether runs started by this process share its network namespace
+/// (made for a runner alone, [`own_network`]) rather than each making one.
+pub(crate) fn runs_share_network() -> bool {
+    OWN_NETWORK.get().copied().unwrap_or(false)
+}
+
+/// One run, answered on `fd`, which is returned (the judge reads the
+/// answer's end once it is closed).
+fn serve_one(fd: OwnedFd, filters: &Option<seccomp::Filters>) -> OwnedFd {
     let mut stream = UnixStream::from(fd);
     let mut request = Vec::new();
     let result = match stream
@@ -449,7 +656,7 @@ fn runner(fd: OwnedFd, filters: &Option<seccomp::Filters>, launcher: i32) -> ! {
     };
     let fd = OwnedFd::from(stream);
     let _ = encode_reply(&fd, &result);
-    exit(0)
+    fd
 }
 
 fn read_request(bytes: &[u8]) -> io::Result<(SandboxWire, RunSpec)> {
@@ -536,6 +743,33 @@ mod tests {
             None,
         )
         .unwrap()
+    }
+
+    #[test]
+    fn the_launcher_counts_idle_runners_and_hears_a_stalled_request() {
+        let mut pool = RunnerPool { idle: 1 };
+        pool.heard(b'b');
+        assert_eq!(pool.idle, 0, "the one runner took a request: fork another");
+        pool.heard(b'i');
+        pool.heard(b'?');
+        assert_eq!(pool.idle, 1);
+
+        let (judge, control) = rustix::net::socketpair(
+            AddressFamily::UNIX,
+            SocketType::SEQPACKET,
+            SocketFlags::CLOEXEC,
+            None,
+        )
+        .unwrap();
+        let (news, news_in) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC).unwrap();
+        rustix::io::write(&news_in, b"b").unwrap();
+        assert_eq!(wait_for_news(&control, &news), News::Byte(b'b'));
+        // A request nobody takes for a second: the count was wrong.
+        let (_mine, theirs) = pair();
+        send_fd(&judge, theirs.as_fd()).unwrap();
+        assert_eq!(wait_for_news(&control, &news), News::Stalled);
+        drop(judge);
+        assert_eq!(wait_for_news(&control, &news), News::Closed);
     }
 
     #[test]

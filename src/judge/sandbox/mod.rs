@@ -804,7 +804,11 @@ impl Sandbox {
         };
 
         let tmpfs = lease.is_some().then(|| work_tmpfs_bytes(spec));
-        let ws = workdir::Workspace::create(self.work_root.as_deref(), owner, tmpfs).map_err(wd_err)?;
+        let work_root = match &self.work_root {
+            Some(r) => Some(r.as_path()),
+            None => launcher::work_root(),
+        };
+        let ws = workdir::Workspace::create(work_root, owner, tmpfs).map_err(wd_err)?;
         let result = self.run_in_retrying(spec, &ws, owner).and_then(|r| {
             for (name, dest) in &spec.collect {
                 ws.collect(name, dest, spec.limits.file_size_bytes)
@@ -883,6 +887,7 @@ impl Sandbox {
                 self.protections.landlock.is_some(),
             ),
             status_fd: w.as_raw_fd(),
+            new_network: !launcher::runs_share_network(),
         });
         let cmd = self.command(spec, &program, stdin, &ws.box_dir, cg.as_ref(), owner, isolated)?;
         let launch = |mut cmd: Command| {

@@ -193,6 +193,20 @@ pub(crate) fn write_read_only(dir: &Path, name: &str, bytes: &[u8]) -> io::Resul
     f.set_permissions(fs::Permissions::from_mode(0o444))
 }
 
+/// The folder a launcher keeps its runs' folders in, `mayan-judge-<judge
+/// pid>-runs` in the system temp dir, made if need be (mode 0711, as a run
+/// folder's base on the host: each run's own base decides who may enter
+/// it): named like a run folder, so what a killed judge left goes with
+/// its others.
+pub(crate) fn launcher_root(judge: u32) -> io::Result<PathBuf> {
+    use std::os::unix::fs::DirBuilderExt;
+    let dir = std::env::temp_dir().join(format!("{PREFIX}{judge}-runs"));
+    match fs::DirBuilder::new().mode(0o711).create(&dir) {
+        Err(e) if e.kind() != io::ErrorKind::AlreadyExists => Err(e),
+        _ => Ok(dir),
+    }
+}
+
 /// Removes what judges that died left in `work_root`: run folders whose
 /// judge process is gone (their tmpfs is unmounted first).
 pub(crate) fn remove_stale(work_root: &Path) {
