@@ -413,11 +413,9 @@ impl Undo {
             .map(|e| e.path())
             .collect();
         for run in runs {
-            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-            while fs::remove_dir(&run).is_err() && run.exists() && std::time::Instant::now() < deadline {
+            remove_when_idle(&run, || {
                 let _ = fs::write(run.join("cgroup.kill"), "1");
-                std::thread::sleep(std::time::Duration::from_millis(20));
-            }
+            });
         }
         for c in self.enabled.iter().rev() {
             let _ = fs::write(self.dir.join("cgroup.subtree_control"), format!("-{c}"));
@@ -427,11 +425,23 @@ impl Undo {
         }
         let _ = fs::write(self.dir.join("cgroup.procs"), "0");
         // The launcher's last runners may still be leaving the leaf.
-        let leaf = self.dir.join(SUPERVISOR);
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-        while fs::remove_dir(&leaf).is_err() && leaf.exists() && std::time::Instant::now() < deadline {
-            std::thread::sleep(std::time::Duration::from_millis(20));
+        remove_when_idle(&self.dir.join(SUPERVISOR), || {});
+    }
+}
+
+/// Removes the cgroup `dir`, retrying for up to 10 s while the kernel says
+/// it is busy (EBUSY: processes still leaving it or being torn down), with
+/// `meanwhile` between tries. Any other failure is final: it would not go
+/// away by waiting (on a plain folder, the unit tests' recorded trees, a
+/// folder with files in it is ENOTEMPTY).
+fn remove_when_idle(dir: &Path, mut meanwhile: impl FnMut()) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while let Err(e) = fs::remove_dir(dir) {
+        if e.raw_os_error() != Some(nix::libc::EBUSY) || std::time::Instant::now() >= deadline {
+            return;
         }
+        meanwhile();
+        std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
 
