@@ -269,7 +269,7 @@ fn uid_check(p: &Protections) -> Check {
         (true, _) => Check::pass(NAME, "60000 + box, leased per run"),
         (false, RunMode::Rootless) => Check::warn(
             NAME,
-            "one uid for every run (no range of 61000 ids in /etc/subuid and /etc/subgid, or no newuidmap): runs are kept apart by their pid, mount, network and IPC namespaces, Landlock and seccomp",
+            "one uid for every run (no range of 61000 ids in /etc/subuid and /etc/subgid, no newuidmap, or the judge runs with no_new_privs, as under systemd's NoNewPrivileges=): runs are kept apart by their pid, mount, network and IPC namespaces, Landlock and seccomp",
             "sudo apt-get install uidmap && sudo usermod --add-subuids 100000-165535 --add-subgids 100000-165535 $USER",
         ),
         (false, _) => Check::fail(NAME, "no uid per run", "run the judge as root"),

@@ -16,7 +16,8 @@ checks that:
   * a memory hog is MLE (also one whose malloc fails and that says so), a
     CPU burner TLE, a fork bomb contained, nothing left running;
   * the attack suite (tests/integration/attacks, the integration test
-    binary in $MAYAN_INTEGRATION_BIN) fails every attack;
+    binary in $MAYAN_INTEGRATION_BIN) fails every attack (MAYAN_ATTACKS=0:
+    not run);
   * the caller's cgroup is exactly as it was.
 Prints `PASS`/`FAIL` lines and exits 1 on any failure.
 """
@@ -102,7 +103,12 @@ def check_references(work, mode, uid_per_run):
     # secret/1-6: on the emulated CPU (some 25 times slower for Python) the
     # accepted programs stay far below the limit, and brute.py still
     # exceeds it (it takes 1.4 s of 3 s on secret/4 on a real CPU).
-    report = grade(work, "references", subs, "secret/[1-6]")
+    tests = "secret/[1-6]"
+    if os.environ.get("MAYAN_REFERENCES") == "c":
+        # The service contexts (tests/vm/service): the same judge code as
+        # the contexts above grades the five; one shows the protections.
+        want, subs, tests = {"solution.c": "AC"}, subs[:1], "secret/[12]"
+    report = grade(work, "references", subs, tests)
     if report is None:
         return
     check_protections(report, mode, uid_per_run)

@@ -366,9 +366,14 @@ fn single_thread() -> Result<(), String> {
     }
 }
 
-/// The user's ranges in `/etc/subuid` and `/etc/subgid`, when both exist
-/// and `newuidmap`/`newgidmap` are installed.
+/// The user's ranges in `/etc/subuid` and `/etc/subgid`, when both exist,
+/// `newuidmap`/`newgidmap` are installed, and the judge may gain their
+/// set-uid privilege (not under `no_new_privs`: systemd's
+/// `NoNewPrivileges=` and the options that imply it for a `User=`).
 fn subordinate_ranges(uid: u32, gid: u32, name: Option<&str>) -> Option<(SubIds, SubIds)> {
+    if no_new_privs() {
+        return None;
+    }
     let group = nix::unistd::Group::from_gid(gid.into())
         .ok()
         .flatten()
@@ -385,6 +390,17 @@ fn subordinate_ranges(uid: u32, gid: u32, name: Option<&str>) -> Option<(SubIds,
             .any(|d| Path::new(d).join(p).exists())
     };
     (found("newuidmap") && found("newgidmap")).then_some((u, g))
+}
+
+/// Whether the judge runs with `no_new_privs` (`NoNewPrivs: 1` in
+/// `/proc/self/status`): then a set-uid `newuidmap` runs without its
+/// privilege and the kernel refuses its map.
+fn no_new_privs() -> bool {
+    fs::read_to_string("/proc/self/status").is_ok_and(|s| {
+        s.lines()
+            .filter_map(|l| l.strip_prefix("NoNewPrivs:"))
+            .any(|v| v.trim() == "1")
+    })
 }
 
 /// The first range of `/etc/subuid`-style `text` for `id` or `name`.
