@@ -129,12 +129,12 @@ fn file_entries(paths: &[PathBuf]) -> Vec<Entry> {
 
 /// Reads every entry; each one refused is named on stderr with why.
 fn read_all(entries: Vec<Entry>, forced: Option<Lang>, reference: bool) -> Vec<Source> {
+    let read = similarity::par_map(&entries, 0, |e| match &e.path {
+        Ok(path) => load::load(path, &e.name, forced, reference).map_err(|err| err.to_string()),
+        Err(why) => Err(format!("{}: {why}", e.name)),
+    });
     let mut out = Vec::new();
-    for e in entries {
-        let read = match &e.path {
-            Ok(path) => load::load(path, &e.name, forced, reference).map_err(|err| err.to_string()),
-            Err(why) => Err(format!("{}: {why}", e.name)),
-        };
+    for read in read {
         match read {
             Ok(s) => out.push(s),
             Err(why) => eprintln!("skipped: {why}"),

@@ -16,6 +16,7 @@
 //! an [`Analysis`] out, and [`render`] writes it as JSON, CSV or HTML.
 
 pub mod corpus;
+pub mod disguise;
 pub mod fingerprint;
 pub mod load;
 pub mod render;
@@ -63,6 +64,27 @@ impl Source {
             reference,
         })
     }
+}
+
+/// `f` over `items` on `threads` threads (0: as many as the machine has), in
+/// order: programs are read and parsed side by side.
+pub fn par_map<T: Sync, R: Send>(items: &[T], threads: usize, f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let threads = match threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    let chunk = items.len().div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|scope| {
+        let f = &f;
+        let handles: Vec<_> = items
+            .chunks(chunk)
+            .map(|part| scope.spawn(move || part.iter().map(f).collect::<Vec<R>>()))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a worker thread panicked"))
+            .collect()
+    })
 }
 
 /// How the comparison is tuned.
@@ -302,7 +324,11 @@ fn prepare(
     }
 }
 
-/// Pairs that share a fingerprint that counts (not references with each other).
+/// Fingerprints a pair must share to be measured exactly.
+pub const MIN_SHARED: u32 = 2;
+
+/// Pairs that share at least [`MIN_SHARED`] fingerprints that count (not
+/// references with each other).
 fn candidates(sources: &[Source], prepared: &[Prepared]) -> Vec<(usize, usize)> {
     let mut index: FxHashMap<u64, Vec<u32>> = FxHashMap::default();
     for (p, prep) in prepared.iter().enumerate() {
@@ -310,17 +336,21 @@ fn candidates(sources: &[Source], prepared: &[Prepared]) -> Vec<(usize, usize)> 
             index.entry(f).or_default().push(p as u32);
         }
     }
-    let mut pairs: FxHashSet<(u32, u32)> = FxHashSet::default();
+    let mut shared: FxHashMap<(u32, u32), u32> = FxHashMap::default();
     for holders in index.values() {
         for (x, &a) in holders.iter().enumerate() {
             for &b in &holders[x + 1..] {
                 if !(sources[a as usize].reference && sources[b as usize].reference) {
-                    pairs.insert((a, b));
+                    *shared.entry((a, b)).or_default() += 1;
                 }
             }
         }
     }
-    let mut out: Vec<(usize, usize)> = pairs.into_iter().map(|(a, b)| (a as usize, b as usize)).collect();
+    let mut out: Vec<(usize, usize)> = shared
+        .into_iter()
+        .filter(|&(_, n)| n >= MIN_SHARED)
+        .map(|((a, b), _)| (a as usize, b as usize))
+        .collect();
     out.sort_unstable();
     out
 }
