@@ -89,7 +89,9 @@ fn parse(text: &str, lang: Lang) -> Option<tree_sitter::Tree> {
         Lang::Rust => tree_sitter_rust::LANGUAGE.into(),
     };
     p.set_language(&grammar).ok()?;
-    p.parse(text, None)
+    // A tree with errors (a program that uses macros the parser cannot see
+    // through) would place the rewrites wrongly: such a program is left as it is.
+    p.parse(text, None).filter(|t| !t.root_node().has_error())
 }
 
 /// Every node of `tree` (preorder) for which `keep` holds.
@@ -477,7 +479,10 @@ fn swap_branches(text: &str, lang: Lang, _: &mut fastrand::Rng) -> String {
             if matches!(other.kind(), "if_statement" | "if_expression") {
                 return None;
             }
-            let c = c.trim_start_matches('(').trim_end_matches(')');
+            let c = c
+                .strip_prefix('(')
+                .and_then(|c| c.strip_suffix(')'))
+                .unwrap_or(&c);
             let head = if lang == Lang::Rust {
                 format!("if !({c})")
             } else {

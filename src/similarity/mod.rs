@@ -188,6 +188,8 @@ pub struct Analysis {
     pub threshold: f64,
     /// Pairs compared (every pair, references with each other left out).
     pub compared: usize,
+    /// Pairs measured exactly (those sharing enough fingerprints).
+    pub measured: usize,
 }
 
 /// A program prepared for comparison.
@@ -198,6 +200,36 @@ struct Prepared {
     total: f64,
     sorted: Vec<(u64, u32)>,
     prints: Vec<u64>,
+    /// The text without whitespace, and where each line starts in it.
+    squashed: Squashed,
+}
+
+/// A program's text without whitespace, and where each line starts in it:
+/// two fragments are the same code up to layout when their slices are equal.
+struct Squashed {
+    text: String,
+    line_starts: Vec<usize>,
+}
+
+impl Squashed {
+    fn of(text: &str) -> Squashed {
+        let mut out = Squashed {
+            text: String::with_capacity(text.len()),
+            line_starts: Vec::new(),
+        };
+        for line in text.lines() {
+            out.line_starts.push(out.text.len());
+            out.text.extend(line.chars().filter(|c| !c.is_whitespace()));
+        }
+        out.line_starts.push(out.text.len());
+        out
+    }
+
+    /// Lines `l[0]..=l[1]` (from 1), squashed.
+    fn lines(&self, l: [u32; 2]) -> &str {
+        let at = |n: usize| self.line_starts[n.min(self.line_starts.len() - 1)];
+        &self.text[at(l[0] as usize - 1)..at(l[1] as usize)]
+    }
 }
 
 /// Compares every pair of `sources` (references not with each other),
@@ -240,6 +272,7 @@ pub fn analyse(
         groups,
         threshold: options.threshold,
         compared,
+        measured: candidates.len(),
     }
 }
 
@@ -315,6 +348,7 @@ fn prepare(
         .collect();
     let prints = fingerprint::winnow(&usable);
     Prepared {
+        squashed: Squashed::of(&s.text),
         toks,
         free,
         weight,
@@ -432,7 +466,14 @@ fn compare(sources: &[Source], prepared: &[Prepared], a: usize, b: usize, option
         wa += fa;
         wb += fb;
         matched += t.len;
-        fragments.push(fragment(&sources[a], &sources[b], ra, rb, t.len, (fa + fb) / 2.0));
+        fragments.push(fragment(
+            (&sources[a], pa),
+            (&sources[b], pb),
+            ra,
+            rb,
+            t.len,
+            (fa + fb) / 2.0,
+        ));
     }
     let share_a = (wa / (pa.total + options.prior)).min(1.0);
     let share_b = (wb / (pb.total + options.prior)).min(1.0);
@@ -453,8 +494,8 @@ fn compare(sources: &[Source], prepared: &[Prepared], a: usize, b: usize, option
 }
 
 fn fragment(
-    sa: &Source,
-    sb: &Source,
+    (sa, pa): (&Source, &Prepared),
+    (sb, pb): (&Source, &Prepared),
     ra: std::ops::Range<usize>,
     rb: std::ops::Range<usize>,
     len: u32,
@@ -465,7 +506,8 @@ fn fragment(
         [span.clone().min().unwrap_or(1), span.max().unwrap_or(1)]
     };
     let (la, lb) = (lines(sa, &ra), lines(sb, &rb));
-    let reason = reason(sa, sb, la, lb, weight / len as f64);
+    let same_text = pa.squashed.lines(la) == pb.squashed.lines(lb);
+    let reason = reason(sa.lang, sb.lang, same_text, weight / len as f64);
     Fragment {
         lines_a: la,
         lines_b: lb,
@@ -476,22 +518,10 @@ fn fragment(
 }
 
 /// Why a fragment counts, in words.
-fn reason(sa: &Source, sb: &Source, la: [u32; 2], lb: [u32; 2], mean_weight: f64) -> String {
-    let squash = |s: &Source, l: [u32; 2]| -> String {
-        s.text
-            .lines()
-            .skip(l[0] as usize - 1)
-            .take((l[1] - l[0] + 1) as usize)
-            .flat_map(|line| line.chars().filter(|c| !c.is_whitespace()))
-            .collect()
-    };
-    let what = if sa.lang != sb.lang {
-        format!(
-            "the same token structure in {} and {}",
-            sa.lang.name(),
-            sb.lang.name()
-        )
-    } else if squash(sa, la) == squash(sb, lb) {
+fn reason(la: Lang, lb: Lang, same_text: bool, mean_weight: f64) -> String {
+    let what = if la != lb {
+        format!("the same token structure in {} and {}", la.name(), lb.name())
+    } else if same_text {
         "the same code, up to spacing and layout".to_string()
     } else {
         "the same token structure after renaming, retyping or rewriting".to_string()
