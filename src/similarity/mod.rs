@@ -110,12 +110,13 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Options {
-        // Chosen on the labelled corpus (tests/integration/similar.rs, `tune`):
-        // every setting tried separates copies perfectly there; these also find
-        // every C++ to Python translation above the 1% false-positive threshold.
+        // Chosen on the labelled corpus (tests/integration/similar.rs, `tune`).
+        // The threshold on copies disguised from another seed than the
+        // reported ones: at 0.55, 0.7% of the independent pairs are flagged
+        // there and 98% of the heavy copies (0.5 flagged 1.8%).
         Options {
             common_share: 0.3,
-            threshold: 0.5,
+            threshold: 0.55,
             min_tokens: 60.0,
             prior: 0.0,
             max_share_weight: 1.0,
