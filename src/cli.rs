@@ -473,7 +473,7 @@ pub struct SimilarArgs {
     #[arg(long)]
     pub language: Option<String>,
     /// Pairs at or above this similarity (0 to 1) are flagged and grouped.
-    #[arg(long, default_value_t = 0.5)]
+    #[arg(long, default_value_t = 0.55)]
     pub threshold: f64,
     /// A fragment in at least this share of the programs counts for nothing.
     #[arg(long, default_value_t = 0.3)]

@@ -38,9 +38,10 @@ pub fn run(args: &SimilarArgs) -> Result<i32> {
         Some(dir) => contest_entries(dir, &args.stem)?,
         None => file_entries(&args.sources),
     };
-    let mut sources = read_all(entries, forced, false);
-    sources.extend(read_all(file_entries(&args.reference), forced, true));
-    let templates = read_all(file_entries(&args.template), forced, false);
+    let threads = args.jobs.unwrap_or(0);
+    let mut sources = read_all(entries, forced, false, threads);
+    sources.extend(read_all(file_entries(&args.reference), forced, true, threads));
+    let templates = read_all(file_entries(&args.template), forced, false, threads);
     if sources.len() < 2 {
         bail!(
             "{} program(s) could be read: at least two are needed to compare",
@@ -50,7 +51,7 @@ pub fn run(args: &SimilarArgs) -> Result<i32> {
     let options = similarity::Options {
         common_share: args.common_share,
         threshold: args.threshold,
-        threads: args.jobs.unwrap_or(0),
+        threads,
         ..Default::default()
     };
     let progress = Progress::new(args.quiet, 0, "pairs");
@@ -127,14 +128,15 @@ fn file_entries(paths: &[PathBuf]) -> Vec<Entry> {
     out
 }
 
-/// Reads every entry; each one refused is named on stderr with why.
-fn read_all(entries: Vec<Entry>, forced: Option<Lang>, reference: bool) -> Vec<Source> {
+/// Reads and parses every entry on `threads` threads; each one refused is
+/// named on stderr with why, in the entries' order.
+fn read_all(entries: Vec<Entry>, forced: Option<Lang>, reference: bool, threads: usize) -> Vec<Source> {
+    let read = similarity::par_map(&entries, threads, |e| match &e.path {
+        Ok(path) => load::load(path, &e.name, forced, reference).map_err(|err| err.to_string()),
+        Err(why) => Err(format!("{}: {why}", e.name)),
+    });
     let mut out = Vec::new();
-    for e in entries {
-        let read = match &e.path {
-            Ok(path) => load::load(path, &e.name, forced, reference).map_err(|err| err.to_string()),
-            Err(why) => Err(format!("{}: {why}", e.name)),
-        };
+    for read in read {
         match read {
             Ok(s) => out.push(s),
             Err(why) => eprintln!("skipped: {why}"),

@@ -10,9 +10,14 @@
 //! reformatting, type changes and comments change nothing, and a line-by-line
 //! translation from C++ to Python gives nearly the same tokens. A counted
 //! loop (`for (i = a; i < b; i++)`, `for i in range(a, b)`, `for i in a..b`)
-//! is written the same way in every language.
+//! is written the same way in every language; the operands of a binary
+//! operation are written in a canonical order (`x > 0` is `0 < x`). C and C++ macros are written
+//! out where they are used first (`macros`), so `rep(i, 0, n)` is the loop
+//! it stands for.
 
 use std::fmt;
+
+mod macros;
 
 /// One token of the shared alphabet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -168,6 +173,11 @@ pub const MAX_DEPTH: usize = 1000;
 /// The tokens of `source` in `lang`, and the share of its syntax tree that
 /// is in error (0 for a program that parses cleanly).
 pub fn tokenize(source: &str, lang: Lang) -> Result<(Vec<Token>, f64), TokenizeError> {
+    let expanded = match lang {
+        Lang::C | Lang::Cpp => macros::expand(source),
+        Lang::Python | Lang::Rust => None,
+    };
+    let source = expanded.as_deref().unwrap_or(source);
     let mut parser = tree_sitter::Parser::new();
     parser
         .set_language(&lang.grammar())
@@ -274,6 +284,12 @@ impl Walker<'_> {
         }
         if let Some(tok) = operation(kind, || self.operator(node)) {
             self.emit(tok, node);
+            if matches!(tok, Tok::Compare | Tok::Arith | Tok::Logic | Tok::Bits)
+                && !matches!(kind, "update_expression")
+                && node.named_child_count() == 2
+            {
+                return self.operands_in_order(node, depth);
+            }
             if tok == Tok::Assign && is_compound(&self.operator(node)) {
                 self.emit(Tok::Arith, node);
             }
@@ -291,6 +307,24 @@ impl Walker<'_> {
             return Ok(());
         }
         self.children(node, depth)
+    }
+
+    /// The two operands of a binary operation, the one with the smaller
+    /// tokens first: `a == b` and `b == a`, `x > 0` and `0 < x` are written
+    /// the same (which operator it is, `<` or `>`, `+` or `-`, is not written).
+    fn operands_in_order(&mut self, node: tree_sitter::Node, depth: usize) -> Result<(), TokenizeError> {
+        let (Some(left), Some(right)) = (node.named_child(0), node.named_child(1)) else {
+            return self.children(node, depth);
+        };
+        let start = self.out.len();
+        self.node(left, depth + 1)?;
+        let mid = self.out.len();
+        self.node(right, depth + 1)?;
+        let key = |t: &[Token]| (t.len(), t.iter().map(|t| t.tok).collect::<Vec<_>>());
+        if key(&self.out[mid..]) < key(&self.out[start..mid]) {
+            self.out[start..].rotate_left(mid - start);
+        }
+        Ok(())
     }
 
     /// The operator of a binary, unary or assignment node: its first
