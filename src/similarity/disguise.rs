@@ -708,12 +708,7 @@ fn counted_as_while(text: &str, lang: Lang) -> String {
     let edits = loops
         .iter()
         .filter_map(|n| {
-            let var = n
-                .child_by_field_name("left")
-                .or_else(|| n.child_by_field_name("pattern"))?;
-            let value = n
-                .child_by_field_name("right")
-                .or_else(|| n.child_by_field_name("value"))?;
+            let (var, value) = super::tokens::for_in_parts(*n)?;
             let body = n.child_by_field_name("body")?;
             if var.kind() != "identifier" || text[body.byte_range()].contains("continue") {
                 return None;

@@ -387,12 +387,7 @@ impl Walker<'_> {
             }
             return Some((var, Some(from), right, body));
         }
-        let var = node
-            .child_by_field_name("left")
-            .or_else(|| node.child_by_field_name("pattern"))?;
-        let value = node
-            .child_by_field_name("right")
-            .or_else(|| node.child_by_field_name("value"))?;
+        let (var, value) = for_in_parts(node)?;
         if value.kind() == "range_expression" {
             let mut cursor = value.walk();
             let parts: Vec<_> = value.named_children(&mut cursor).collect();
@@ -524,6 +519,20 @@ fn leaf(kind: &str, text: &str) -> Option<Tok> {
         _ if matches!(text, "True" | "False") => Tok::Bool,
         _ => return None,
     })
+}
+
+/// The loop variable and the iterated value of a Python `for x in v` or a
+/// Rust `for x in v` (their grammars name the fields differently).
+pub(crate) fn for_in_parts(
+    node: tree_sitter::Node<'_>,
+) -> Option<(tree_sitter::Node<'_>, tree_sitter::Node<'_>)> {
+    let var = node
+        .child_by_field_name("left")
+        .or_else(|| node.child_by_field_name("pattern"))?;
+    let value = node
+        .child_by_field_name("right")
+        .or_else(|| node.child_by_field_name("value"))?;
+    Some((var, value))
 }
 
 #[cfg(test)]

@@ -129,8 +129,7 @@ pub fn stop() {
         let pid = nix::unistd::Pid::from_raw(l.pid);
         let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGKILL);
         let _ = nix::sys::wait::waitpid(pid, None);
-        let dir = std::env::temp_dir().join(format!("mayan-judge-{}-runs", std::process::id()));
-        let _ = std::fs::remove_dir(dir);
+        let _ = std::fs::remove_dir(super::workdir::launcher_root_path(std::process::id()));
     }
 }
 

@@ -200,11 +200,16 @@ pub(crate) fn write_read_only(dir: &Path, name: &str, bytes: &[u8]) -> io::Resul
 /// its others.
 pub(crate) fn launcher_root(judge: u32) -> io::Result<PathBuf> {
     use std::os::unix::fs::DirBuilderExt;
-    let dir = std::env::temp_dir().join(format!("{PREFIX}{judge}-runs"));
+    let dir = launcher_root_path(judge);
     match fs::DirBuilder::new().mode(0o711).create(&dir) {
         Err(e) if e.kind() != io::ErrorKind::AlreadyExists => Err(e),
         _ => Ok(dir),
     }
+}
+
+/// Where [`launcher_root`] puts the folder of judge `judge`'s launcher.
+pub(crate) fn launcher_root_path(judge: u32) -> PathBuf {
+    std::env::temp_dir().join(format!("{PREFIX}{judge}-runs"))
 }
 
 /// Removes what judges that died left in `work_root`: run folders whose
