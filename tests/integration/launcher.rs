@@ -105,14 +105,18 @@ fn the_server_starts_runs_from_its_launcher_and_gives_back_the_memory_of_sign_in
         children(pid)
     );
     // Sign-ins from four clients at once: argon2 takes 19 MiB per check,
-    // on whichever of the runtime's blocking threads.
+    // on whichever of the runtime's blocking threads. Each client has
+    // accounts of its own: two checks of one account at once would be
+    // refused (one at a time per account), as a loaded machine let the
+    // clients drift into.
     std::thread::scope(|s| {
         for t in 0..4 {
             let (server, names) = (&server, &names);
             s.spawn(move || {
-                for i in (t..SIGN_INS).step_by(4) {
-                    let name = &names[i % CONTESTANTS];
-                    server.signed_in(name, &format!("{name}-pw"));
+                for _ in 0..SIGN_INS / CONTESTANTS {
+                    for name in names.iter().skip(t).step_by(4) {
+                        server.signed_in(name, &format!("{name}-pw"));
+                    }
                 }
             });
         }
