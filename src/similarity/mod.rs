@@ -397,37 +397,16 @@ fn measure(
     options: &Options,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Vec<Pair> {
-    let threads = match options.threads {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    };
     let done = std::sync::atomic::AtomicUsize::new(0);
-    let chunk = candidates.len().div_ceil(threads.max(1)).max(1);
-    let mut pairs: Vec<Pair> = std::thread::scope(|scope| {
-        let handles: Vec<_> = candidates
-            .chunks(chunk)
-            .map(|part| {
-                let done = &done;
-                scope.spawn(move || {
-                    let mut out = Vec::new();
-                    for (n, &(a, b)) in part.iter().enumerate() {
-                        if let Some(p) = compare(sources, prepared, a, b, options) {
-                            out.push(p);
-                        }
-                        if n % 256 == 255 {
-                            let d = done.fetch_add(256, std::sync::atomic::Ordering::Relaxed) + 256;
-                            progress(d.min(candidates.len()), candidates.len());
-                        }
-                    }
-                    out
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("a comparison thread panicked"))
-            .collect()
+    let measured = par_map(candidates, options.threads, |&(a, b)| {
+        let pair = compare(sources, prepared, a, b, options);
+        let d = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        if d.is_multiple_of(256) {
+            progress(d, candidates.len());
+        }
+        pair
     });
+    let mut pairs: Vec<Pair> = measured.into_iter().flatten().collect();
     progress(candidates.len(), candidates.len());
     pairs.sort_by(|x, y| {
         y.similarity
