@@ -27,6 +27,7 @@ use std::time::{Duration, Instant};
 
 use super::solve::measured;
 
+mod busy;
 mod launch;
 mod scaling;
 mod serve_load;

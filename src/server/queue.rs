@@ -1,13 +1,20 @@
-//! The judging queue: `--jobs` worker threads take submissions from the
-//! database (fairly: `Db::claim_next`), judge each on the one judging path
+//! The judging queue: worker threads take submissions from the database
+//! (fairly: `Db::claim_next`), judge each on the one judging path
 //! (`submission::prepare`, then `Grader::grade_prepared`, in the sandbox
 //! `grade` uses) and store the results in one transaction. Compilations and
 //! runs of every submission in flight draw from one pool of `--jobs` slots
-//! (`judge::pool`, the older submission first), so one submission alone
-//! uses every slot, and a slow test never idles one while others wait. A submission a
-//! killed server was judging is queued again at the next start, so it is
-//! judged exactly once in the final results. Workers run at a lower CPU
-//! priority than the web server, so judging never starves the pages.
+//! (`judge::pool`), the earliest claimed first (the pool's order is the
+//! claims' order, so the queue's fairness holds in the slots too), so one
+//! submission alone uses every slot, and a slow test never idles one while
+//! others wait. There are [`IN_FLIGHT_PER_SLOT`] times as many workers as
+//! slots: while a worker stores a result (an fsync), claims the next
+//! submission (another) and writes its source out, the submissions other
+//! workers hold keep every slot busy; the extra ones wait in the pool, and
+//! take a slot only when no earlier claimed work wants it
+//! ([`judge_claims`]). A submission a killed server was judging (or had
+//! claimed) is queued again at the next start, so it is judged exactly
+//! once in the final results. Workers run at a lower CPU priority than the
+//! web server, so judging never starves the pages.
 
 use super::db::{Claimed, Db, Judged};
 use super::events::{Event, Live};
@@ -113,40 +120,91 @@ fn remove_dead_work_dirs(tmp: &Path) {
 /// CPU priority of judging (nice): the web server stays at 0.
 const JUDGING_NICE: i32 = 10;
 
+/// Submissions judged at once per slot of the pool: one more than the
+/// slots would cover one worker's store and claim; two per slot cover
+/// every worker of a slot's share storing at once.
+pub const IN_FLIGHT_PER_SLOT: usize = 2;
+
+/// What a worker's claim found.
+pub enum Claim<T> {
+    /// A submission to judge.
+    Work(T),
+    /// Nothing queued: wait for a wake-up, then claim again.
+    Nothing,
+    /// No more work will come: the worker ends.
+    Stop,
+}
+
+/// Runs `workers` threads (at [`JUDGING_NICE`]), each claiming a
+/// submission, judging it and claiming again, until `claim` says
+/// [`Claim::Stop`] to each; [`Claim::Nothing`] calls `idle` first. Claims
+/// are made one at a time and numbered in their order (0, 1, ...):
+/// `judge(work, number)` takes its slots as that group, so the earliest
+/// claimed gets a free slot first.
+pub fn judge_claims<T>(
+    workers: usize,
+    claim: impl Fn() -> Claim<T> + Sync,
+    judge: impl Fn(T, u64) + Sync,
+    idle: impl Fn() + Sync,
+) {
+    let claims = Mutex::new(0u64);
+    let next = || {
+        let mut made = claims.lock().unwrap_or_else(|p| p.into_inner());
+        let c = claim();
+        let number = *made;
+        if let Claim::Work(_) = c {
+            *made += 1;
+        }
+        (c, number)
+    };
+    std::thread::scope(|s| {
+        for _ in 0..workers.max(1) {
+            s.spawn(|| {
+                // Threads this one starts (its tests' runs) inherit it.
+                let me = rustix::thread::gettid();
+                let _ = rustix::process::setpriority_process(Some(me), JUDGING_NICE);
+                loop {
+                    match next() {
+                        (Claim::Work(w), number) => judge(w, number),
+                        (Claim::Nothing, _) => idle(),
+                        (Claim::Stop, _) => return,
+                    }
+                }
+            });
+        }
+    });
+}
+
 impl Workers<'_> {
-    /// Runs `jobs` workers, sharing a pool of `jobs` slots, until the
-    /// process ends.
+    /// Runs [`IN_FLIGHT_PER_SLOT`] workers per slot, sharing a pool of
+    /// `jobs` slots, until the process ends.
     pub fn run(&self, jobs: usize) {
         let pool = Pool::new(jobs);
-        std::thread::scope(|s| {
-            for _ in 0..pool.size() {
-                s.spawn(|| {
-                    // Threads this one starts (its tests' runs) inherit it.
-                    let me = rustix::thread::gettid();
-                    let _ = rustix::process::setpriority_process(Some(me), JUDGING_NICE);
-                    self.work(&pool);
-                });
-            }
-        });
+        judge_claims(
+            pool.size() * IN_FLIGHT_PER_SLOT,
+            || self.claim(),
+            |c, number| self.judge(c, &pool, number),
+            || self.wake.wait(Duration::from_secs(1)),
+        );
     }
 
-    fn work(&self, pool: &Pool) -> ! {
-        loop {
-            match self.db.claim_next() {
-                Ok(Some(claimed)) => self.judge(claimed, pool),
-                Ok(None) => self.wake.wait(Duration::from_secs(1)),
-                Err(e) => {
-                    eprintln!("mayan-judge serve: error: taking the next submission: {e}");
-                    std::thread::sleep(Duration::from_secs(2));
-                }
+    /// The next submission, fairly ([`Db::claim_next`]).
+    fn claim(&self) -> Claim<Claimed> {
+        match self.db.claim_next() {
+            Ok(Some(claimed)) => Claim::Work(claimed),
+            Ok(None) => Claim::Nothing,
+            Err(e) => {
+                eprintln!("mayan-judge serve: error: taking the next submission: {e}");
+                std::thread::sleep(Duration::from_secs(2));
+                Claim::Nothing
             }
         }
     }
 
-    /// Judges one claimed submission and stores its results.
-    fn judge(&self, c: Claimed, pool: &Pool) {
-        self.live.set(c.id, c.user_id, "compiling".into());
-        let report = self.report(&c, pool);
+    /// Judges one claimed submission (its slots taken as group `number`,
+    /// its place in the claims' order) and stores its results.
+    fn judge(&self, c: Claimed, pool: &Pool, number: u64) {
+        let report = self.report(&c, pool, number);
         let judged = Judged {
             verdict: report.overall_verdict().to_string(),
             score: report.score,
@@ -165,18 +223,21 @@ impl Workers<'_> {
     }
 
     /// Compiles and grades a submission into its report.
-    fn report(&self, c: &Claimed, pool: &Pool) -> SubmissionReport {
+    fn report(&self, c: &Claimed, pool: &Pool, group: u64) -> SubmissionReport {
         let mut report = SubmissionReport::new(
             format!("#{} {}", c.id, c.file_name),
             &c.language,
             self.grader.max_score(),
         );
-        let group = c.id.max(0) as u64;
         let compile = Item {
             group,
             work: Work::Compile,
         };
-        let prepared = pool.run(compile, || self.prepare(c));
+        // Until it has a slot, it shows as judging (claimed, waiting).
+        let prepared = pool.run(compile, || {
+            self.live.set(c.id, c.user_id, "compiling".into());
+            self.prepare(c)
+        });
         let n = self.grader.len();
         let done = AtomicUsize::new(0);
         self.live.set(c.id, c.user_id, format!("running test 1 of {n}"));
@@ -243,4 +304,197 @@ fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         .mode(0o600)
         .open(path)?
         .write_all(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::{BTreeSet, HashMap};
+
+    const SLOTS: usize = 2;
+    const SUBMISSIONS: u64 = 8;
+    const TESTS: usize = 3;
+    /// Breaks a deadlock (reported as such); never reached when the
+    /// schedule keeps the slots busy.
+    const STUCK: Duration = Duration::from_secs(60);
+
+    /// The pieces of judging holding slots, and what the test lets go.
+    #[derive(Default)]
+    struct Stage {
+        running: BTreeSet<Item>,
+        released: BTreeSet<Item>,
+        /// Pieces ended, per submission.
+        ended: HashMap<u64, usize>,
+        stored: u64,
+        /// Submissions whose pieces have all ended, not yet stored.
+        storing: usize,
+        stuck: Vec<String>,
+        give_up: bool,
+    }
+
+    impl Stage {
+        /// Pieces holding a slot and not yet let go.
+        fn holding(&self) -> usize {
+            self.running.difference(&self.released).count()
+        }
+
+        /// Submissions with a piece not ended.
+        fn remaining(&self) -> usize {
+            let done = self.ended.values().filter(|&&n| n == 1 + TESTS).count();
+            SUBMISSIONS as usize - done
+        }
+
+        /// Every slot busy, or too few submissions left to fill them.
+        fn full(&self) -> bool {
+            self.holding() == SLOTS || self.remaining() < SLOTS
+        }
+    }
+
+    struct Scene {
+        stage: Mutex<Stage>,
+        changed: Condvar,
+        pool: Pool,
+    }
+
+    impl Scene {
+        fn lock(&self) -> std::sync::MutexGuard<'_, Stage> {
+            self.stage.lock().unwrap()
+        }
+
+        /// Waits until `ready`; on [`STUCK`], notes `what` and lets
+        /// everything go.
+        fn wait_for(&self, what: &str, ready: impl Fn(&Stage) -> bool) -> std::sync::MutexGuard<'_, Stage> {
+            let st = self.lock();
+            let (mut st, t) = self
+                .changed
+                .wait_timeout_while(st, STUCK, |st| !st.give_up && !ready(st))
+                .unwrap();
+            if t.timed_out() {
+                let note = format!(
+                    "{what}: holding {:?}, {} submissions left, {} stored",
+                    st.running.difference(&st.released).collect::<Vec<_>>(),
+                    st.remaining(),
+                    st.stored
+                );
+                st.stuck.push(note);
+                st.give_up = true;
+                self.changed.notify_all();
+            }
+            st
+        }
+
+        /// A piece of judging: holds its slot until the test lets it go.
+        fn piece(&self, item: Item) {
+            self.pool.run(item, || {
+                self.lock().running.insert(item);
+                self.changed.notify_all();
+                let mut st = self.wait_for("a piece", |st| st.released.contains(&item));
+                st.running.remove(&item);
+                let ended = st.ended.entry(item.group).or_default();
+                *ended += 1;
+                if *ended == 1 + TESTS {
+                    // Its store begins with its last piece's end.
+                    st.storing += 1;
+                }
+                self.changed.notify_all();
+            });
+        }
+
+        /// A submission: its compilation, then its tests on up to a
+        /// thread per slot (as the grader runs them), then its results
+        /// stored: a store (an fsync) that ends only once every slot is
+        /// busy again, so that a schedule relying on it to fill a slot
+        /// is stuck.
+        fn judge(&self, group: u64) {
+            self.piece(Item {
+                group,
+                work: Work::Compile,
+            });
+            let next = AtomicUsize::new(0);
+            let tests = || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= TESTS {
+                        break;
+                    }
+                    self.piece(Item {
+                        group,
+                        work: Work::Test(i),
+                    });
+                }
+            };
+            std::thread::scope(|s| {
+                for _ in 1..SLOTS {
+                    s.spawn(tests);
+                }
+                tests();
+            });
+            let mut st = self.wait_for(&format!("storing submission {group}"), Stage::full);
+            st.storing -= 1;
+            st.stored += 1;
+            self.changed.notify_all();
+        }
+    }
+
+    #[test]
+    fn while_submissions_wait_every_slot_is_busy_even_while_results_are_stored() {
+        let scene = Scene {
+            stage: Mutex::default(),
+            changed: Condvar::new(),
+            pool: Pool::traced(SLOTS),
+        };
+        // Empty at first: the workers wait until the submissions come.
+        let arrived = std::sync::atomic::AtomicBool::new(false);
+        let queue = Mutex::new(0..SUBMISSIONS);
+        let claim = || {
+            if !arrived.load(Ordering::Relaxed) {
+                return Claim::Nothing;
+            }
+            match queue.lock().unwrap().next() {
+                Some(s) => Claim::Work(s),
+                None => Claim::Stop,
+            }
+        };
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                judge_claims(
+                    SLOTS * IN_FLIGHT_PER_SLOT,
+                    claim,
+                    |submission, number| {
+                        // Numbered in the claims' order.
+                        assert_eq!(submission, number);
+                        scene.judge(number);
+                    },
+                    || arrived.store(true, Ordering::Relaxed),
+                );
+            });
+            // One piece at a time, the earliest first, each let go only
+            // once every slot is busy (or too few submissions are left)
+            // and the stores that could end have ended.
+            loop {
+                let mut st = scene.wait_for("a slot idle while submissions wait", |st| {
+                    st.stored == SUBMISSIONS || (st.holding() > 0 && st.full() && st.storing == 0)
+                });
+                if st.stored == SUBMISSIONS || st.give_up {
+                    break;
+                }
+                let first = *st.running.difference(&st.released).next().expect("held");
+                st.released.insert(first);
+                scene.changed.notify_all();
+            }
+        });
+        let st = scene.lock();
+        assert!(st.stuck.is_empty(), "{:?}\n{:?}", st.stuck, scene.pool.trace());
+        assert_eq!(st.stored, SUBMISSIONS);
+        // The slots went to the claims in their order: compilations
+        // started in it.
+        let compiled: Vec<u64> = scene
+            .pool
+            .trace()
+            .iter()
+            .filter(|o| o.start && o.item.work == Work::Compile)
+            .map(|o| o.item.group)
+            .collect();
+        assert_eq!(compiled, (0..SUBMISSIONS).collect::<Vec<_>>());
+    }
 }

@@ -285,18 +285,27 @@ fn print_report(
          with --jobs J, then serve --jobs J judging a burst of {} submissions; the judge may use {cores} cores.",
         o.class, o.burst
     );
-    println!("  J   class wall  speed-up  machine busy   serve rate  speed-up  machine busy");
+    println!(
+        "  J   class wall  speed-up  machine busy   serve rate  speed-up  server busy (whole)  CPU-s/sub  machine busy"
+    );
     let mut targets = Targets::default();
     let pct = |b: Option<f64>| b.map_or("?".into(), |b| format!("{:.0}%", b * 100.0));
     for (k, &jobs) in ladder.iter().enumerate() {
         let (g, s) = (&grading[k], &serving[k]);
         let speedup = grading[0].wall.as_secs_f64() / g.wall.as_secs_f64();
         let rate_up = s.rate / serving[0].rate;
+        let steady = s.server.and_then(|b| b.steady).map(|w| w.share(cores));
+        let whole = s.server.map(|b| b.whole.share(cores));
+        let per_sub = s.server.map_or("?".into(), |b| {
+            format!("{:.3}", b.cpu_per_submission().as_secs_f64())
+        });
         println!(
-            "  {jobs:<3} {:>8.2} s  {speedup:>7.2}x  {:>12}  {:>9.2}/s  {rate_up:>7.2}x  {:>12}",
+            "  {jobs:<3} {:>8.2} s  {speedup:>7.2}x  {:>12}  {:>9.2}/s  {rate_up:>7.2}x  {:>11} ({:>4})  {per_sub:>9}  {:>12}",
             g.wall.as_secs_f64(),
             pct(g.busy),
             s.rate,
+            pct(steady),
+            pct(whole),
             pct(s.machine_busy),
         );
         let most = k + 1 == ladder.len();
@@ -309,15 +318,28 @@ fn print_report(
                 format!("{speedup:.2}x (>= {want:.2}x)"),
             );
         }
-        if most && let Some(busy) = s.machine_busy {
+        if most {
             targets.add(
                 &format!(
                     "serve --jobs {jobs}: the server and its runs use the cores while a burst is judged (a quiet machine)"
                 ),
-                busy >= 0.9,
-                format!("{:.0}% of {cores} busy (>= 90%)", busy * 100.0),
+                steady.is_some_and(|b| b >= 0.9),
+                steady.map_or("not measured".into(), |b| {
+                    format!("{:.0}% of {cores} busy while at least {jobs} submissions remained (>= 90%)", b * 100.0)
+                }),
             );
         }
+    }
+    println!(
+        "  server busy: {}; in parentheses, over the whole burst (its tail included). \
+         machine busy: /proc/stat, everything on the machine (this benchmark too).",
+        super::busy::HOW
+    );
+    if let Some(generator) = serving.iter().map(|s| s.generator_cpu).max() {
+        println!(
+            "  The load generator (this process) used at most {:.2} CPU-s in a burst.",
+            generator.as_secs_f64()
+        );
     }
     println!(
         "A class of {LOOP_CLASS} with an endless loop ({} TLE runs of {:.1} s each; lower bound: \

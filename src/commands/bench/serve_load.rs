@@ -7,6 +7,7 @@
 //! requests on the idle server, measured in the same run.
 
 use super::super::progress::Progress;
+use super::busy::{Busy, Listener, Mark};
 use crate::package::Problem;
 use crate::package::embedded::Embedded;
 use anyhow::{Context, Result, bail};
@@ -63,7 +64,7 @@ pub fn run(o: &LoadOptions) -> Result<()> {
     let setup = Setup::new(url, o, &stats, &progress)?;
     progress.phase("idle baseline");
     probe_for(&setup, Phase::Idle, o.idle);
-    let load = burst(url, o, &setup, &stats, &progress)?;
+    let load = burst(&server, o, &setup, &stats, &progress)?;
     progress.finish();
     let check = verify(url, &setup, &load, &stats)?;
     print_report(o, &server, &setup, &load, &check, &stats);
@@ -85,6 +86,11 @@ pub(super) struct Throughput {
     /// the server and its runs; the runs' CPU time is not all reaped by the
     /// server, so its own figures would miss it).
     pub machine_busy: Option<f64>,
+    /// The server's own figures (its process and everything below it),
+    /// when its verdicts were heard.
+    pub server: Option<Busy>,
+    /// The CPU time of the load generator (this process) over the burst.
+    pub generator_cpu: Duration,
 }
 
 /// One burst on a fresh server, for its throughput and the cores it kept
@@ -96,15 +102,17 @@ pub(super) fn throughput(o: &LoadOptions) -> Result<Throughput> {
     let stats = Stats::default();
     let url = server.url.as_str();
     let setup = Setup::new(url, o, &stats, &progress)?;
-    let load = burst(url, o, &setup, &stats, &progress)?;
+    let load = burst(&server, o, &setup, &stats, &progress)?;
     progress.finish();
     let check = verify(url, &setup, &load, &stats)?;
     Ok(Throughput {
-        rate: load.done as f64 / load.judged.as_secs_f64(),
+        rate: load.rate(),
         judged: check.judged,
         sent: o.submissions,
         unexpected: check.unexpected.len(),
         machine_busy: load.cpu.map(|(busy, _)| busy),
+        server: load.busy,
+        generator_cpu: load.generator_cpu,
     })
 }
 
@@ -274,7 +282,7 @@ enum Phase {
 
 /// Every request's outcome, from every thread.
 #[derive(Default)]
-struct Stats {
+pub(super) struct Stats {
     samples: Mutex<Vec<(Kind, Phase, Duration)>>,
     requests: AtomicU64,
     server_errors: AtomicU64,
@@ -319,7 +327,7 @@ impl Reply {
 
 /// One client: a connection pool and a cookie jar (ureq's agent), and an
 /// API token for `/api/` paths.
-struct Http<'a> {
+pub(super) struct Http<'a> {
     url: &'a str,
     agent: ureq::Agent,
     token: Option<String>,
@@ -330,10 +338,20 @@ type Sent = Result<ureq::http::Response<ureq::Body>, ureq::Error>;
 
 impl<'a> Http<'a> {
     fn new(url: &'a str, stats: &'a Stats) -> Http<'a> {
+        Http::with_timeout(url, stats, Some(Duration::from_secs(120)))
+    }
+
+    /// A client for a stream that lasts as long as the server (no time
+    /// limit on an answer).
+    pub(super) fn streaming(url: &'a str, stats: &'a Stats) -> Http<'a> {
+        Http::with_timeout(url, stats, None)
+    }
+
+    fn with_timeout(url: &'a str, stats: &'a Stats, timeout: Option<Duration>) -> Http<'a> {
         let config = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .max_redirects(0)
-            .timeout_global(Some(Duration::from_secs(120)))
+            .timeout_global(timeout)
             .build();
         Http {
             url,
@@ -349,6 +367,14 @@ impl<'a> Http<'a> {
             req = req.header("authorization", format!("Bearer {t}"));
         }
         self.send(|| req.call())
+    }
+
+    /// A GET whose body is read as it comes (an event stream); refused
+    /// unless 200.
+    pub(super) fn open(&self, path: &str) -> Result<ureq::BodyReader<'static>> {
+        let r = self.agent.get(format!("{}{path}", self.url)).call()?;
+        anyhow::ensure!(r.status() == 200, "GET {path}: {}", r.status());
+        Ok(r.into_body().into_reader())
     }
 
     fn post_json(&self, path: &str, body: &Value) -> Result<Reply> {
@@ -405,7 +431,7 @@ impl<'a> Http<'a> {
     }
 
     /// A session through the sign-in form, as a browser gets one.
-    fn form_sign_in(&self, name: &str, password: &str) -> Result<()> {
+    pub(super) fn form_sign_in(&self, name: &str, password: &str) -> Result<()> {
         let page = self.get("/login")?;
         let csrf = page
             .body
@@ -618,15 +644,43 @@ struct Load {
     done: usize,
     /// The machine's CPU while judging: (busy, at nice > 0), fractions.
     cpu: Option<(f64, f64)>,
+    /// The server's CPU over the burst, from its verdicts heard on
+    /// `/events` (`None`: not all were heard).
+    busy: Option<Busy>,
+    /// The CPU time of the load generator (this process) over the burst.
+    generator_cpu: Duration,
+}
+
+impl Load {
+    /// Burst submissions judged per second: to the last verdict heard, or
+    /// to the poll that saw it.
+    fn rate(&self) -> f64 {
+        match &self.busy {
+            Some(b) => b.verdicts as f64 / b.whole.wall.as_secs_f64().max(1e-9),
+            None => self.done as f64 / self.judged.as_secs_f64().max(1e-9),
+        }
+    }
 }
 
 /// The burst: `clients` threads submit every program as fast as the server
 /// takes them, while the probes measure; then waits until all are judged.
-fn burst(url: &str, o: &LoadOptions, setup: &Setup, stats: &Stats, progress: &Progress) -> Result<Load> {
+fn burst(
+    server: &Server,
+    o: &LoadOptions,
+    setup: &Setup,
+    stats: &Stats,
+    progress: &Progress,
+) -> Result<Load> {
     progress.phase(&format!("burst: {} submissions", o.submissions));
+    let url = server.url.as_str();
+    let pid = server.child.id();
+    let first = probe_names().next().expect("a probe");
+    let listener = Listener::start(url, &first, &password(&first), pid)?;
     let stop = AtomicBool::new(false);
     let cpu_before = cpu_times();
-    let start = Instant::now();
+    let generator_before = super::busy::own_cpu();
+    let mark = Mark::now(pid);
+    let start = mark.at;
     let result = std::thread::scope(|s| {
         s.spawn(|| probe(setup, Phase::Load, &stop));
         let sent = send_all(url, o, setup, stats);
@@ -642,13 +696,22 @@ fn burst(url: &str, o: &LoadOptions, setup: &Setup, stats: &Stats, progress: &Pr
         (sent, sent_in, done)
     });
     let ((acknowledged, refused), sent, done) = result;
+    let judged = start.elapsed();
+    let cpu = cpu_before.zip(cpu_times()).map(|(a, b)| cpu_share(&a, &b));
+    let generator_cpu = super::busy::own_cpu().saturating_sub(generator_before);
+    let done = done?.saturating_sub(setup.before);
+    let verdicts = listener.verdicts(done, Duration::from_secs(10));
     Ok(Load {
+        busy: (verdicts.len() == done && done == acknowledged.len())
+            .then(|| Busy::of(&mark, &verdicts, o.jobs))
+            .flatten(),
         acknowledged,
         refused,
         sent,
-        judged: start.elapsed(),
-        done: done?.saturating_sub(setup.before),
-        cpu: cpu_before.zip(cpu_times()).map(|(a, b)| cpu_share(&a, &b)),
+        judged,
+        done,
+        cpu,
+        generator_cpu,
     })
 }
 
@@ -804,7 +867,7 @@ fn print_report(o: &LoadOptions, server: &Server, setup: &Setup, load: &Load, ch
         load.refused,
         load.sent.as_secs_f64(),
         load.judged.as_secs_f64(),
-        load.done as f64 / load.judged.as_secs_f64()
+        load.rate()
     );
     if let Some((busy, nice)) = load.cpu {
         println!(
@@ -813,6 +876,7 @@ fn print_report(o: &LoadOptions, server: &Server, setup: &Setup, load: &Load, ch
             nice * 100.0
         );
     }
+    print_server_busy(load.busy.as_ref(), o.jobs, load.generator_cpu);
     println!(
         "  Stored: {}/{n}; judged: {}/{n}; verdicts: {}.",
         check.stored,
@@ -858,6 +922,28 @@ fn print_report(o: &LoadOptions, server: &Server, setup: &Setup, load: &Load, ch
     }
     let p99 = latency_table(stats);
     print_targets(o, load, check, stats, &p99, resident);
+}
+
+/// The server's own CPU over the burst ([`super::busy`]), and the load
+/// generator's.
+pub(super) fn print_server_busy(busy: Option<&Busy>, jobs: usize, generator: Duration) {
+    let cores = crate::judge::pool::available_cores();
+    let pct = |w: &super::busy::Window| format!("{:.0}%", w.share(cores) * 100.0);
+    match busy {
+        Some(b) => println!(
+            "  The server and its runs (--jobs {jobs}, {cores} cores): {} busy while at least {jobs} submissions \
+             remained ({:.2} s), {} over the whole burst ({:.2} s); {:.3} CPU-s per submission; \
+             the load generator used {:.2} CPU-s. Counted: {}.",
+            b.steady.as_ref().map_or("-".into(), pct),
+            b.steady.map_or(0.0, |w| w.wall.as_secs_f64()),
+            pct(&b.whole),
+            b.whole.wall.as_secs_f64(),
+            b.cpu_per_submission().as_secs_f64(),
+            generator.as_secs_f64(),
+            super::busy::HOW
+        ),
+        None => println!("  The server and its runs: not measured (not every verdict was heard on /events)."),
+    }
 }
 
 /// What the server may keep after the sign-ins and the burst (the

@@ -1,0 +1,280 @@
+//! How busy a server keeps the cores while it judges a burst, counted
+//! from the server's side: the CPU time of the server's process and every
+//! process below it (its launcher, the launcher's runners, every
+//! compilation and run: `/proc/PID/stat`, with the children each has
+//! reaped), not the whole machine's, so that the load generator's own CPU
+//! is not needed to reach the figure and other work on the machine does
+//! not count for it. The moments come from the server itself: a
+//! contestant's event stream (`/events`) hears a `ranking` event right
+//! after each result is stored, so the window ends at the last verdict,
+//! not at the next poll.
+//!
+//! Two windows, both from the first submission sent: to the last verdict
+//! (the whole burst), and to the verdict after which fewer submissions
+//! than slots remain (the steady part: in the tail there is not enough
+//! work left for every slot, whatever the server does). The target is on
+//! the steady part; both are printed.
+
+use super::serve_load::Http;
+use std::io::{BufRead, BufReader};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// The CPU time of process `root` and every process below it, now (user
+/// and system, its and its reaped children's); `None` when `/proc` cannot
+/// be read.
+pub fn tree_cpu(root: u32) -> Option<Duration> {
+    let mut procs = Vec::new();
+    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
+            continue;
+        };
+        // A process gone meanwhile: its time is in its parent's by now.
+        if let Some((ppid, ticks)) = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .ok()
+            .as_deref()
+            .and_then(parse_stat)
+        {
+            procs.push((pid, ppid, ticks));
+        }
+    }
+    Some(ticks_to_time(sum_below(root, &procs)))
+}
+
+/// A `/proc/PID/stat` line's parent and CPU ticks (utime + stime + cutime
+/// + cstime: fields 14 to 17, counted after the name in parentheses).
+fn parse_stat(line: &str) -> Option<(u32, u64)> {
+    let rest = &line[line.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ppid = fields.get(1)?.parse().ok()?;
+    let ticks = fields
+        .get(11..15)?
+        .iter()
+        .map(|f| f.parse::<i64>().ok().map(|t| t.max(0) as u64))
+        .sum::<Option<u64>>()?;
+    Some((ppid, ticks))
+}
+
+/// The ticks of `root` and everything below it in `(pid, ppid, ticks)`.
+fn sum_below(root: u32, procs: &[(u32, u32, u64)]) -> u64 {
+    let mut total = 0;
+    let mut frontier = vec![root];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(p) = frontier.pop() {
+        if !seen.insert(p) {
+            continue;
+        }
+        for &(pid, ppid, ticks) in procs {
+            if pid == p {
+                total += ticks;
+            }
+            if ppid == p {
+                frontier.push(pid);
+            }
+        }
+    }
+    total
+}
+
+fn ticks_to_time(ticks: u64) -> Duration {
+    let per_second = nix::unistd::sysconf(nix::unistd::SysconfVar::CLK_TCK)
+        .ok()
+        .flatten()
+        .and_then(|t| u64::try_from(t).ok())
+        .filter(|&t| t > 0)
+        .unwrap_or(100);
+    Duration::from_nanos(ticks.saturating_mul(1_000_000_000 / per_second))
+}
+
+/// The CPU time this process (the load generator) has used so far.
+pub fn own_cpu() -> Duration {
+    use nix::sys::resource::{UsageWho, getrusage};
+    getrusage(UsageWho::RUSAGE_SELF).map_or(Duration::ZERO, |u| {
+        let t = |v: nix::sys::time::TimeVal| {
+            Duration::from_secs(v.tv_sec().max(0) as u64) + Duration::from_micros(v.tv_usec().max(0) as u64)
+        };
+        t(u.user_time()) + t(u.system_time())
+    })
+}
+
+/// A moment of the burst and the server's CPU time then.
+#[derive(Clone, Copy, Debug)]
+pub struct Mark {
+    /// When.
+    pub at: Instant,
+    /// The server's CPU time ([`tree_cpu`]).
+    pub cpu: Option<Duration>,
+}
+
+impl Mark {
+    /// Now, for the server `pid`.
+    pub fn now(pid: u32) -> Mark {
+        Mark {
+            cpu: tree_cpu(pid),
+            at: Instant::now(),
+        }
+    }
+}
+
+/// Hears each stored verdict on a signed-in contestant's `/events`.
+pub struct Listener {
+    marks: mpsc::Receiver<Mark>,
+}
+
+impl Listener {
+    /// Signs `name` in (a session of its own, with no time limit on the
+    /// stream) and listens on the server `pid` at `url`; returns once the
+    /// stream is open.
+    pub fn start(url: &str, name: &str, password: &str, pid: u32) -> anyhow::Result<Listener> {
+        let (ready_tx, ready) = mpsc::channel::<anyhow::Result<()>>();
+        let (tx, marks) = mpsc::channel();
+        let (url, name, password) = (url.to_string(), name.to_string(), password.to_string());
+        // Not joined: it ends when the server closes the stream.
+        std::thread::spawn(move || {
+            let stats = super::serve_load::Stats::default();
+            let http = Http::streaming(&url, &stats);
+            let open = http
+                .form_sign_in(&name, &password)
+                .and_then(|()| http.open("/events"));
+            let body = match open {
+                Ok(body) => {
+                    let _ = ready_tx.send(Ok(()));
+                    body
+                }
+                Err(e) => return drop(ready_tx.send(Err(e))),
+            };
+            for line in BufReader::new(body).lines().map_while(Result::ok) {
+                if line.trim() == "event: ranking" && tx.send(Mark::now(pid)).is_err() {
+                    return;
+                }
+            }
+        });
+        ready.recv_timeout(Duration::from_secs(120))??;
+        Ok(Listener { marks })
+    }
+
+    /// The verdicts heard so far, waiting up to `wait` for the `n`th.
+    pub fn verdicts(&self, n: usize, wait: Duration) -> Vec<Mark> {
+        let deadline = Instant::now() + wait;
+        let mut out: Vec<Mark> = self.marks.try_iter().collect();
+        while out.len() < n {
+            match self
+                .marks
+                .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            {
+                Ok(m) => out.push(m),
+                Err(_) => break,
+            }
+        }
+        out
+    }
+}
+
+/// What the server used over one window.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Window {
+    /// Its length.
+    pub wall: Duration,
+    /// The server's CPU time in it.
+    pub cpu: Duration,
+}
+
+impl Window {
+    /// Between two marks (`None` without CPU times).
+    pub fn between(a: &Mark, b: &Mark) -> Option<Window> {
+        Some(Window {
+            wall: b.at.saturating_duration_since(a.at),
+            cpu: b.cpu?.saturating_sub(a.cpu?),
+        })
+    }
+
+    /// The share of `cores` it kept busy.
+    pub fn share(&self, cores: usize) -> f64 {
+        self.cpu.as_secs_f64() / (self.wall.as_secs_f64() * cores.max(1) as f64).max(1e-9)
+    }
+}
+
+/// The server's figures of a burst.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Busy {
+    /// From the first submission sent to the last verdict.
+    pub whole: Window,
+    /// From the first submission sent to the verdict after which fewer
+    /// submissions than `jobs` remain (`None` when fewer than `jobs`
+    /// verdicts were heard: no steady part).
+    pub steady: Option<Window>,
+    /// Verdicts heard.
+    pub verdicts: usize,
+}
+
+impl Busy {
+    /// From the burst's start and its verdicts' marks (in order), with
+    /// `jobs` slots.
+    pub fn of(start: &Mark, verdicts: &[Mark], jobs: usize) -> Option<Busy> {
+        let whole = Window::between(start, verdicts.last()?)?;
+        // After verdict number n - jobs + 1, jobs - 1 remain.
+        let steady = verdicts
+            .len()
+            .checked_sub(jobs.max(1))
+            .and_then(|k| Window::between(start, &verdicts[k]));
+        Some(Busy {
+            whole,
+            steady,
+            verdicts: verdicts.len(),
+        })
+    }
+
+    /// The server's CPU time per judged submission.
+    pub fn cpu_per_submission(&self) -> Duration {
+        self.whole.cpu / u32::try_from(self.verdicts.max(1)).unwrap_or(u32::MAX)
+    }
+}
+
+/// How the figures are counted, in words, for the reports.
+pub const HOW: &str = "the server's process and everything below it (launcher, compilations, runs; \
+     /proc), from the first submission sent to the last verdict (whole) or to the verdict after \
+     which fewer submissions than slots remain (steady: the target's window), over the cores the \
+     judge may use";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stat_line_gives_its_parent_and_every_cpu_tick() {
+        let line = "42 (a (b) c) S 7 42 42 0 -1 4194560 100 0 0 0 11 22 33 44 20 0 1 0 5 0 0";
+        assert_eq!(parse_stat(line), Some((7, 11 + 22 + 33 + 44)));
+        assert_eq!(parse_stat("42 (x) S"), None);
+    }
+
+    #[test]
+    fn the_tree_is_the_root_and_everything_below_it() {
+        let procs = [(1, 0, 1000), (10, 1, 5), (11, 10, 7), (12, 11, 9), (20, 1, 100)];
+        assert_eq!(sum_below(10, &procs), 5 + 7 + 9);
+        assert_eq!(sum_below(99, &procs), 0);
+        assert!(tree_cpu(std::process::id()).is_some());
+    }
+
+    #[test]
+    fn the_steady_window_ends_when_fewer_submissions_than_slots_remain() {
+        let t0 = Instant::now();
+        let mark = |ms: u64, cpu_ms: u64| Mark {
+            at: t0 + Duration::from_millis(ms),
+            cpu: Some(Duration::from_millis(cpu_ms)),
+        };
+        let start = mark(0, 100);
+        let verdicts = [mark(1000, 2000), mark(2000, 4000), mark(3000, 5000)];
+        let b = Busy::of(&start, &verdicts, 2).unwrap();
+        assert_eq!(b.whole.wall, Duration::from_millis(3000));
+        assert_eq!(b.whole.cpu, Duration::from_millis(4900));
+        // Two slots: after the second verdict one submission remains.
+        let steady = b.steady.unwrap();
+        assert_eq!(steady.wall, Duration::from_millis(2000));
+        assert!((steady.share(2) - 0.975).abs() < 1e-9);
+        assert_eq!(b.cpu_per_submission(), Duration::from_nanos(4_900_000_000 / 3));
+        // One slot: the steady part is the whole burst.
+        assert_eq!(Busy::of(&start, &verdicts, 1).unwrap().steady, Some(b.whole));
+        assert_eq!(Busy::of(&start, &verdicts[..1], 2).unwrap().steady, None);
+        assert_eq!(Busy::of(&start, &[], 2), None);
+    }
+}
