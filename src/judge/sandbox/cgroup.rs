@@ -250,8 +250,9 @@ pub(crate) struct RunCgroup {
 /// of one thread is the whole process, and the kernel skips the global
 /// `cgroup_threadgroup_rwsem` for a thread moving itself; `cgroup.procs`
 /// write-locks it, and its percpu write lock waits for an RCU grace
-/// period (`rcu_sync_enter`): 7-12 ms on a loaded 2-core machine, the
-/// largest wait of a run. On v2 a thread may not leave its domain
+/// period (`rcu_sync_enter`) whenever it sat idle for one: 14 ms at the
+/// 90th percentile and 136 ms at worst per run on a loaded 2-core
+/// machine (docs/SPEED.md). On v2 a thread may not leave its domain
 /// through `cgroup.threads`, so `cgroup.procs` it is.
 pub(crate) fn join_file(version: CgroupVersion) -> &'static str {
     match version {
