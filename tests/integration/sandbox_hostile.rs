@@ -312,6 +312,30 @@ int main(void){
     printf("%d\n", n);
     return 0;
 }"#;
+/// Prints `/proc/thread-self/cgroup` from the main thread, a second
+/// thread and a child process, each followed by `--`.
+const CGROUP_OF_EACH: &str = r#"
+#include <pthread.h>
+#include <stdio.h>
+#include <unistd.h>
+#include <sys/wait.h>
+static void show(void){
+    char buf[4096]; FILE *f = fopen("/proc/thread-self/cgroup", "r");
+    if (!f) _exit(2);
+    size_t n = fread(buf, 1, sizeof buf, f); fclose(f);
+    fwrite(buf, 1, n, stdout); fputs("--\n", stdout); fflush(stdout);
+}
+static void *thread(void *a){ (void)a; show(); return 0; }
+int main(void){
+    show();
+    pthread_t t; if (pthread_create(&t, 0, thread, 0)) return 3; pthread_join(t, 0);
+    pid_t c = fork(); if (c < 0) return 4;
+    if (c == 0) { show(); _exit(0); }
+    int st; waitpid(c, &st, 0);
+    return 0;
+}
+"#;
+
 const DAEMON: &str = r#"
 #include <unistd.h>
 #include <stdio.h>
@@ -492,6 +516,52 @@ fn detached_daemon_is_killed_with_cgroups() {
     assert_eq!(r.status, Status::Exited(0), "{r:?}");
     assert!(t < Duration::from_secs(10));
     assert_clean(&p);
+}
+
+/// Every task of a run is in the run's cgroup, in each hierarchy: the
+/// child joins it (v1 through `tasks`, its one thread) before `exec`, so
+/// the program's threads and children are born in it.
+#[test]
+fn every_thread_and_child_of_a_run_is_in_its_cgroup() {
+    if sandbox().protection_details().cgroup.is_none() {
+        skip("no cgroups here");
+        return;
+    }
+    let Some(p) = compile("cgin", CGROUP_OF_EACH) else {
+        return;
+    };
+    let (r, _) = run_in(sandbox(), &p, b"", small());
+    assert_eq!(r.status, Status::Exited(0), "{r:?}");
+    let out = String::from_utf8_lossy(&r.stdout);
+    let blocks: Vec<&str> = out.split("--\n").filter(|b| !b.is_empty()).collect();
+    assert_eq!(blocks.len(), 3, "main, thread and child each print: {out}");
+    for block in &blocks {
+        // v1: the memory, pids and cpuacct lines; v2: the one `0::` line.
+        let limited: Vec<&str> = block
+            .lines()
+            .filter(|l| {
+                let ctrls = l.split(':').nth(1).unwrap_or("");
+                ctrls
+                    .split(',')
+                    .any(|c| ["memory", "pids", "cpuacct"].contains(&c))
+            })
+            .collect();
+        let lines = if limited.is_empty() {
+            block.lines().filter(|l| l.starts_with("0::")).collect()
+        } else {
+            limited
+        };
+        assert!(!lines.is_empty(), "no cgroup line: {block}");
+        for l in lines {
+            let leaf = l.rsplit('/').next().unwrap_or("");
+            assert!(
+                leaf.starts_with("mayan-judge-"),
+                "not in the run's cgroup: {l}\n{out}"
+            );
+        }
+    }
+    assert_eq!(blocks[0], blocks[1], "a thread in another cgroup: {out}");
+    assert_eq!(blocks[0], blocks[2], "a child in another cgroup: {out}");
 }
 
 #[test]

@@ -4,7 +4,8 @@
 //! hierarchy, or a single directory on v2), named
 //! `mayan-judge-<judge pid>-<counter>` so that concurrent runs never share
 //! one. The child joins it itself, between `fork` and `exec` (see
-//! `child.rs`), so it cannot fork before being accounted. After the run
+//! `child.rs`; on v1 through `tasks`, see [`join_file`]), so it cannot
+//! fork before being accounted. After the run
 //! every task in it is killed and the directories are removed.
 //!
 //! Where the per-run cgroups are created:
@@ -242,6 +243,24 @@ pub(crate) struct RunCgroup {
     dirs: Vec<RunDir>,
 }
 
+/// The file a freshly forked child, still one thread, writes `0` into to
+/// join a run's cgroup.
+///
+/// On v1, `tasks`: it moves the writing thread alone, which for a child
+/// of one thread is the whole process, and the kernel skips the global
+/// `cgroup_threadgroup_rwsem` for a thread moving itself; `cgroup.procs`
+/// write-locks it, and its percpu write lock waits for an RCU grace
+/// period (`rcu_sync_enter`) whenever it sat idle for one: 14 ms at the
+/// 90th percentile and 136 ms at worst per run on a loaded 2-core
+/// machine (docs/SPEED.md). On v2 a thread may not leave its domain
+/// through `cgroup.threads`, so `cgroup.procs` it is.
+pub(crate) fn join_file(version: CgroupVersion) -> &'static str {
+    match version {
+        CgroupVersion::V1 => "tasks",
+        CgroupVersion::V2 => "cgroup.procs",
+    }
+}
+
 /// Memory figures read from the cgroup after a run.
 #[derive(Debug, Default, Clone, Copy)]
 pub(crate) struct MemoryStats {
@@ -254,12 +273,13 @@ pub(crate) struct MemoryStats {
 }
 
 impl RunCgroup {
-    /// Opens every `cgroup.procs` for writing, for the child to join with `0`.
-    pub(crate) fn procs_files(&self) -> Result<Vec<File>, (PathBuf, &'static str, io::Error)> {
+    /// Opens, in every directory of the run's cgroup, the file a newly
+    /// forked child writes `0` into to join ([`join_file`]).
+    pub(crate) fn join_files(&self) -> Result<Vec<File>, (PathBuf, &'static str, io::Error)> {
         self.dirs
             .iter()
             .map(|d| {
-                let p = d.path.join("cgroup.procs");
+                let p = d.path.join(join_file(self.version));
                 OpenOptions::new()
                     .write(true)
                     .open(&p)
@@ -523,6 +543,12 @@ mod tests {
         );
         assert_eq!(m[1].dir_of("/"), None);
         assert_eq!(m[0].dir_of("/"), Some(PathBuf::from("/sys/fs/cgroup/memory")));
+    }
+
+    #[test]
+    fn a_child_joins_through_the_file_that_skips_the_global_lock_where_there_is_one() {
+        assert_eq!(join_file(CgroupVersion::V1), "tasks");
+        assert_eq!(join_file(CgroupVersion::V2), "cgroup.procs");
     }
 
     #[test]

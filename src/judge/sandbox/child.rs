@@ -99,8 +99,8 @@ pub(crate) struct ChildSetup {
     pub(crate) isolated: Option<Isolated>,
     /// System-call filters to install last.
     pub(crate) seccomp: Option<super::seccomp::Filters>,
-    /// `cgroup.procs` files (already open) the child writes `0` into to join.
-    pub(crate) cgroup_procs: Vec<File>,
+    /// The run cgroup's join files (already open: `cgroup::join_file`) the child writes `0` into.
+    pub(crate) cgroup_join: Vec<File>,
     /// Resource limits as `(resource, soft, hard)`.
     pub(crate) rlimits: Vec<(Resource, u64, u64)>,
     /// Enter fresh network and IPC namespaces (needs root).
@@ -139,7 +139,7 @@ fn setup_child(s: &ChildSetup) -> io::Result<()> {
     // Own session and process group (pgid = pid): the judge can killpg() the
     // whole tree, and there is no controlling terminal to talk to.
     setsid()?;
-    for mut f in &s.cgroup_procs {
+    for mut f in &s.cgroup_join {
         // "0" means "the writing process" for both cgroup v1 and v2.
         f.write_all(b"0")?;
     }

@@ -978,8 +978,8 @@ impl Sandbox {
         owner: Option<(Uid, Gid)>,
         isolated: Option<child::Isolated>,
     ) -> Result<Command, SandboxError> {
-        let cgroup_procs = match cg {
-            Some(c) => c.procs_files().map_err(cgroup_error(program))?,
+        let cgroup_join = match cg {
+            Some(c) => c.join_files().map_err(cgroup_error(program))?,
             None => Vec::new(),
         };
         let cg_memory = self.cgroups.as_ref().is_some_and(|c| c.memory());
@@ -1004,7 +1004,7 @@ impl Sandbox {
                 new_namespaces: isolated.is_none() && self.protections.namespaces,
                 isolated,
                 seccomp: self.filters.clone(),
-                cgroup_procs,
+                cgroup_join,
                 rlimits: rlimits_for(&spec.limits, cg_memory, cg_pids, self.nproc_uid(child_uid)),
                 drop_to: owner,
                 // In a user namespace mapped by the judge itself, the
