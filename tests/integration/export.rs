@@ -185,16 +185,31 @@ fn verifyproblem_accepts_the_kattis_export_with_pypy_and_with_cpython() {
     } else {
         eprintln!("note: lualatex/kpsewhich not installed: verifyproblem's statement part is not run");
     }
-    // Everything, with Python 3 as Kattis runs it (PyPy); then the Python
-    // submissions again with CPython (what DOMjudge, CMS and `grade` run).
+    // Everything, with Python 3 as Kattis runs it (PyPy); beside it, the
+    // Python submissions with CPython (what DOMjudge, CMS and `grade` run).
+    // The two passes mostly wait for the programs they start, so they run
+    // at once, each on an export of its own (verifyproblem reads the
+    // languages.yaml beside the problem folder): the longest test of
+    // `cargo test` lasts as long as the longer pass, not both.
     let with_pypy = tool("pypy3").is_some();
+    let cpython = with_pypy.then(|| {
+        let root = tempfile::tempdir().unwrap();
+        let out = export_mayan(root.path());
+        let verify = verify.clone();
+        std::thread::spawn(move || {
+            verifyproblem(&verify, &out, &["submissions"], Some(r"\.py$"), false);
+            drop(root);
+        })
+    });
     let text = verifyproblem(&verify, &out, &parts, None, with_pypy);
     if with_pypy {
         assert!(
             text.contains("accepted/solution.py"),
             "the Python reference program ran:\n{text}"
         );
-        verifyproblem(&verify, &out, &["submissions"], Some(r"\.py$"), false);
+    }
+    if let Some(Err(panic)) = cpython.map(std::thread::JoinHandle::join) {
+        std::panic::resume_unwind(panic);
     }
     eprintln!("verifyproblem: {exported:?} export, {:?} in all", start.elapsed());
 }
