@@ -152,9 +152,7 @@ def check_hogs(work):
 
 
 def judge_processes():
-    """Processes still in a cgroup of a judge (its scope, its runs), but for
-    those in a container's (the engine contexts of tests/vm/run-scenarios
-    run beside this one: their judges are theirs to account for)."""
+    """Processes still in a cgroup of a judge (its scope, its runs)."""
     left = []
     for proc in pathlib.Path("/proc").glob("[0-9]*"):
         try:
@@ -162,7 +160,7 @@ def judge_processes():
             comm = (proc / "comm").read_text().strip()
         except OSError:
             continue
-        if "mayan-judge" in cg and not any(e in cg for e in ("/libpod-", "/docker-")):
+        if "mayan-judge" in cg:
             left.append(f"{proc.name} {comm} in {cg.strip()}")
     return left
 
