@@ -503,10 +503,19 @@ fn thread_bomb_is_bounded() {
     assert_clean(&p);
 }
 
+/// Whether this machine's sandbox has no cgroups (then the test skips,
+/// saying `why` it needs them).
+fn no_cgroups(why: &str) -> bool {
+    let none = sandbox().protection_details().cgroup.is_none();
+    if none {
+        skip(&format!("no cgroups here ({why})"));
+    }
+    none
+}
+
 #[test]
 fn detached_daemon_is_killed_with_cgroups() {
-    if sandbox().protection_details().cgroup.is_none() {
-        skip("no cgroups here (a fully detached daemon escapes rlimits-only mode)");
+    if no_cgroups("a fully detached daemon escapes rlimits-only mode") {
         return;
     }
     let Some(p) = compile("daem", DAEMON) else {
@@ -523,8 +532,7 @@ fn detached_daemon_is_killed_with_cgroups() {
 /// the program's threads and children are born in it.
 #[test]
 fn every_thread_and_child_of_a_run_is_in_its_cgroup() {
-    if sandbox().protection_details().cgroup.is_none() {
-        skip("no cgroups here");
+    if no_cgroups("the run has no cgroup to be in") {
         return;
     }
     let Some(p) = compile("cgin", CGROUP_OF_EACH) else {

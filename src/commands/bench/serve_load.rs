@@ -82,9 +82,8 @@ pub(super) struct Throughput {
     pub sent: usize,
     /// Judged submissions with another verdict than their program's.
     pub unexpected: usize,
-    /// The whole machine's busy share over the burst (on a quiet machine:
-    /// the server and its runs; the runs' CPU time is not all reaped by the
-    /// server, so its own figures would miss it).
+    /// The whole machine's busy share over the burst (the load generator
+    /// and anything else running included; `server` is the server's own).
     pub machine_busy: Option<f64>,
     /// The server's own figures (its process and everything below it),
     /// when its verdicts were heard.
@@ -926,7 +925,7 @@ fn print_report(o: &LoadOptions, server: &Server, setup: &Setup, load: &Load, ch
 
 /// The server's own CPU over the burst ([`super::busy`]), and the load
 /// generator's.
-pub(super) fn print_server_busy(busy: Option<&Busy>, jobs: usize, generator: Duration) {
+fn print_server_busy(busy: Option<&Busy>, jobs: usize, generator: Duration) {
     let cores = crate::judge::pool::available_cores();
     let pct = |w: &super::busy::Window| format!("{:.0}%", w.share(cores) * 100.0);
     match busy {
