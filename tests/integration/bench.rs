@@ -60,6 +60,10 @@ fn the_scaling_benchmark_grades_a_class_and_serves_a_burst_at_each_jobs() {
         "{stdout}"
     );
     assert!(
+        stdout.contains("the same runs bare:"),
+        "no bare ceiling beside the class's speed-up:\n{stdout}"
+    );
+    assert!(
         stdout.contains("the server and its runs use the cores"),
         "{stdout}"
     );
