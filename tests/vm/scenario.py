@@ -165,6 +165,13 @@ def judge_processes():
     return left
 
 
+def cpu_times():
+    """The guest's CPU time so far, in ticks: (busy, all), from /proc/stat."""
+    fields = [int(x) for x in open("/proc/stat").readline().split()[1:]]
+    idle = fields[3] + fields[4]  # idle, iowait
+    return sum(fields) - idle, sum(fields)
+
+
 def check_attacks():
     binary = os.environ.get("MAYAN_INTEGRATION_BIN")
     if not binary:
@@ -173,9 +180,15 @@ def check_attacks():
     # The CPU is emulated: a hung judge is one that takes 15 minutes.
     env = dict(os.environ, MAYAN_JUDGE_REQUIRE_TOOLS="1", MAYAN_TEST_HANG_SECS="900")
     started = time.monotonic()
+    busy0, all0 = cpu_times()
     p = subprocess.run([binary, "attacks::", "--test-threads=2"], cwd=REPO, env=env,
                        capture_output=True, text=True, timeout=2400)
-    print(f"     (attack suite: exit {p.returncode} in {time.monotonic() - started:.0f} s)", flush=True)
+    busy1, all1 = cpu_times()
+    # How busy the vCPUs were: where it is far below 100%, the suite waits
+    # more than it computes (more test threads could then overlap the waits).
+    busy = 100 * (busy1 - busy0) / max(1, all1 - all0)
+    print(f"     (attack suite: exit {p.returncode} in {time.monotonic() - started:.0f} s, "
+          f"the vCPUs {busy:.0f}% busy)", flush=True)
     summary = [l for l in p.stdout.splitlines() if l.startswith("test result") or " ... " in l]
     for l in summary:
         print(f"     {l}", flush=True)

@@ -3,7 +3,7 @@
 //! run, and its speed on a class of 300 programs (44,850 pairs) on two
 //! threads with its peak memory.
 //!
-//! The peers are installed by `.ci/run` under `target/similar-peers/`
+//! The peers are installed by `.ci/similar-peers` under `target/similar-peers/`
 //! (`node_modules/@dodona/dolos-lib`, and a venv with copydetect); each runs
 //! on the files of one language at a time (neither compares languages), with
 //! its command line's defaults, driven by the scripts in `peers/`. A peer
@@ -20,7 +20,7 @@ use std::time::Instant;
 const DOLOS_SCRIPT: &str = include_str!("peers/dolos.mjs");
 const COPYDETECT_SCRIPT: &str = include_str!("peers/copydetect_pairs.py");
 
-/// Where `.ci/run` installs the peers.
+/// Where `.ci/similar-peers` installs the peers.
 pub const PEERS_DIR: &str = "target/similar-peers";
 
 /// Runs the benchmark from the repository at `root`.
@@ -55,7 +55,7 @@ pub fn run(root: &Path) -> Result<()> {
         }
     } else {
         println!(
-            "  Dolos: not installed (run .ci/run, or npm install @dodona/dolos-lib@3.5.1 in {PEERS_DIR})"
+            "  Dolos: not installed (run .ci/similar-peers, or npm install @dodona/dolos-lib@3.5.1 in {PEERS_DIR})"
         );
     }
     let python = peers.join("venv/bin/python");
@@ -77,7 +77,7 @@ pub fn run(root: &Path) -> Result<()> {
         }
     } else {
         println!(
-            "  copydetect: not installed (run .ci/run, or pip install copydetect into {PEERS_DIR}/venv)"
+            "  copydetect: not installed (run .ci/similar-peers, or pip install copydetect into {PEERS_DIR}/venv)"
         );
     }
     print_table(&rows);
