@@ -572,7 +572,8 @@ fn quiet_stdio() {
 /// the judge lives. Kept between runs, a runner is forked once, not per
 /// run (a fork and the page faults of a fresh copy cost more than a
 /// bare run), and holds the network namespace its runs share one after
-/// another ([`own_network`]).
+/// another ([`own_network`]) and the prepared roots its runs copy
+/// (`isolation::keep_prepared_roots`).
 fn runner(control: &OwnedFd, news: &OwnedFd, filters: &Option<seccomp::Filters>, launcher: i32) -> ! {
     if die_with_parent(launcher).is_err() {
         exit(1);
@@ -585,6 +586,7 @@ fn runner(control: &OwnedFd, news: &OwnedFd, filters: &Option<seccomp::Filters>,
         )
     };
     own_network();
+    super::isolation::keep_prepared_roots();
     // A run's input and outputs (up to the output limit) are mapped on their
     // own and given back when freed: a runner kept for the next run does
     // not keep the largest it saw, for its next fork to copy.

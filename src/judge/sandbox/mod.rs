@@ -877,17 +877,29 @@ impl Sandbox {
         } else {
             None
         };
-        let isolated = status_pipe.as_ref().map(|(_, w)| child::Isolated {
-            plan: isolation::RootPlan::new(
+        // Held open until the run has ended: the work folder's copy its
+        // init attaches in a prepared root.
+        let mut box_tree = None;
+        let isolated = status_pipe.as_ref().map(|(_, w)| {
+            let mut plan = isolation::RootPlan::new(
                 &ws.root_dir,
                 &ws.box_dir,
                 &read_only_dirs(spec, &program),
                 &self.hidden,
                 scratch_sizes(&spec.limits),
                 self.protections.landlock.is_some(),
-            ),
-            status_fd: w.as_raw_fd(),
-            new_network: !launcher::runs_share_network(),
+            );
+            // Rootless, a new /proc may only be mounted where the
+            // namespace still shows the host's (built afresh, before
+            // `pivot_root`).
+            if self.protections.mode != RunMode::Rootless {
+                box_tree = plan.reuse_prepared(&ws.box_dir);
+            }
+            child::Isolated {
+                plan,
+                status_fd: w.as_raw_fd(),
+                new_network: !launcher::runs_share_network(),
+            }
         });
         let cmd = self.command(spec, &program, stdin, &ws.box_dir, cg.as_ref(), owner, isolated)?;
         let launch = |mut cmd: Command| {
@@ -916,6 +928,7 @@ impl Sandbox {
         } else {
             launch(cmd)?
         };
+        drop(box_tree);
         let mem = cg.as_ref().map(|c| c.memory_stats()).unwrap_or_default();
         drop(cg); // kills anything left and removes the cgroup
         obs.stderr.truncate(STDERR_KEEP_BYTES);
