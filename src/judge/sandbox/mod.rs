@@ -790,38 +790,54 @@ impl Sandbox {
     /// [`Sandbox::run`] in this process: in a launcher's runner, or where
     /// no launcher was started.
     fn run_here(&self, spec: &RunSpec) -> Result<RunResult, SandboxError> {
+        self.run_leaving_cleanup(spec).0
+    }
+
+    /// [`Sandbox::run_here`], with the removal of the run's work folder
+    /// (its unmount and its files) and the end of its box lease left to
+    /// the caller: done when the [`Cleanup`] is dropped. A runner answers
+    /// the judge first, so that a run's result is never held up by the
+    /// unmount, which waits for an RCU grace period. Every process of the
+    /// run is dead and its cgroup removed by then.
+    fn run_leaving_cleanup(&self, spec: &RunSpec) -> (Result<RunResult, SandboxError>, Cleanup) {
+        let mut cleanup = Cleanup::default();
+        let result = self.run_into(spec, &mut cleanup);
+        (result, cleanup)
+    }
+
+    /// The steps of [`Sandbox::run_leaving_cleanup`]; what is to be
+    /// cleaned goes into `cleanup` as it is made.
+    fn run_into(&self, spec: &RunSpec, cleanup: &mut Cleanup) -> Result<RunResult, SandboxError> {
         let wd_err = |source| SandboxError::WorkDir {
             program: spec.program.clone(),
             source,
         };
-        let lease = match (&self.lock_dir, self.protections.isolation) {
+        cleanup.lease = match (&self.lock_dir, self.protections.isolation) {
             (Some(dir), true) => Some(boxes::lease(dir).map_err(wd_err)?),
             _ => None,
         };
-        let owner = match &lease {
+        let owner = match &cleanup.lease {
             Some(l) => Some((Uid::from_raw(l.uid()), Gid::from_raw(l.uid()))),
             None => self.drop_to,
         };
 
-        let tmpfs = lease.is_some().then(|| work_tmpfs_bytes(spec));
+        let tmpfs = cleanup.lease.is_some().then(|| work_tmpfs_bytes(spec));
         let work_root = match &self.work_root {
             Some(r) => Some(r.as_path()),
             None => launcher::work_root(),
         };
-        let ws = workdir::Workspace::create(work_root, owner, tmpfs).map_err(wd_err)?;
-        let result = self.run_in_retrying(spec, &ws, owner).and_then(|r| {
-            for (name, dest) in &spec.collect {
-                ws.collect(name, dest, spec.limits.file_size_bytes)
-                    .map_err(|source| SandboxError::Collect {
-                        name: name.clone(),
-                        source,
-                    })?;
-            }
-            read_output_file(spec, &ws, r)
-        });
-        ws.remove();
-        drop(lease);
-        result
+        let ws = cleanup
+            .workspace
+            .insert(workdir::Workspace::create(work_root, owner, tmpfs).map_err(wd_err)?);
+        let r = self.run_in_retrying(spec, ws, owner)?;
+        for (name, dest) in &spec.collect {
+            ws.collect(name, dest, spec.limits.file_size_bytes)
+                .map_err(|source| SandboxError::Collect {
+                    name: name.clone(),
+                    source,
+                })?;
+        }
+        read_output_file(spec, ws, r)
     }
 
     /// [`Sandbox::run_in`], again (up to 20 times, backing off) when the
@@ -1140,6 +1156,26 @@ impl Sandbox {
     }
 }
 
+/// What is left of a run once its result is known, removed when dropped:
+/// its work folder, then its box lease. (Its cgroup is removed before the
+/// result is: a runner killed during its cleanup, the judge having exited,
+/// leaves nothing on the host's cgroup tree; the work folder is on the
+/// launcher's own tmpfs, gone with it.)
+#[derive(Debug, Default)]
+pub(crate) struct Cleanup {
+    workspace: Option<workdir::Workspace>,
+    lease: Option<boxes::BoxLease>,
+}
+
+impl Drop for Cleanup {
+    fn drop(&mut self) {
+        if let Some(ws) = self.workspace.take() {
+            ws.remove();
+        }
+        drop(self.lease.take());
+    }
+}
+
 /// The judge-side error of a cgroup step for `program`.
 fn cgroup_error(program: &Path) -> impl Fn((PathBuf, &'static str, io::Error)) -> SandboxError + '_ {
     move |(path, action, source)| SandboxError::Cgroup {
@@ -1414,6 +1450,30 @@ mod tests {
         assert_eq!(Status::Signaled(6).signal_name(), Some("SIGABRT"));
         assert_eq!(Status::Exited(0).signal_name(), None);
         assert_eq!(Status::Signaled(11).to_string(), "killed by SIGSEGV");
+    }
+
+    #[test]
+    fn a_run_is_answered_before_its_cleanup_which_then_removes_its_folders() {
+        let sb = Sandbox::detect();
+        let spec = RunSpec {
+            program: "/bin/sh".into(),
+            args: vec!["-c".into(), "echo x > left; echo ok".into()],
+            ..RunSpec::default()
+        };
+        let (r, cleanup) = sb.run_leaving_cleanup(&spec);
+        let r = r.expect("no judge-side error");
+        assert_eq!((r.status, r.stdout), (Status::Exited(0), b"ok\n".to_vec()));
+        // The result is known (a runner sends it) while the run's folder,
+        // with what the program left there, is still to be removed...
+        let box_dir = cleanup.workspace.as_ref().expect("a work folder").box_dir.clone();
+        assert!(box_dir.join("left").exists());
+        assert_eq!(
+            cleanup.lease.is_some(),
+            sb.protections.isolation && sb.lock_dir.is_some()
+        );
+        drop(cleanup);
+        // ...and the cleanup removes it.
+        assert!(!box_dir.exists(), "{} is left", box_dir.display());
     }
 
     #[test]
