@@ -1160,7 +1160,8 @@ impl Sandbox {
 /// its work folder, then its box lease. (Its cgroup is removed before the
 /// result is: a runner killed during its cleanup, the judge having exited,
 /// leaves nothing on the host's cgroup tree; the work folder is on the
-/// launcher's own tmpfs, gone with it.)
+/// launcher's own tmpfs, gone with it, or, in a work root the judge was
+/// given, removed by the next judge's start as a dead judge's.)
 #[derive(Debug, Default)]
 pub(crate) struct Cleanup {
     workspace: Option<workdir::Workspace>,
