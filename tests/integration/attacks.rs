@@ -681,6 +681,10 @@ const ISOLATION: &[Attack] = &[
         "found a marker another run left in /tmp, /var/tmp, /dev/shm or /run/lock: state shared between tests",
     ),
     rt(
+        "prepared_root.c",
+        "left a file in the root a runner prepares once (/, /dev, /.hidden), found an earlier run's files in /box, /tmp or /dev/shm, or an earlier run's mount under its own",
+    ),
+    rt(
         "proc_scan.c",
         "saw in /proc a process that is neither itself nor its child (the judge, another run, the host)",
     ),

@@ -130,7 +130,7 @@ pub(crate) struct ChildSetup {
 /// the program's process.
 ///
 /// Only async-signal-safe system calls are made: `setsid`, `write`,
-/// `unshare`, `mount`, `pivot_root`, `clone`, `sigaction`, `setrlimit`,
+/// `setns`, `unshare`, `mount`, `move_mount`, `pivot_root`, `clone`, `sigaction`, `setrlimit`,
 /// `close_range`, `setgroups`, `setgid`, `setuid`, `prctl`, `seccomp`,
 /// `getppid`, and `open`/`read`/`close` of `/proc` files. Errors are
 /// returned as `errno` values, which std forwards to the parent, where
@@ -164,6 +164,9 @@ fn setup_child(s: &ChildSetup) -> io::Result<()> {
         if iso.new_network {
             flags |= rustix::thread::UnshareFlags::NEWNET;
         }
+        // A prepared root's namespace first, so that NEWNS copies it
+        // rather than the runner's.
+        iso.plan.join_prepared()?;
         // SAFETY: single-threaded child; no CLONE_FILES/CLONE_FS sharing.
         unsafe { rustix::thread::unshare_unsafe(flags)? };
         iso.plan.enter()?;

@@ -27,11 +27,30 @@
 //!
 //! [`RootPlan`] is made in the parent, where allocation is allowed; the
 //! child only replays it as system calls ([`RootPlan::enter`]).
+//!
+//! # Prepared roots
+//!
+//! Built afresh, a root costs a copy of the runner's mounts, some 40 mount
+//! calls, `pivot_root` and the unmount of the old root (which waits for an
+//! RCU grace period). A launcher's runner, which lives for many runs and
+//! carries out one at a time, builds each distinct root's read-only part
+//! once instead, in a mount namespace of its own that it keeps open
+//! ([`RootPlan::reuse_prepared`]). A run's init enters that namespace
+//! (`setns`), copies it (`unshare`), attaches a detached copy of its work
+//! folder's mount at `/box` (`open_tree`, `move_mount`: the folder's host
+//! path is out of reach there) and mounts its own `/tmp`, `/dev/shm` and
+//! `/proc`. Nothing of a run reaches the next: every writable mount is the
+//! run's own and goes with its namespace; what the copies share (`/`,
+//! `/dev`, the binds) is read-only. Rootless, a new `/proc` may be mounted
+//! only where the host's is still in view, so roots are built afresh there.
 
-use std::ffi::CString;
+use std::ffi::{CStr, CString};
 use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use nix::libc;
 
@@ -53,9 +72,10 @@ const DEVICES: &[&str] = &["null", "zero", "full", "random", "urandom"];
 /// Where the work folder appears inside the root.
 pub(crate) const BOX_DIR: &str = "/box";
 
-/// One step of building the root; paths are absolute host paths under the
-/// new root's mount point.
-#[derive(Debug)]
+/// One step of building the root. Paths are relative to the new root (the
+/// builder's working folder then); the sources of binds are host paths, or
+/// relative ones inside the new root.
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum Step {
     Mkdir(CString),
     Touch(CString),
@@ -69,6 +89,8 @@ enum Step {
         read_only: bool,
         devices: bool,
     },
+    /// Makes a mount read-only (its own flag, not its file system's).
+    ReadOnly(CString),
     Tmpfs {
         dst: CString,
         options: CString,
@@ -78,15 +100,46 @@ enum Step {
     },
 }
 
+/// Options of the root's own tmpfs (it holds mount points and links only).
+const ROOT_OPTIONS: &CStr = c"size=1m,nr_inodes=1024,mode=0755";
+
 /// How to build one run's root, prepared in the parent.
+///
+/// The steps come in two parts: `base`, what every run with the same
+/// read-only folders sees alike (system folders, language trees, hidden
+/// paths, `/dev`, the mount points, all read-only), and the run's own
+/// mounts (`/box`, `/tmp`, `/dev/shm`, `/proc`). Built afresh, a run's
+/// init replays both in a copy of the runner's mount namespace and
+/// `pivot_root`s into it. A launcher's runner instead keeps the base as a
+/// mount namespace of its own, made once ([`RootPlan::reuse_prepared`]):
+/// the run's init enters it, copies it (`unshare`) and mounts only its own
+/// four, with no `pivot_root` and no old root to unmount (each unmount
+/// waits for an RCU grace period).
 #[derive(Debug)]
 pub(crate) struct RootPlan {
+    /// Where the root is built on the host (an empty folder).
     root: CString,
-    root_options: CString,
-    steps: Vec<Step>,
+    base: Vec<Step>,
+    /// The work folder, bound at `/box` when the root is built afresh.
+    box_bind: Step,
+    /// `/tmp`, `/dev/shm`, `/proc`.
+    own: Vec<Step>,
     workdir_inside: CString,
     /// Landlock rules for the program, when the kernel has Landlock.
     pub(crate) fence: Option<super::landlock::Fence>,
+    /// The prepared root this run enters, if any.
+    prepared: Option<Prepared>,
+}
+
+/// A prepared root as the run's init uses it: descriptors the runner
+/// holds open until the run has ended.
+#[derive(Debug, Clone, Copy)]
+struct Prepared {
+    /// The mount namespace of the prepared root (`nsfs`).
+    namespace: libc::c_int,
+    /// A detached copy of the work folder's mount (`open_tree`), moved to
+    /// `/box` by the init.
+    box_tree: libc::c_int,
 }
 
 fn c(path: &Path) -> CString {
@@ -95,6 +148,11 @@ fn c(path: &Path) -> CString {
 
 fn c_str(s: &str) -> CString {
     CString::new(s).expect("no NUL")
+}
+
+/// `path` inside the new root, as a path relative to it.
+fn inside(path: &Path) -> PathBuf {
+    path.strip_prefix("/").unwrap_or(path).to_path_buf()
 }
 
 /// Sizes of the run's scratch file systems.
@@ -120,20 +178,19 @@ impl RootPlan {
         let mut steps = Vec::new();
         // Folders bound read-only, as the run sees them (for Landlock).
         let mut read_only: Vec<String> = Vec::new();
-        let under = |p: &Path| root.join(p.strip_prefix("/").unwrap_or(p));
         for dir in SYSTEM_DIRS.iter().map(Path::new) {
             match std::fs::symlink_metadata(dir) {
                 Ok(m) if m.file_type().is_symlink() => {
                     if let Ok(target) = std::fs::read_link(dir) {
                         steps.push(Step::Symlink {
                             target: c(&target),
-                            link: c(&under(dir)),
+                            link: c(&inside(dir)),
                         });
                     }
                 }
                 Ok(m) if m.is_dir() => {
-                    mkdir_parents(&mut steps, root, dir);
-                    bind_dir(&mut steps, dir, &under(dir), true);
+                    mkdir_parents(&mut steps, dir);
+                    bind_dir(&mut steps, dir, &inside(dir), true);
                     read_only.push(dir.to_string_lossy().into_owned());
                 }
                 _ => {}
@@ -141,62 +198,36 @@ impl RootPlan {
         }
         for dir in extra_ro {
             if dir.is_absolute() && dir.is_dir() && !SYSTEM_DIRS.iter().any(|s| dir.starts_with(s)) {
-                mkdir_parents(&mut steps, root, dir);
-                bind_dir(&mut steps, dir, &under(dir), true);
+                mkdir_parents(&mut steps, dir);
+                bind_dir(&mut steps, dir, &inside(dir), true);
                 read_only.push(dir.to_string_lossy().into_owned());
             }
         }
-        hide(&mut steps, root, hidden, &read_only);
-        bind_dir(&mut steps, workdir, &under(Path::new(BOX_DIR)), false);
-        for (dir, bytes) in [
-            ("/tmp", scratch.tmp_bytes),
-            ("/dev", 0),
-            ("/dev/shm", scratch.shm_bytes),
-        ] {
-            steps.push(Step::Mkdir(c(&under(Path::new(dir)))));
-            let options = if dir == "/dev" {
-                "size=64k,nr_inodes=64,mode=0755".to_string()
-            } else {
-                format!("size={bytes},nr_inodes=4096,mode=1777")
-            };
-            steps.push(Step::Tmpfs {
-                dst: c(&under(Path::new(dir))),
-                options: c_str(&options),
-            });
-            if dir == "/dev" {
-                for dev in DEVICES {
-                    let host = Path::new("/dev").join(dev);
-                    if host.exists() {
-                        steps.push(Step::Touch(c(&under(&host))));
-                        steps.push(Step::Bind {
-                            src: c(&host),
-                            dst: c(&under(&host)),
-                            read_only: false,
-                            devices: true,
-                        });
-                    }
-                }
-                for (link, target) in [
-                    ("fd", "/proc/self/fd"),
-                    ("stdin", "/proc/self/fd/0"),
-                    ("stdout", "/proc/self/fd/1"),
-                    ("stderr", "/proc/self/fd/2"),
-                ] {
-                    steps.push(Step::Symlink {
-                        target: c_str(target),
-                        link: c(&under(&Path::new("/dev").join(link))),
-                    });
-                }
-            }
+        hide(&mut steps, hidden, &read_only);
+        for dir in [BOX_DIR, "/tmp", "/proc"] {
+            steps.push(Step::Mkdir(c(&inside(Path::new(dir)))));
         }
-        steps.push(Step::Mkdir(c(&under(Path::new("/proc")))));
-        steps.push(Step::Proc {
-            dst: c(&under(Path::new("/proc"))),
-        });
+        dev(&mut steps);
+        let tmpfs = |dir: &str, bytes: u64| Step::Tmpfs {
+            dst: c(&inside(Path::new(dir))),
+            options: c_str(&format!("size={bytes},nr_inodes=4096,mode=1777")),
+        };
         RootPlan {
             root: c(root),
-            root_options: c_str("size=1m,nr_inodes=1024,mode=0755"),
-            steps,
+            base: steps,
+            box_bind: Step::Bind {
+                src: c(workdir),
+                dst: c(&inside(Path::new(BOX_DIR))),
+                read_only: false,
+                devices: false,
+            },
+            own: vec![
+                tmpfs("/tmp", scratch.tmp_bytes),
+                tmpfs("/dev/shm", scratch.shm_bytes),
+                Step::Proc {
+                    dst: c(&inside(Path::new("/proc"))),
+                },
+            ],
             workdir_inside: c_str(BOX_DIR),
             fence: if landlock {
                 let dirs: Vec<&str> = read_only.iter().map(String::as_str).collect();
@@ -204,24 +235,107 @@ impl RootPlan {
             } else {
                 None
             },
+            prepared: None,
         }
     }
 
-    /// In the child (root, in fresh mount and pid namespaces): builds the
-    /// root, enters it and makes it read-only. System calls only.
+    /// In a launcher's runner: makes this run enter the runner's prepared
+    /// root for this plan's base (made now if it has none yet), with a
+    /// detached copy of the work folder `workdir`'s mount for its `/box`.
+    /// Returns that copy, to be held open until the run has ended; `None`
+    /// (the root is then built afresh) outside a runner, where the kernel
+    /// refuses, or once a runner holds [`MAX_PREPARED`] roots.
+    pub(crate) fn reuse_prepared(&mut self, workdir: &Path) -> Option<OwnedFd> {
+        if !PREPARED_ROOTS.load(Ordering::Relaxed) {
+            return None;
+        }
+        let mut roots = PREPARED.lock().unwrap_or_else(|e| e.into_inner());
+        let namespace = match roots.iter().find(|(base, _)| *base == self.base) {
+            Some((_, ns)) => ns.as_raw_fd(),
+            None if roots.len() < MAX_PREPARED => {
+                let ns = self.prepare().ok()?;
+                let raw = ns.as_raw_fd();
+                roots.push((self.base.clone(), ns));
+                raw
+            }
+            None => return None,
+        };
+        let box_tree = open_tree(workdir).ok()?;
+        self.prepared = Some(Prepared {
+            namespace,
+            box_tree: box_tree.as_raw_fd(),
+        });
+        Some(box_tree)
+    }
+
+    /// Builds the base of the root in a new mount namespace, on a thread
+    /// of its own (which leaves nothing behind in the caller's), and
+    /// returns that namespace: its root is the base, read-only.
+    fn prepare(&self) -> io::Result<OwnedFd> {
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                // SAFETY: affects only this thread (its mount namespace and
+                // file-system root), which ends right after.
+                unsafe { rustix::thread::unshare_unsafe(rustix::thread::UnshareFlags::NEWNS) }?;
+                let ns = std::fs::File::open("/proc/thread-self/ns/mnt")?;
+                self.build(false)?;
+                Ok(OwnedFd::from(ns))
+            })
+            .join()
+            .unwrap_or_else(|_| Err(io::Error::other("preparing a root panicked")))
+        })
+    }
+
+    /// In the child (root, in fresh pid namespaces, and in a fresh mount
+    /// namespace unless this run enters a prepared root): enters the
+    /// prepared root's namespace, which the caller then copies with
+    /// `unshare`. System calls only.
+    pub(crate) fn join_prepared(&self) -> io::Result<()> {
+        match self.prepared {
+            // SAFETY: a descriptor the runner holds open for the run.
+            Some(p) => check(unsafe { libc::setns(p.namespace, libc::CLONE_NEWNS) }),
+            None => Ok(()),
+        }
+    }
+
+    /// In the child, in its own mount namespace: builds the root (or, in
+    /// a copy of a prepared one, mounts the run's own file systems),
+    /// enters it and goes to `/box`. System calls only.
     pub(crate) fn enter(&self) -> io::Result<()> {
+        match self.prepared {
+            Some(p) => {
+                chdir(c"/")?;
+                attach_box(p.box_tree)?;
+                for step in &self.own {
+                    apply(step)?;
+                }
+            }
+            None => self.build(true)?,
+        }
+        chdir(&self.workdir_inside)
+    }
+
+    /// Builds the root in this process's mount namespace and `pivot_root`s
+    /// into it; with `run`, the run's own mounts too (else only the base).
+    fn build(&self, run: bool) -> io::Result<()> {
         mount(None, c"/", None, libc::MS_REC | libc::MS_PRIVATE, None)?;
         mount(
             Some(c"mayan-judge"),
             &self.root,
             Some(c"tmpfs"),
             libc::MS_NOSUID | libc::MS_NODEV,
-            Some(&self.root_options),
+            Some(ROOT_OPTIONS),
         )?;
-        for step in &self.steps {
-            self.apply(step)?;
-        }
         chdir(&self.root)?;
+        for step in &self.base {
+            apply(step)?;
+        }
+        if run {
+            apply(&self.box_bind)?;
+            for step in &self.own {
+                apply(step)?;
+            }
+        }
         // pivot_root(".", "."): the old root ends up on top of the new one,
         // and is detached at once.
         check(unsafe { libc::syscall(libc::SYS_pivot_root, c".".as_ptr(), c".".as_ptr()) } as i32)?;
@@ -233,81 +347,193 @@ impl RootPlan {
             None,
             libc::MS_REMOUNT | libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV,
             None,
-        )?;
-        chdir(&self.workdir_inside)
+        )
     }
+}
 
-    fn apply(&self, step: &Step) -> io::Result<()> {
-        match step {
-            Step::Mkdir(p) => {
-                // SAFETY: a valid C string; EEXIST is fine.
-                let r = unsafe { libc::mkdir(p.as_ptr(), 0o755) };
-                if r != 0 && io::Error::last_os_error().raw_os_error() != Some(libc::EEXIST) {
-                    return Err(io::Error::last_os_error());
-                }
-                Ok(())
-            }
-            Step::Touch(p) => {
-                // SAFETY: a valid C string; the descriptor is closed at once.
-                let fd = unsafe {
-                    libc::open(
-                        p.as_ptr(),
-                        libc::O_CREAT | libc::O_WRONLY | libc::O_CLOEXEC,
-                        0o644,
-                    )
-                };
-                check(fd)?;
-                unsafe { libc::close(fd) };
-                Ok(())
-            }
-            Step::Symlink { target, link } => check(unsafe { libc::symlink(target.as_ptr(), link.as_ptr()) }),
-            Step::Bind {
-                src,
-                dst,
-                read_only,
-                devices,
-            } => {
-                // A rootless judge may not bind a folder alone when a mount
-                // below it is locked to its namespace (EINVAL): then the
-                // folder comes with its submounts (Landlock still allows
-                // no writes there).
-                mount(Some(src), dst, None, libc::MS_BIND, None).or_else(|e| match e.raw_os_error() {
-                    Some(libc::EINVAL) => mount(Some(src), dst, None, libc::MS_BIND | libc::MS_REC, None),
-                    _ => Err(e),
-                })?;
-                let mut flags = libc::MS_BIND | libc::MS_REMOUNT | libc::MS_NOSUID;
-                if *read_only {
-                    flags |= libc::MS_RDONLY;
-                }
-                if !*devices {
-                    flags |= libc::MS_NODEV;
-                }
-                mount(None, dst, None, flags, None)
-            }
-            Step::Tmpfs { dst, options } => mount(
-                Some(c"tmpfs"),
-                dst,
-                Some(c"tmpfs"),
-                libc::MS_NOSUID | libc::MS_NODEV,
-                Some(options),
-            ),
-            Step::Proc { dst } => mount(
-                Some(c"proc"),
-                dst,
-                Some(c"proc"),
-                libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
-                Some(c"hidepid=invisible"),
-            ),
+/// Whether this process keeps prepared roots (a launcher's runner: it
+/// carries out one run at a time, and lives for many).
+static PREPARED_ROOTS: AtomicBool = AtomicBool::new(false);
+
+/// The prepared roots of this process, by their base.
+static PREPARED: Mutex<Vec<(Vec<Step>, OwnedFd)>> = Mutex::new(Vec::new());
+
+/// The most prepared roots a runner keeps (one per set of read-only
+/// folders: a language's tree, say); past that, roots are built afresh.
+const MAX_PREPARED: usize = 8;
+
+/// Makes this process keep prepared roots ([`RootPlan::reuse_prepared`]).
+/// A launcher's runner calls it at its start.
+pub(crate) fn keep_prepared_roots() {
+    PREPARED_ROOTS.store(true, Ordering::Relaxed);
+}
+
+/// How many prepared roots this process holds.
+#[cfg(test)]
+fn prepared_roots() -> usize {
+    PREPARED.lock().unwrap_or_else(|e| e.into_inner()).len()
+}
+
+/// A detached copy of the mount at `dir` (`open_tree` with
+/// `OPEN_TREE_CLONE`), which another mount namespace can attach.
+fn open_tree(dir: &Path) -> io::Result<OwnedFd> {
+    const OPEN_TREE_CLONE: libc::c_uint = 1;
+    let path = c(dir);
+    // SAFETY: a valid C string; the descriptor returned is owned here.
+    let fd = unsafe {
+        libc::syscall(
+            libc::SYS_open_tree,
+            libc::AT_FDCWD,
+            path.as_ptr(),
+            OPEN_TREE_CLONE | libc::O_CLOEXEC as libc::c_uint,
+        )
+    };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: a fresh descriptor nobody else owns.
+    Ok(unsafe { OwnedFd::from_raw_fd(fd as libc::c_int) })
+}
+
+/// In the child, at the root: moves the work folder's detached copy to
+/// `box`, private (nothing the runner mounts reaches the run), writable,
+/// without set-uid programs or devices.
+fn attach_box(tree: libc::c_int) -> io::Result<()> {
+    const MOVE_MOUNT_F_EMPTY_PATH: libc::c_uint = 4;
+    // SAFETY: valid C strings and a descriptor the runner holds open.
+    check(unsafe {
+        libc::syscall(
+            libc::SYS_move_mount,
+            tree,
+            c"".as_ptr(),
+            libc::AT_FDCWD,
+            c"box".as_ptr(),
+            MOVE_MOUNT_F_EMPTY_PATH,
+        )
+    } as i32)?;
+    mount(None, c"box", None, libc::MS_PRIVATE, None)?;
+    mount(
+        None,
+        c"box",
+        None,
+        libc::MS_BIND | libc::MS_REMOUNT | libc::MS_NOSUID | libc::MS_NODEV,
+        None,
+    )
+}
+
+/// `/dev`: a small tmpfs with the device nodes bound in, the `fd` and
+/// `std*` links and the mount point of `/dev/shm`, then read-only.
+fn dev(steps: &mut Vec<Step>) {
+    let dev = c_str("dev");
+    steps.push(Step::Mkdir(dev.clone()));
+    steps.push(Step::Tmpfs {
+        dst: dev.clone(),
+        options: c_str("size=64k,nr_inodes=64,mode=0755"),
+    });
+    for name in DEVICES {
+        let host = Path::new("/dev").join(name);
+        if host.exists() {
+            steps.push(Step::Touch(c(&inside(&host))));
+            steps.push(Step::Bind {
+                src: c(&host),
+                dst: c(&inside(&host)),
+                read_only: false,
+                devices: true,
+            });
         }
+    }
+    for (link, target) in [
+        ("fd", "/proc/self/fd"),
+        ("stdin", "/proc/self/fd/0"),
+        ("stdout", "/proc/self/fd/1"),
+        ("stderr", "/proc/self/fd/2"),
+    ] {
+        steps.push(Step::Symlink {
+            target: c_str(target),
+            link: c(&Path::new("dev").join(link)),
+        });
+    }
+    steps.push(Step::Mkdir(c_str("dev/shm")));
+    steps.push(Step::ReadOnly(dev));
+}
+
+fn apply(step: &Step) -> io::Result<()> {
+    match step {
+        Step::Mkdir(p) => {
+            // SAFETY: a valid C string; EEXIST is fine.
+            let r = unsafe { libc::mkdir(p.as_ptr(), 0o755) };
+            if r != 0 && io::Error::last_os_error().raw_os_error() != Some(libc::EEXIST) {
+                return Err(io::Error::last_os_error());
+            }
+            Ok(())
+        }
+        Step::Touch(p) => {
+            // SAFETY: a valid C string; the descriptor is closed at once.
+            let fd = unsafe {
+                libc::open(
+                    p.as_ptr(),
+                    libc::O_CREAT | libc::O_WRONLY | libc::O_CLOEXEC,
+                    0o644,
+                )
+            };
+            check(fd)?;
+            unsafe { libc::close(fd) };
+            Ok(())
+        }
+        Step::Symlink { target, link } => check(unsafe { libc::symlink(target.as_ptr(), link.as_ptr()) }),
+        Step::Bind {
+            src,
+            dst,
+            read_only,
+            devices,
+        } => {
+            // A rootless judge may not bind a folder alone when a mount
+            // below it is locked to its namespace (EINVAL): then the
+            // folder comes with its submounts (Landlock still allows
+            // no writes there).
+            mount(Some(src), dst, None, libc::MS_BIND, None).or_else(|e| match e.raw_os_error() {
+                Some(libc::EINVAL) => mount(Some(src), dst, None, libc::MS_BIND | libc::MS_REC, None),
+                _ => Err(e),
+            })?;
+            let mut flags = libc::MS_BIND | libc::MS_REMOUNT | libc::MS_NOSUID;
+            if *read_only {
+                flags |= libc::MS_RDONLY;
+            }
+            if !*devices {
+                flags |= libc::MS_NODEV;
+            }
+            mount(None, dst, None, flags, None)
+        }
+        Step::ReadOnly(dst) => mount(
+            None,
+            dst,
+            None,
+            libc::MS_BIND | libc::MS_REMOUNT | libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV,
+            None,
+        ),
+        Step::Tmpfs { dst, options } => mount(
+            Some(c"tmpfs"),
+            dst,
+            Some(c"tmpfs"),
+            libc::MS_NOSUID | libc::MS_NODEV,
+            Some(options),
+        ),
+        Step::Proc { dst } => mount(
+            Some(c"proc"),
+            dst,
+            Some(c"proc"),
+            libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+            Some(c"hidepid=invisible"),
+        ),
     }
 }
 
 /// Binds an empty folder (or file) of the root over each `hidden` path
 /// that lies inside a bound folder, read-only, so that the run sees
 /// nothing there.
-fn hide(steps: &mut Vec<Step>, root: &Path, hidden: &[PathBuf], bound: &[String]) {
-    let empty_dir = root.join(".hidden");
-    let empty_file = root.join(".hidden-file");
+fn hide(steps: &mut Vec<Step>, hidden: &[PathBuf], bound: &[String]) {
+    let empty_dir = PathBuf::from(".hidden");
+    let empty_file = PathBuf::from(".hidden-file");
     let mut made = false;
     for path in hidden {
         if !bound.iter().any(|b| path.starts_with(b)) {
@@ -322,7 +548,7 @@ fn hide(steps: &mut Vec<Step>, root: &Path, hidden: &[PathBuf], bound: &[String]
             made = true;
         }
         let src = if meta.is_dir() { &empty_dir } else { &empty_file };
-        let dst = root.join(path.strip_prefix("/").unwrap_or(path));
+        let dst = inside(path);
         steps.push(Step::Bind {
             src: c(src),
             dst: c(&dst),
@@ -334,8 +560,8 @@ fn hide(steps: &mut Vec<Step>, root: &Path, hidden: &[PathBuf], bound: &[String]
 
 /// The folders above `dir` inside the root, parents first, so that a bind
 /// has a mount point.
-fn mkdir_parents(steps: &mut Vec<Step>, root: &Path, dir: &Path) {
-    let mut acc = root.to_path_buf();
+fn mkdir_parents(steps: &mut Vec<Step>, dir: &Path) {
+    let mut acc = PathBuf::new();
     for comp in dir.parent().into_iter().flat_map(Path::components).skip(1) {
         acc.push(comp);
         steps.push(Step::Mkdir(c(&acc)));
@@ -449,4 +675,66 @@ pub(crate) fn probe() -> bool {
     })
     .join()
     .unwrap_or(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(run: &str, extra_ro: &[PathBuf], tmp_bytes: u64) -> RootPlan {
+        let base = Path::new("/nonexistent-mayan").join(run);
+        RootPlan::new(
+            &base.join("root"),
+            &base.join("box"),
+            extra_ro,
+            &[],
+            ScratchSizes {
+                tmp_bytes,
+                shm_bytes: tmp_bytes / 4,
+            },
+            false,
+        )
+    }
+
+    #[test]
+    fn runs_with_the_same_read_only_folders_share_a_base_and_keep_their_own_mounts() {
+        let (a, b) = (plan("a", &[], 1 << 20), plan("b", &[], 8 << 20));
+        // The key of a prepared root: where the run's folders are and how
+        // large its scratch is do not enter it.
+        assert_eq!(a.base, b.base);
+        assert_ne!(a.box_bind, b.box_bind);
+        assert_ne!(a.own, b.own);
+        // A language's tree is another base.
+        let tree = std::env::temp_dir();
+        if !SYSTEM_DIRS.iter().any(|s| tree.starts_with(s)) {
+            assert_ne!(plan("c", &[tree], 1 << 20).base, a.base);
+        }
+        // The base holds nothing of a run: no work folder, no /tmp,
+        // /dev/shm or /proc mounted; its paths are relative to the root,
+        // and /dev ends read-only.
+        for step in &a.base {
+            match step {
+                Step::Bind { src, .. } => {
+                    assert!(!src.to_bytes().starts_with(b"/nonexistent-mayan"), "{step:?}")
+                }
+                Step::Tmpfs { dst, .. } => assert_eq!(dst.as_c_str(), c"dev"),
+                Step::Proc { .. } => panic!("/proc in the base"),
+                Step::Mkdir(p) | Step::Touch(p) | Step::ReadOnly(p) | Step::Symlink { link: p, .. } => {
+                    assert!(!p.to_bytes().starts_with(b"/"), "{step:?}")
+                }
+            }
+        }
+        assert_eq!(a.base.last(), Some(&Step::ReadOnly(c_str("dev"))));
+        assert!(a.own.iter().any(|s| matches!(s, Step::Proc { .. })));
+    }
+
+    #[test]
+    fn outside_a_runner_every_root_is_built_afresh() {
+        let mut a = plan("a", &[], 1 << 20);
+        if !PREPARED_ROOTS.load(Ordering::Relaxed) {
+            assert!(a.reuse_prepared(Path::new("/")).is_none());
+            assert!(a.prepared.is_none());
+            assert_eq!(prepared_roots(), 0);
+        }
+    }
 }

@@ -15,12 +15,14 @@
 //! control socket (`SCM_RIGHTS`), where an idle *runner* takes it. Runners
 //! are copies of the small launcher, forked by it (so the fork is cheap
 //! whatever the judge holds) and kept: the launcher forks one more
-//! whenever none is idle, so there are as many as runs at once, plus one.
+//! whenever none is idle, so there are as many as runs at once (and
+//! runs being cleaned up), plus one.
 //! A runner reads the request on its end (the sandbox as the judge
 //! detected it, and the [`RunSpec`]), carries the run out exactly as the
 //! sandbox does in-process (`Sandbox::run_here`: box lease, work folder,
 //! cgroup, the run's init forked into new namespaces, supervision,
-//! cleanup), writes the result back and waits for the next. One runner
+//! cleanup), writes the result back and waits for the next (the
+//! cleanup after the answer: `Sandbox::run_leaving_cleanup`). One runner
 //! carries out one run at a time, so the network namespace it made for
 //! itself at its start serves its runs one after another ([`own_network`]).
 //! The launcher never parses anything; it holds no state but the seccomp
@@ -56,7 +58,7 @@ use rustix::net::{
 use serde::{Deserialize, Serialize};
 
 use super::cgroup::CgroupSupport;
-use super::{Protections, RunResult, RunSpec, Sandbox, SandboxError, Status, seccomp};
+use super::{Cleanup, Protections, RunResult, RunSpec, Sandbox, SandboxError, Status, seccomp};
 
 /// The judge's end of the launcher.
 #[derive(Debug)]
@@ -572,7 +574,8 @@ fn quiet_stdio() {
 /// the judge lives. Kept between runs, a runner is forked once, not per
 /// run (a fork and the page faults of a fresh copy cost more than a
 /// bare run), and holds the network namespace its runs share one after
-/// another ([`own_network`]).
+/// another ([`own_network`]) and the prepared roots its runs copy
+/// (`isolation::keep_prepared_roots`).
 fn runner(control: &OwnedFd, news: &OwnedFd, filters: &Option<seccomp::Filters>, launcher: i32) -> ! {
     if die_with_parent(launcher).is_err() {
         exit(1);
@@ -585,6 +588,7 @@ fn runner(control: &OwnedFd, news: &OwnedFd, filters: &Option<seccomp::Filters>,
         )
     };
     own_network();
+    super::isolation::keep_prepared_roots();
     // A run's input and outputs (up to the output limit) are mapped on their
     // own and given back when freed: a runner kept for the next run does
     // not keep the largest it saw, for its next fork to copy.
@@ -596,12 +600,16 @@ fn runner(control: &OwnedFd, news: &OwnedFd, filters: &Option<seccomp::Filters>,
             Ok(None) | Err(_) => exit(0),
         };
         let _ = rustix::io::write(news, b"b");
-        let answered = serve_one(fd, filters);
-        // Free again before the judge reads the end of the answer (and may
-        // send its next request): the launcher never counts a runner busy
-        // that the judge already counts free, and forks none too many.
-        let _ = rustix::io::write(news, b"i");
+        let (answered, cleanup) = serve_one(fd, filters);
+        // The judge reads the end of the answer, and goes on, while this
+        // runner removes the run's work folder (its unmount waits for an
+        // RCU grace period): meanwhile the
+        // judge's next request goes to an idle runner, and the launcher
+        // forks another when none is left, so a slot never waits for a
+        // cleanup (and there may be a runner per slot more).
         drop(answered);
+        drop(cleanup);
+        let _ = rustix::io::write(news, b"i");
     }
 }
 
@@ -633,11 +641,11 @@ pub(crate) fn runs_share_network() -> bool {
 }
 
 /// One run, answered on `fd`, which is returned (the judge reads the
-/// answer's end once it is closed).
-fn serve_one(fd: OwnedFd, filters: &Option<seccomp::Filters>) -> OwnedFd {
+/// answer's end once it is closed) with what is left to clean up.
+fn serve_one(fd: OwnedFd, filters: &Option<seccomp::Filters>) -> (OwnedFd, Cleanup) {
     let mut stream = UnixStream::from(fd);
     let mut request = Vec::new();
-    let result = match stream
+    let (result, cleanup) = match stream
         .read_to_end(&mut request)
         .and_then(|_| read_request(&request))
     {
@@ -646,16 +654,19 @@ fn serve_one(fd: OwnedFd, filters: &Option<seccomp::Filters>) -> OwnedFd {
             if sandbox.protections.subreaper {
                 let _ = rustix::process::set_child_subreaper(rustix::process::Pid::from_raw(1));
             }
-            sandbox.run_here(&spec)
+            sandbox.run_leaving_cleanup(&spec)
         }
-        Err(source) => Err(SandboxError::Launcher {
-            program: PathBuf::new(),
-            source,
-        }),
+        Err(source) => (
+            Err(SandboxError::Launcher {
+                program: PathBuf::new(),
+                source,
+            }),
+            Cleanup::default(),
+        ),
     };
     let fd = OwnedFd::from(stream);
     let _ = encode_reply(&fd, &result);
-    fd
+    (fd, cleanup)
 }
 
 fn read_request(bytes: &[u8]) -> io::Result<(SandboxWire, RunSpec)> {

@@ -790,38 +790,54 @@ impl Sandbox {
     /// [`Sandbox::run`] in this process: in a launcher's runner, or where
     /// no launcher was started.
     fn run_here(&self, spec: &RunSpec) -> Result<RunResult, SandboxError> {
+        self.run_leaving_cleanup(spec).0
+    }
+
+    /// [`Sandbox::run_here`], with the removal of the run's work folder
+    /// (its unmount and its files) and the end of its box lease left to
+    /// the caller: done when the [`Cleanup`] is dropped. A runner answers
+    /// the judge first, so that a run's result is never held up by the
+    /// unmount, which waits for an RCU grace period. Every process of the
+    /// run is dead and its cgroup removed by then.
+    fn run_leaving_cleanup(&self, spec: &RunSpec) -> (Result<RunResult, SandboxError>, Cleanup) {
+        let mut cleanup = Cleanup::default();
+        let result = self.run_into(spec, &mut cleanup);
+        (result, cleanup)
+    }
+
+    /// The steps of [`Sandbox::run_leaving_cleanup`]; what is to be
+    /// cleaned goes into `cleanup` as it is made.
+    fn run_into(&self, spec: &RunSpec, cleanup: &mut Cleanup) -> Result<RunResult, SandboxError> {
         let wd_err = |source| SandboxError::WorkDir {
             program: spec.program.clone(),
             source,
         };
-        let lease = match (&self.lock_dir, self.protections.isolation) {
+        cleanup.lease = match (&self.lock_dir, self.protections.isolation) {
             (Some(dir), true) => Some(boxes::lease(dir).map_err(wd_err)?),
             _ => None,
         };
-        let owner = match &lease {
+        let owner = match &cleanup.lease {
             Some(l) => Some((Uid::from_raw(l.uid()), Gid::from_raw(l.uid()))),
             None => self.drop_to,
         };
 
-        let tmpfs = lease.is_some().then(|| work_tmpfs_bytes(spec));
+        let tmpfs = cleanup.lease.is_some().then(|| work_tmpfs_bytes(spec));
         let work_root = match &self.work_root {
             Some(r) => Some(r.as_path()),
             None => launcher::work_root(),
         };
-        let ws = workdir::Workspace::create(work_root, owner, tmpfs).map_err(wd_err)?;
-        let result = self.run_in_retrying(spec, &ws, owner).and_then(|r| {
-            for (name, dest) in &spec.collect {
-                ws.collect(name, dest, spec.limits.file_size_bytes)
-                    .map_err(|source| SandboxError::Collect {
-                        name: name.clone(),
-                        source,
-                    })?;
-            }
-            read_output_file(spec, &ws, r)
-        });
-        ws.remove();
-        drop(lease);
-        result
+        let ws = cleanup
+            .workspace
+            .insert(workdir::Workspace::create(work_root, owner, tmpfs).map_err(wd_err)?);
+        let r = self.run_in_retrying(spec, ws, owner)?;
+        for (name, dest) in &spec.collect {
+            ws.collect(name, dest, spec.limits.file_size_bytes)
+                .map_err(|source| SandboxError::Collect {
+                    name: name.clone(),
+                    source,
+                })?;
+        }
+        read_output_file(spec, ws, r)
     }
 
     /// [`Sandbox::run_in`], again (up to 20 times, backing off) when the
@@ -877,17 +893,29 @@ impl Sandbox {
         } else {
             None
         };
-        let isolated = status_pipe.as_ref().map(|(_, w)| child::Isolated {
-            plan: isolation::RootPlan::new(
+        // Held open until the run has ended: the work folder's copy its
+        // init attaches in a prepared root.
+        let mut box_tree = None;
+        let isolated = status_pipe.as_ref().map(|(_, w)| {
+            let mut plan = isolation::RootPlan::new(
                 &ws.root_dir,
                 &ws.box_dir,
                 &read_only_dirs(spec, &program),
                 &self.hidden,
                 scratch_sizes(&spec.limits),
                 self.protections.landlock.is_some(),
-            ),
-            status_fd: w.as_raw_fd(),
-            new_network: !launcher::runs_share_network(),
+            );
+            // Rootless, a new /proc may only be mounted where the
+            // namespace still shows the host's (built afresh, before
+            // `pivot_root`).
+            if self.protections.mode != RunMode::Rootless {
+                box_tree = plan.reuse_prepared(&ws.box_dir);
+            }
+            child::Isolated {
+                plan,
+                status_fd: w.as_raw_fd(),
+                new_network: !launcher::runs_share_network(),
+            }
         });
         let cmd = self.command(spec, &program, stdin, &ws.box_dir, cg.as_ref(), owner, isolated)?;
         let launch = |mut cmd: Command| {
@@ -916,6 +944,7 @@ impl Sandbox {
         } else {
             launch(cmd)?
         };
+        drop(box_tree);
         let mem = cg.as_ref().map(|c| c.memory_stats()).unwrap_or_default();
         drop(cg); // kills anything left and removes the cgroup
         obs.stderr.truncate(STDERR_KEEP_BYTES);
@@ -1124,6 +1153,27 @@ impl Sandbox {
             stderr: obs.stderr,
             output_file: None,
         }
+    }
+}
+
+/// What is left of a run once its result is known, removed when dropped:
+/// its work folder, then its box lease. (Its cgroup is removed before the
+/// result is: a runner killed during its cleanup, the judge having exited,
+/// leaves nothing on the host's cgroup tree; the work folder is on the
+/// launcher's own tmpfs, gone with it, or, in a work root the judge was
+/// given, removed by the next judge's start as a dead judge's.)
+#[derive(Debug, Default)]
+pub(crate) struct Cleanup {
+    workspace: Option<workdir::Workspace>,
+    lease: Option<boxes::BoxLease>,
+}
+
+impl Drop for Cleanup {
+    fn drop(&mut self) {
+        if let Some(ws) = self.workspace.take() {
+            ws.remove();
+        }
+        drop(self.lease.take());
     }
 }
 
@@ -1401,6 +1451,30 @@ mod tests {
         assert_eq!(Status::Signaled(6).signal_name(), Some("SIGABRT"));
         assert_eq!(Status::Exited(0).signal_name(), None);
         assert_eq!(Status::Signaled(11).to_string(), "killed by SIGSEGV");
+    }
+
+    #[test]
+    fn a_run_is_answered_before_its_cleanup_which_then_removes_its_folders() {
+        let sb = Sandbox::detect();
+        let spec = RunSpec {
+            program: "/bin/sh".into(),
+            args: vec!["-c".into(), "echo x > left; echo ok".into()],
+            ..RunSpec::default()
+        };
+        let (r, cleanup) = sb.run_leaving_cleanup(&spec);
+        let r = r.expect("no judge-side error");
+        assert_eq!((r.status, r.stdout), (Status::Exited(0), b"ok\n".to_vec()));
+        // The result is known (a runner sends it) while the run's folder,
+        // with what the program left there, is still to be removed...
+        let box_dir = cleanup.workspace.as_ref().expect("a work folder").box_dir.clone();
+        assert!(box_dir.join("left").exists());
+        assert_eq!(
+            cleanup.lease.is_some(),
+            sb.protections.isolation && sb.lock_dir.is_some()
+        );
+        drop(cleanup);
+        // ...and the cleanup removes it.
+        assert!(!box_dir.exists(), "{} is left", box_dir.display());
     }
 
     #[test]
