@@ -392,27 +392,57 @@ fn the_python_output_validator_agrees_with_check_protocol_kattis() {
     std::fs::create_dir(&work).unwrap();
     let boards = boards();
     let extra = extra_outputs();
-    let (mut cases, mut checked) = (0, 0);
+    // Every (board, output, reading) case, judged by both checkers.
+    let mut cases: Vec<(usize, String, Vec<u8>, bool)> = Vec::new();
     for (i, board) in boards.iter().enumerate() {
         let answer = solve(board);
         let mut outs = outputs(&answer);
         outs.extend(extra.iter().filter(|(b, _)| *b == i).map(|(_, o)| o.to_vec()));
-        for output in &outs {
+        for output in outs {
             for any in [false, true] {
-                let v = both(&work, &python, &validator, board, &answer, output, any);
-                cases += 1;
-                assert_eq!(
-                    v.rust,
-                    v.python,
-                    "board {i}, any = {any}, output {:?}: check --protocol kattis says {:?}, validate.py says {:?}",
-                    String::from_utf8_lossy(output),
-                    v.rust,
-                    v.python
-                );
-                checked += (v.rust.0 == 42) as usize;
+                cases.push((i, answer.clone(), output.clone(), any));
             }
         }
     }
+    // Two workers, each in a folder of its own: the cases are some 700
+    // starts of Python and of the judge, which mostly wait for them.
+    let verdicts = std::thread::scope(|s| {
+        let workers: Vec<_> = cases
+            .chunks(cases.len().div_ceil(2))
+            .enumerate()
+            .map(|(w, chunk)| {
+                let dir = work.join(w.to_string());
+                std::fs::create_dir(&dir).unwrap();
+                let (python, validator, boards) = (&python, &validator, &boards);
+                s.spawn(move || {
+                    chunk
+                        .iter()
+                        .map(|(i, answer, output, any)| {
+                            both(&dir, python, validator, &boards[*i], answer, output, *any)
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap())
+            .collect::<Vec<_>>()
+    });
+    let mut checked = 0;
+    for ((i, _, output, any), v) in cases.iter().zip(&verdicts) {
+        assert_eq!(
+            v.rust,
+            v.python,
+            "board {i}, any = {any}, output {:?}: check --protocol kattis says {:?}, validate.py says {:?}",
+            String::from_utf8_lossy(output),
+            v.rust,
+            v.python
+        );
+        checked += (v.rust.0 == 42) as usize;
+    }
+    let cases = cases.len();
+    assert_eq!(verdicts.len(), cases);
     assert!(
         checked >= 2 * boards.len(),
         "some accepted cases: {checked} of {cases}"

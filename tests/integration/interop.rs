@@ -69,40 +69,71 @@ fn the_cpp_testlib_checker_agrees_with_check_on_hundreds_of_outputs() {
     });
     let bin = assert_cmd::cargo::cargo_bin("mayan-judge");
     let (inp, out, ans) = (work.join("in"), work.join("out"), work.join("ans"));
+    let boards = boards();
     let extra = extra_outputs();
-    let (mut cases, mut accepted) = (0, 0);
-    for (i, board) in boards().iter().enumerate() {
+    // Every (board, output) case, judged by both checkers under both readings.
+    let mut cases: Vec<(usize, String, Vec<u8>)> = Vec::new();
+    for (i, board) in boards.iter().enumerate() {
         let answer = solve(board);
-        std::fs::write(&inp, board).unwrap();
-        std::fs::write(&ans, &answer).unwrap();
         let mut outs = outputs(&answer);
         outs.extend(extra.iter().filter(|(b, _)| *b == i).map(|(_, o)| o.to_vec()));
-        for output in &outs {
-            std::fs::write(&out, output).unwrap();
-            for (any, cpp) in [(false, &smallest), (true, &any)] {
-                let mut rust = Command::new(&bin);
-                rust.arg("check");
-                if any {
-                    rust.arg("--any");
-                }
-                let rust = testlib_verdict(rust.args([&inp, &out, &ans]));
-                let cpp = testlib_verdict(Command::new(cpp).args([&inp, &out, &ans]));
-                cases += 1;
-                accepted += (rust.0 == 0) as usize;
-                assert_eq!(
-                    rust,
-                    cpp,
-                    "board {i}, any = {any}, output {:?}: check says {rust:?}, the testlib checker {cpp:?}",
-                    String::from_utf8_lossy(output)
-                );
-            }
-        }
+        cases.extend(outs.into_iter().map(|o| (i, answer.clone(), o)));
+    }
+    // Two workers, each in a folder of its own: the cases are some 1,400
+    // process starts, which mostly wait for the kernel.
+    let verdicts = std::thread::scope(|s| {
+        let workers: Vec<_> = cases
+            .chunks(cases.len().div_ceil(2))
+            .enumerate()
+            .map(|(w, chunk)| {
+                let dir = work.join(w.to_string());
+                std::fs::create_dir(&dir).unwrap();
+                let (bin, boards, smallest, any) = (&bin, &boards, &smallest, &any);
+                s.spawn(move || {
+                    let (inp, out, ans) = (dir.join("in"), dir.join("out"), dir.join("ans"));
+                    let mut verdicts = Vec::new();
+                    for (i, answer, output) in chunk {
+                        std::fs::write(&inp, &boards[*i]).unwrap();
+                        std::fs::write(&ans, answer).unwrap();
+                        std::fs::write(&out, output).unwrap();
+                        for (any, cpp) in [(false, smallest), (true, any)] {
+                            let mut rust = Command::new(bin);
+                            rust.arg("check");
+                            if any {
+                                rust.arg("--any");
+                            }
+                            let rust = testlib_verdict(rust.args([&inp, &out, &ans]));
+                            let cpp = testlib_verdict(Command::new(cpp).args([&inp, &out, &ans]));
+                            verdicts.push((any, rust, cpp));
+                        }
+                    }
+                    verdicts
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap())
+            .collect::<Vec<_>>()
+    });
+    assert_eq!(verdicts.len(), 2 * cases.len());
+    let mut accepted = 0;
+    for ((i, _, output), (any, rust, cpp)) in cases.iter().flat_map(|c| [c, c]).zip(&verdicts) {
+        accepted += (rust.0 == 0) as usize;
+        assert_eq!(
+            rust,
+            cpp,
+            "board {i}, any = {any}, output {:?}: check says {rust:?}, the testlib checker {cpp:?}",
+            String::from_utf8_lossy(output)
+        );
     }
     assert!(
-        cases >= 300 && accepted >= 16,
-        "{cases} cases, {accepted} accepted"
+        verdicts.len() >= 300 && accepted >= 16,
+        "{} cases, {accepted} accepted",
+        verdicts.len()
     );
-    // Judge errors, and testlib's result file.
+    // Judge errors (beside the last board's answer), and testlib's result file.
+    std::fs::write(&ans, &cases.last().unwrap().1).unwrap();
     std::fs::write(&inp, "1\n1 1 1 0\n0\n0\n0\n0\n").unwrap();
     std::fs::write(&out, "-1\n").unwrap();
     assert_eq!(
@@ -145,7 +176,10 @@ fn the_cpp_testlib_checker_agrees_with_check_on_hundreds_of_outputs() {
             program.display()
         );
     }
-    eprintln!("{cases} outputs judged alike by check and the C++ testlib checker ({accepted} accepted)");
+    eprintln!(
+        "{} outputs judged alike by check and the C++ testlib checker ({accepted} accepted)",
+        verdicts.len()
+    );
 }
 
 // ---- DMOJ ----------------------------------------------------------------------------
