@@ -406,28 +406,11 @@ fn the_python_output_validator_agrees_with_check_protocol_kattis() {
     }
     // Two workers, each in a folder of its own: the cases are some 700
     // starts of Python and of the judge, which mostly wait for them.
-    let verdicts = std::thread::scope(|s| {
-        let workers: Vec<_> = cases
-            .chunks(cases.len().div_ceil(2))
-            .enumerate()
-            .map(|(w, chunk)| {
-                let dir = work.join(w.to_string());
-                std::fs::create_dir(&dir).unwrap();
-                let (python, validator, boards) = (&python, &validator, &boards);
-                s.spawn(move || {
-                    chunk
-                        .iter()
-                        .map(|(i, answer, output, any)| {
-                            both(&dir, python, validator, &boards[*i], answer, output, *any)
-                        })
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().unwrap())
-            .collect::<Vec<_>>()
+    let verdicts = crate::util::in_two_workers(&work, &cases, |dir, chunk| {
+        chunk
+            .iter()
+            .map(|(i, answer, output, any)| both(dir, &python, &validator, &boards[*i], answer, output, *any))
+            .collect()
     });
     let mut checked = 0;
     for ((i, _, output, any), v) in cases.iter().zip(&verdicts) {

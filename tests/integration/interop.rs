@@ -81,40 +81,25 @@ fn the_cpp_testlib_checker_agrees_with_check_on_hundreds_of_outputs() {
     }
     // Two workers, each in a folder of its own: the cases are some 1,400
     // process starts, which mostly wait for the kernel.
-    let verdicts = std::thread::scope(|s| {
-        let workers: Vec<_> = cases
-            .chunks(cases.len().div_ceil(2))
-            .enumerate()
-            .map(|(w, chunk)| {
-                let dir = work.join(w.to_string());
-                std::fs::create_dir(&dir).unwrap();
-                let (bin, boards, smallest, any) = (&bin, &boards, &smallest, &any);
-                s.spawn(move || {
-                    let (inp, out, ans) = (dir.join("in"), dir.join("out"), dir.join("ans"));
-                    let mut verdicts = Vec::new();
-                    for (i, answer, output) in chunk {
-                        std::fs::write(&inp, &boards[*i]).unwrap();
-                        std::fs::write(&ans, answer).unwrap();
-                        std::fs::write(&out, output).unwrap();
-                        for (any, cpp) in [(false, smallest), (true, any)] {
-                            let mut rust = Command::new(bin);
-                            rust.arg("check");
-                            if any {
-                                rust.arg("--any");
-                            }
-                            let rust = testlib_verdict(rust.args([&inp, &out, &ans]));
-                            let cpp = testlib_verdict(Command::new(cpp).args([&inp, &out, &ans]));
-                            verdicts.push((any, rust, cpp));
-                        }
-                    }
-                    verdicts
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().unwrap())
-            .collect::<Vec<_>>()
+    let verdicts = crate::util::in_two_workers(work, &cases, |dir, chunk| {
+        let (inp, out, ans) = (dir.join("in"), dir.join("out"), dir.join("ans"));
+        let mut verdicts = Vec::new();
+        for (i, answer, output) in chunk {
+            std::fs::write(&inp, &boards[*i]).unwrap();
+            std::fs::write(&ans, answer).unwrap();
+            std::fs::write(&out, output).unwrap();
+            for (any, cpp) in [(false, &smallest), (true, &any)] {
+                let mut rust = Command::new(&bin);
+                rust.arg("check");
+                if any {
+                    rust.arg("--any");
+                }
+                let rust = testlib_verdict(rust.args([&inp, &out, &ans]));
+                let cpp = testlib_verdict(Command::new(cpp).args([&inp, &out, &ans]));
+                verdicts.push((any, rust, cpp));
+            }
+        }
+        verdicts
     });
     assert_eq!(verdicts.len(), 2 * cases.len());
     let mut accepted = 0;

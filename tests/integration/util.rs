@@ -314,3 +314,27 @@ pub const CHROMIUM_HEADLESS: &[&str] = &[
     "--disable-component-update",
     "--disable-sync",
 ];
+
+/// Judges `cases` in two workers, each in a folder of its own under `work`
+/// (`0` and `1`), for tests whose cases mostly wait for process starts:
+/// `judge` gets its folder and its half of the cases, in order, and the
+/// answers come back in the cases' order.
+pub fn in_two_workers<C: Sync, R: Send>(
+    work: &Path,
+    cases: &[C],
+    judge: impl Fn(&Path, &[C]) -> Vec<R> + Sync,
+) -> Vec<R> {
+    std::thread::scope(|s| {
+        let workers: Vec<_> = cases
+            .chunks(cases.len().div_ceil(2).max(1))
+            .enumerate()
+            .map(|(w, chunk)| {
+                let dir = work.join(w.to_string());
+                std::fs::create_dir(&dir).unwrap();
+                let judge = &judge;
+                s.spawn(move || judge(&dir, chunk))
+            })
+            .collect();
+        workers.into_iter().flat_map(|w| w.join().unwrap()).collect()
+    })
+}

@@ -362,10 +362,26 @@ static PREPARED: Mutex<Vec<(Vec<Step>, OwnedFd)>> = Mutex::new(Vec::new());
 /// folders: a language's tree, say); past that, roots are built afresh.
 const MAX_PREPARED: usize = 8;
 
-/// Makes this process keep prepared roots ([`RootPlan::reuse_prepared`]).
-/// A launcher's runner calls it at its start.
+/// Makes this process keep prepared roots ([`RootPlan::reuse_prepared`]),
+/// where the kernel allows them: in the machine's first user namespace. A
+/// launcher's runner calls it at its start.
+///
+/// In any other user namespace (a rootless container's, where the judge
+/// is root of a namespace that an ordinary user owns, as under rootless
+/// Podman) the kernel mounts a fresh `/proc` only where the host's is
+/// still fully visible, and a copied namespace's mounts are locked
+/// together, so a run entering a prepared root fails to start (seen as
+/// EPERM for every run in the cgroup v2 VM's rootless Podman context):
+/// there every root is built afresh, as before prepared roots.
 pub(crate) fn keep_prepared_roots() {
-    PREPARED_ROOTS.store(true, Ordering::Relaxed);
+    let initial = std::fs::read_to_string("/proc/self/uid_map").is_ok_and(|m| is_identity_map(&m));
+    PREPARED_ROOTS.store(initial, Ordering::Relaxed);
+}
+
+/// Whether a `uid_map` maps every uid to itself: the machine's first user
+/// namespace's.
+fn is_identity_map(uid_map: &str) -> bool {
+    uid_map.split_whitespace().eq(["0", "0", "4294967295"])
 }
 
 /// How many prepared roots this process holds.
@@ -726,6 +742,16 @@ mod tests {
         }
         assert_eq!(a.base.last(), Some(&Step::ReadOnly(c_str("dev"))));
         assert!(a.own.iter().any(|s| matches!(s, Step::Proc { .. })));
+    }
+
+    #[test]
+    fn only_the_first_user_namespace_keeps_prepared_roots() {
+        assert!(is_identity_map("         0          0 4294967295\n"));
+        // Rootless Podman's map: the user, then its subordinate range.
+        assert!(!is_identity_map("0 1000 1\n1 100000 65536\n"));
+        // A rootless judge's own namespace.
+        assert!(!is_identity_map("0 1000 1\n"));
+        assert!(!is_identity_map(""));
     }
 
     #[test]
