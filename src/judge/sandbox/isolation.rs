@@ -366,11 +366,11 @@ const MAX_PREPARED: usize = 8;
 /// where the kernel allows them: in the machine's first user namespace. A
 /// launcher's runner calls it at its start.
 ///
-/// In any other user namespace (a rootless container's, where the judge
-/// is root of a namespace that an ordinary user owns, as under rootless
-/// Podman) the kernel mounts a fresh `/proc` only where the host's is
-/// still fully visible, and a copied namespace's mounts are locked
-/// together, so a run entering a prepared root fails to start (seen as
+/// In any other user namespace (a rootless judge's own, or a rootless
+/// container's, where the judge is root of a namespace that an ordinary
+/// user owns, as under rootless Podman) the kernel mounts a fresh `/proc`
+/// only where the host's is still fully visible, and a copied namespace's
+/// mounts are locked together, so a run entering a prepared root fails to start (seen as
 /// EPERM for every run in the cgroup v2 VM's rootless Podman context):
 /// there every root is built afresh, as before prepared roots.
 pub(crate) fn keep_prepared_roots() {
@@ -757,10 +757,10 @@ mod tests {
     #[test]
     fn outside_a_runner_every_root_is_built_afresh() {
         let mut a = plan("a", &[], 1 << 20);
-        if !PREPARED_ROOTS.load(Ordering::Relaxed) {
-            assert!(a.reuse_prepared(Path::new("/")).is_none());
-            assert!(a.prepared.is_none());
-            assert_eq!(prepared_roots(), 0);
-        }
+        // No test of this binary is a runner: nothing turns them on.
+        assert!(!PREPARED_ROOTS.load(Ordering::Relaxed));
+        assert!(a.reuse_prepared(Path::new("/")).is_none());
+        assert!(a.prepared.is_none());
+        assert_eq!(prepared_roots(), 0);
     }
 }

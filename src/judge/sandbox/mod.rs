@@ -905,12 +905,9 @@ impl Sandbox {
                 scratch_sizes(&spec.limits),
                 self.protections.landlock.is_some(),
             );
-            // Rootless, a new /proc may only be mounted where the
-            // namespace still shows the host's (built afresh, before
-            // `pivot_root`).
-            if self.protections.mode != RunMode::Rootless {
-                box_tree = plan.reuse_prepared(&ws.box_dir);
-            }
+            // `None` (built afresh) outside a runner or a user namespace
+            // other than the machine's first: rootless, say.
+            box_tree = plan.reuse_prepared(&ws.box_dir);
             child::Isolated {
                 plan,
                 status_fd: w.as_raw_fd(),
