@@ -51,7 +51,12 @@ pub fn jobs_ladder(most: usize) -> Vec<usize> {
 struct Figure {
     wall: Duration,
     busy: Option<f64>,
-    /// The same runs bare, with as many threads (the machine's ceiling).
+}
+
+/// The class at one `--jobs`: graded, and the same runs bare on as many
+/// threads (the machine's ceiling).
+struct ClassFigure {
+    graded: Figure,
     bare: Duration,
 }
 
@@ -83,7 +88,7 @@ pub fn run(o: &ScalingOptions) -> Result<()> {
         if !o.quiet {
             eprintln!("grading the class with --jobs {jobs}, then running it bare");
         }
-        let mut figure = grade_class(
+        let graded = grade_class(
             &class,
             problem.as_deref(),
             &cache,
@@ -91,8 +96,8 @@ pub fn run(o: &ScalingOptions) -> Result<()> {
             None,
             Expect::AllAccepted,
         )?;
-        figure.bare = run_bare(&class, &inputs, jobs)?;
-        grading.push(figure);
+        let bare = run_bare(&class, &inputs, jobs)?;
+        grading.push(ClassFigure { graded, bare });
     }
     let mut serving = Vec::new();
     for &jobs in &ladder {
@@ -271,11 +276,7 @@ fn grade_class(
     let busy = cpu_before
         .zip(serve_load::cpu_times())
         .map(|(a, b)| serve_load::cpu_share(&a, &b).0);
-    Ok(Figure {
-        wall,
-        busy,
-        bare: Duration::ZERO,
-    })
+    Ok(Figure { wall, busy })
 }
 
 /// The inputs of the tests the class is graded on (the bundled problem's,
@@ -348,7 +349,7 @@ fn programs_in(class: &Path) -> Result<Vec<PathBuf>> {
 fn print_report(
     o: &ScalingOptions,
     ladder: &[usize],
-    grading: &[Figure],
+    grading: &[ClassFigure],
     serving: &[serve_load::Throughput],
     loops: &Loops,
 ) {
@@ -365,9 +366,10 @@ fn print_report(
     let mut targets = Targets::default();
     let pct = |b: Option<f64>| b.map_or("?".into(), |b| format!("{:.0}%", b * 100.0));
     for (k, &jobs) in ladder.iter().enumerate() {
-        let (g, s) = (&grading[k], &serving[k]);
-        let speedup = grading[0].wall.as_secs_f64() / g.wall.as_secs_f64();
-        let bare_up = grading[0].bare.as_secs_f64() / g.bare.as_secs_f64().max(1e-9);
+        let (c, s) = (&grading[k], &serving[k]);
+        let g = &c.graded;
+        let speedup = grading[0].graded.wall.as_secs_f64() / g.wall.as_secs_f64();
+        let bare_up = grading[0].bare.as_secs_f64() / c.bare.as_secs_f64().max(1e-9);
         let rate_up = s.rate / serving[0].rate;
         let steady = s.server.and_then(|b| b.steady).map(|w| w.share(cores));
         let whole = s.server.map(|b| b.whole.share(cores));
