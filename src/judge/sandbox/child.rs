@@ -44,8 +44,8 @@ use nix::unistd::{Gid, Uid, setgid, setgroups, setsid, setuid};
 pub(crate) struct Isolated {
     /// The private root to build and enter.
     pub(crate) plan: super::isolation::RootPlan,
-    /// Write end of the status pipe (close-on-exec, so the program never
-    /// holds it).
+    /// The init's end of the status socket (close-on-exec, so the program
+    /// never holds it).
     pub(crate) status_fd: i32,
     /// A new network namespace for the run; `false`: the one of the
     /// process forking it, made for a launcher's runner alone
@@ -132,7 +132,7 @@ pub(crate) struct ChildSetup {
 /// Only async-signal-safe system calls are made: `setsid`, `write`,
 /// `setns`, `unshare`, `mount`, `move_mount`, `pivot_root`, `clone`, `sigaction`, `setrlimit`,
 /// `close_range`, `setgroups`, `setgid`, `setuid`, `prctl`, `seccomp`,
-/// `getppid`, and `open`/`read`/`close` of `/proc` files. Errors are
+/// `getppid`, `open`/`read`/`close` of `/proc` files, `sendmsg`. Errors are
 /// returned as `errno` values, which std forwards to the parent, where
 /// `spawn` fails with them.
 fn setup_child(s: &ChildSetup) -> io::Result<()> {
@@ -171,9 +171,12 @@ fn setup_child(s: &ChildSetup) -> io::Result<()> {
         unsafe { rustix::thread::unshare_unsafe(flags)? };
         iso.plan.enter()?;
         fence = iso.plan.fence.as_ref().map(|f| f.create()).transpose()?;
+        // Handed to the runner with the program's status (close-on-exec:
+        // the program never has it).
+        let mount_ns = super::isolation::open_own_mount_namespace();
         let program = super::isolation::raw_fork()?;
         if program != 0 {
-            super::isolation::init_loop(program, iso.status_fd);
+            super::isolation::init_loop(program, iso.status_fd, mount_ns);
         }
         // The program: an ordinary process (pid 2) under the init.
     } else if s.new_namespaces {

@@ -21,9 +21,11 @@
 //! empty file or folder is bound over it ([`RootPlan::new`]'s `hidden`). The
 //! `init` then forks the program (so the program is an ordinary process,
 //! with ordinary signal semantics), reaps everything, and hands the
-//! program's wait status to the judge through a pipe. When `init` exits,
-//! or is killed because the judge died (parent-death signal), the kernel
-//! kills every process left in the namespace.
+//! program's wait status to the judge on a socket, with the run's mount
+//! namespace attached, so that its unmount comes after the answer
+//! ([`init_loop`]). When `init` exits, or is killed because the judge died
+//! (parent-death signal), the kernel kills every process left in the
+//! namespace.
 //!
 //! [`RootPlan`] is made in the parent, where allocation is allowed; the
 //! child only replays it as system calls ([`RootPlan::enter`]).
@@ -620,31 +622,122 @@ fn mount(
 }
 
 /// The `init` of a run's pid namespace, after it forked the program
-/// (`program` is its pid): closes every descriptor but `status_fd` (so the
-/// run's pipes close when the program's tree is gone, and `spawn` is not
-/// held by the exec-error pipe), reaps every process of the namespace, and
-/// when the program has ended writes its raw wait status to `status_fd`
-/// and exits, which kills whatever is left. Never returns.
-pub(crate) fn init_loop(program: libc::pid_t, status_fd: libc::c_int) -> ! {
-    // SAFETY: plain system calls on integers and a local buffer.
-    unsafe {
-        if status_fd > 0 {
-            libc::syscall(libc::SYS_close_range, 0u32, (status_fd - 1) as u32, 0u32);
+/// (`program` is its pid): closes every descriptor but `status_fd` and
+/// `mount_ns` (so the run's pipes close when the program's tree is gone,
+/// and `spawn` is not held by the exec-error pipe), reaps every process of
+/// the namespace, and when the program has ended sends its raw wait status
+/// on `status_fd` (with `mount_ns`, the run's mount namespace, when it is
+/// open: see [`open_own_mount_namespace`]) and exits, which kills whatever
+/// is left. Never returns.
+pub(crate) fn init_loop(program: libc::pid_t, status_fd: libc::c_int, mount_ns: libc::c_int) -> ! {
+    close_all_but(&[status_fd, mount_ns]);
+    loop {
+        let mut status = 0;
+        // SAFETY: plain system call on a local integer.
+        let r = unsafe { libc::waitpid(-1, &mut status, libc::__WALL) };
+        if r == program {
+            send_status(status_fd, status, mount_ns);
+            // SAFETY: ends this process, which holds nothing to flush.
+            unsafe { libc::_exit(0) };
         }
-        libc::syscall(libc::SYS_close_range, (status_fd + 1) as u32, u32::MAX, 0u32);
-        loop {
-            let mut status = 0;
-            let r = libc::waitpid(-1, &mut status, libc::__WALL);
-            if r == program {
-                let bytes = status.to_ne_bytes();
-                libc::write(status_fd, bytes.as_ptr().cast(), bytes.len());
-                libc::_exit(0);
-            }
-            if r < 0 && *libc::__errno_location() != libc::EINTR {
-                libc::_exit(125);
-            }
+        // SAFETY: reads this thread's errno.
+        if r < 0 && unsafe { *libc::__errno_location() } != libc::EINTR {
+            // SAFETY: as above.
+            unsafe { libc::_exit(125) };
         }
     }
+}
+
+/// Closes every descriptor of this process but `keep`'s two (a negative
+/// one keeps nothing). System calls only: no allocation after `fork`.
+fn close_all_but(keep: &[libc::c_int; 2]) {
+    let (a, b) = (keep[0].min(keep[1]), keep[0].max(keep[1]));
+    let mut next = 0u32;
+    for fd in [a, b] {
+        if fd < 0 {
+            continue;
+        }
+        let fd = fd as u32;
+        if fd > next {
+            // SAFETY: plain system call with integer arguments.
+            unsafe { libc::syscall(libc::SYS_close_range, next, fd - 1, 0u32) };
+        }
+        next = next.max(fd + 1);
+    }
+    // SAFETY: as above.
+    unsafe { libc::syscall(libc::SYS_close_range, next, u32::MAX, 0u32) };
+}
+
+/// This process's mount namespace as a close-on-exec descriptor, or -1.
+/// The run's init hands it to the runner with the program's status
+/// ([`init_loop`]): the namespace then outlives the init, and its
+/// unmount, which waits for an RCU grace period, is done by the runner
+/// after it has answered (the `Cleanup` of `mod.rs`), not on the way to
+/// the answer. System calls only.
+pub(crate) fn open_own_mount_namespace() -> libc::c_int {
+    // SAFETY: a constant path; the descriptor is this process's own.
+    unsafe { libc::open(c"/proc/self/ns/mnt".as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC) }
+}
+
+/// Sends the program's raw wait `status` on `status_fd` (a `SOCK_SEQPACKET`
+/// socket), with `mount_ns` attached (`SCM_RIGHTS`) when it is open; the
+/// status alone if that cannot be sent. System calls only.
+fn send_status(status_fd: libc::c_int, status: libc::c_int, mount_ns: libc::c_int) {
+    let bytes = status.to_ne_bytes();
+    if mount_ns >= 0 {
+        // Room for one descriptor's control message, aligned for its header.
+        let mut space = [0u64; 4];
+        let mut iov = libc::iovec {
+            iov_base: bytes.as_ptr() as *mut libc::c_void,
+            iov_len: bytes.len(),
+        };
+        // SAFETY: the message points at local buffers that outlive the
+        // call; CMSG_SPACE(4) (24 bytes) fits in `space` (32).
+        let sent = unsafe {
+            let mut msg: libc::msghdr = std::mem::zeroed();
+            msg.msg_iov = &mut iov;
+            msg.msg_iovlen = 1;
+            msg.msg_control = space.as_mut_ptr().cast();
+            msg.msg_controllen = libc::CMSG_SPACE(4) as usize;
+            let cmsg = libc::CMSG_FIRSTHDR(&msg);
+            (*cmsg).cmsg_level = libc::SOL_SOCKET;
+            (*cmsg).cmsg_type = libc::SCM_RIGHTS;
+            (*cmsg).cmsg_len = libc::CMSG_LEN(4) as usize;
+            std::ptr::write_unaligned(libc::CMSG_DATA(cmsg).cast::<libc::c_int>(), mount_ns);
+            libc::sendmsg(status_fd, &msg, libc::MSG_NOSIGNAL)
+        };
+        if sent == bytes.len() as isize {
+            return;
+        }
+    }
+    // SAFETY: writes a local buffer.
+    unsafe { libc::write(status_fd, bytes.as_ptr().cast(), bytes.len()) };
+}
+
+/// The runner's end of [`init_loop`]'s message: the program's raw wait
+/// status and, when the init sent it, the run's mount namespace (`None`:
+/// the init ended without a status, killed for a limit, say).
+pub(crate) fn receive_status(fd: &OwnedFd) -> Option<(i32, Option<OwnedFd>)> {
+    use rustix::net::{RecvAncillaryBuffer, RecvAncillaryMessage, RecvFlags};
+    let mut space = [std::mem::MaybeUninit::uninit(); rustix::cmsg_space!(ScmRights(1))];
+    let mut cmsg = RecvAncillaryBuffer::new(&mut space);
+    let mut raw = [0u8; 4];
+    let got = loop {
+        match rustix::net::recvmsg(
+            fd,
+            &mut [io::IoSliceMut::new(&mut raw)],
+            &mut cmsg,
+            RecvFlags::CMSG_CLOEXEC | RecvFlags::DONTWAIT,
+        ) {
+            Err(rustix::io::Errno::INTR) => continue,
+            r => break r.ok()?,
+        }
+    };
+    let mount_ns = cmsg.drain().find_map(|m| match m {
+        RecvAncillaryMessage::ScmRights(mut fds) => fds.next(),
+        _ => None,
+    });
+    (got.bytes == raw.len()).then(|| (i32::from_ne_bytes(raw), mount_ns))
 }
 
 /// Forks with a raw `clone` (no `atfork` handlers, which may take locks
@@ -696,6 +789,35 @@ pub(crate) fn probe() -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_inits_status_travels_with_its_mount_namespace_or_alone() {
+        let (ours, init) = rustix::net::socketpair(
+            rustix::net::AddressFamily::UNIX,
+            rustix::net::SocketType::SEQPACKET,
+            rustix::net::SocketFlags::CLOEXEC,
+            None,
+        )
+        .unwrap();
+        let ns = open_own_mount_namespace();
+        assert!(ns >= 0, "{}", io::Error::last_os_error());
+        send_status(init.as_raw_fd(), 0x0100, ns);
+        let (status, got) = receive_status(&ours).expect("a status");
+        assert_eq!(status, 0x0100);
+        let got = got.expect("the mount namespace");
+        assert_eq!(
+            std::fs::read_link(format!("/proc/self/fd/{}", got.as_raw_fd())).unwrap(),
+            std::fs::read_link("/proc/self/ns/mnt").unwrap()
+        );
+        // SAFETY: closes the descriptor opened above, used nowhere else.
+        unsafe { libc::close(ns) };
+        send_status(init.as_raw_fd(), 9, -1);
+        assert!(matches!(receive_status(&ours), Some((9, None))));
+        // Nothing sent (the init was killed): no status, at once.
+        assert!(receive_status(&ours).is_none());
+        drop(init);
+        assert!(receive_status(&ours).is_none());
+    }
 
     fn plan(run: &str, extra_ro: &[PathBuf], tmp_bytes: u64) -> RootPlan {
         let base = Path::new("/nonexistent-mayan").join(run);

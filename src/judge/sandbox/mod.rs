@@ -82,7 +82,7 @@ mod workdir;
 
 use std::ffi::OsString;
 use std::fmt;
-use std::io::{self, Read, Seek, Write};
+use std::io::{self, Seek, Write};
 use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -829,7 +829,7 @@ impl Sandbox {
         let ws = cleanup
             .workspace
             .insert(workdir::Workspace::create(work_root, owner, tmpfs).map_err(wd_err)?);
-        let r = self.run_in_retrying(spec, ws, owner)?;
+        let r = self.run_in_retrying(spec, ws, owner, &mut cleanup.run)?;
         for (name, dest) in &spec.collect {
             ws.collect(name, dest, spec.limits.file_size_bytes)
                 .map_err(|source| SandboxError::Collect {
@@ -846,17 +846,18 @@ impl Sandbox {
     /// namespaces at once refuses one now and then, and without a uid per
     /// run a neighbour's fork bomb can hold the shared user at its process
     /// limit for a moment. Each attempt has its own cgroup, stdin and
-    /// status pipe, and the program never ran before it failed, so a retry
+    /// status socket, and the program never ran before it failed, so a retry
     /// cannot change a verdict. The one retry of a start, at this depth.
     fn run_in_retrying(
         &self,
         spec: &RunSpec,
         ws: &workdir::Workspace,
         owner: Option<(Uid, Gid)>,
+        left: &mut RunLeftovers,
     ) -> Result<RunResult, SandboxError> {
         let mut attempt = 0u64;
         loop {
-            match self.run_in(spec, ws, owner) {
+            match self.run_in(spec, ws, owner, left) {
                 Err(SandboxError::Spawn { source, .. })
                     if attempt < 20
                         && matches!(source.raw_os_error(), Some(nix::libc::ENOMEM | nix::libc::EAGAIN)) =>
@@ -869,12 +870,14 @@ impl Sandbox {
         }
     }
 
-    /// The steps of one run in a prepared workspace.
+    /// The steps of one run in a prepared workspace; what is released
+    /// only after the answer goes into `left`.
     fn run_in(
         &self,
         spec: &RunSpec,
         ws: &workdir::Workspace,
         owner: Option<(Uid, Gid)>,
+        left: &mut RunLeftovers,
     ) -> Result<RunResult, SandboxError> {
         copy_files(spec, &ws.box_dir, owner)?;
         let program = self.program_path(spec, &ws.box_dir, owner)?;
@@ -883,12 +886,19 @@ impl Sandbox {
         }
         let stdin = stdin_file(spec, ws.base(), &program)?;
         let cg = self.run_cgroup(&spec.limits, &program)?;
+        // The init's status channel: the program's wait status, with the
+        // run's mount namespace attached (`isolation::init_loop`).
         let status_pipe = if self.protections.isolation {
-            let (r, w) =
-                nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC).map_err(|e| SandboxError::Spawn {
-                    program: program.clone(),
-                    source: e.into(),
-                })?;
+            let (r, w) = rustix::net::socketpair(
+                rustix::net::AddressFamily::UNIX,
+                rustix::net::SocketType::SEQPACKET,
+                rustix::net::SocketFlags::CLOEXEC,
+                None,
+            )
+            .map_err(|e| SandboxError::Spawn {
+                program: program.clone(),
+                source: e.into(),
+            })?;
             Some((r, w))
         } else {
             None
@@ -930,18 +940,18 @@ impl Sandbox {
             })??;
             // The init reports the program's own wait status; without it
             // (the init was killed for a limit) the init's status stands.
-            let mut raw = [0u8; 4];
-            if std::fs::File::from(read_end).read_exact(&mut raw).is_ok() {
-                let mut r = r;
-                r.0.status = monitor::decode_status(i32::from_ne_bytes(raw));
-                r
-            } else {
-                r
+            let mut r = r;
+            if let Some((raw, mount_ns)) = isolation::receive_status(&read_end) {
+                r.0.status = monitor::decode_status(raw);
+                left.mount_ns = mount_ns;
             }
+            r
         } else {
             launch(cmd)?
         };
-        drop(box_tree);
+        // Released after the answer (`Cleanup`): unmounting the detached
+        // box waits for an RCU grace period.
+        left.box_tree = box_tree;
         let mem = cg.as_ref().map(|c| c.memory_stats()).unwrap_or_default();
         drop(cg); // kills anything left and removes the cgroup
         obs.stderr.truncate(STDERR_KEEP_BYTES);
@@ -1154,19 +1164,37 @@ impl Sandbox {
 }
 
 /// What is left of a run once its result is known, removed when dropped:
-/// its work folder, then its box lease. (Its cgroup is removed before the
-/// result is: a runner killed during its cleanup, the judge having exited,
-/// leaves nothing on the host's cgroup tree; the work folder is on the
-/// launcher's own tmpfs, gone with it, or, in a work root the judge was
+/// its mounts ([`RunLeftovers`]), its work folder, then its box lease.
+/// (Its cgroup is removed before the result is: a runner killed during its
+/// cleanup, the judge having exited, leaves nothing on the host's cgroup
+/// tree; the mounts go with the runner's descriptors; the work folder is on
+/// the launcher's own tmpfs, gone with it, or, in a work root the judge was
 /// given, removed by the next judge's start as a dead judge's.)
 #[derive(Debug, Default)]
 pub(crate) struct Cleanup {
+    run: RunLeftovers,
     workspace: Option<workdir::Workspace>,
     lease: Option<boxes::BoxLease>,
 }
 
+/// The mounts a finished run still holds until its answer is sent. Closing
+/// either descriptor unmounts what it holds, and an unmount waits for an
+/// RCU grace period (milliseconds on a busy machine): done after the
+/// answer, never on the way to it.
+#[derive(Debug, Default)]
+pub(crate) struct RunLeftovers {
+    /// Its mount namespace, which its init handed over as it ended
+    /// (`isolation::init_loop`).
+    mount_ns: Option<std::os::fd::OwnedFd>,
+    /// The detached copy of its work folder that its init attached (a
+    /// prepared root's run).
+    box_tree: Option<std::os::fd::OwnedFd>,
+}
+
 impl Drop for Cleanup {
     fn drop(&mut self) {
+        drop(self.run.mount_ns.take());
+        drop(self.run.box_tree.take());
         if let Some(ws) = self.workspace.take() {
             ws.remove();
         }
@@ -1451,7 +1479,7 @@ mod tests {
     }
 
     #[test]
-    fn a_run_is_answered_before_its_cleanup_which_then_removes_its_folders() {
+    fn a_run_is_answered_before_its_cleanup_which_then_unmounts_and_removes_its_folders() {
         let sb = Sandbox::detect();
         let spec = RunSpec {
             program: "/bin/sh".into(),
@@ -1469,6 +1497,16 @@ mod tests {
             cleanup.lease.is_some(),
             sb.protections.isolation && sb.lock_dir.is_some()
         );
+        // Isolated, its mount namespace too: the init handed it over as it
+        // ended, and only the cleanup lets it go (the unmount waits for an
+        // RCU grace period, which the answer does not).
+        if sb.protections.isolation {
+            let ns = cleanup.run.mount_ns.as_ref().expect("the run's mount namespace");
+            let theirs = std::fs::read_link(format!("/proc/self/fd/{}", ns.as_raw_fd())).unwrap();
+            let ours = std::fs::read_link("/proc/self/ns/mnt").unwrap();
+            assert!(theirs.to_string_lossy().starts_with("mnt:["), "{theirs:?}");
+            assert_ne!(theirs, ours, "the run's mount namespace is the judge's");
+        }
         drop(cleanup);
         // ...and the cleanup removes it.
         assert!(!box_dir.exists(), "{} is left", box_dir.display());
