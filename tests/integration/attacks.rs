@@ -37,7 +37,14 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::{Duration, Instant, SystemTime};
 
-const JUDGE: &str = env!("CARGO_BIN_EXE_mayan-judge");
+/// The judge the attacks are graded by: `$MAYAN_JUDGE_BIN` where set (the
+/// cgroup v2 machine of `.ci/run` passes the portable release binary, the
+/// one users install), else the one built with these tests.
+fn judge_bin() -> PathBuf {
+    std::env::var_os("MAYAN_JUDGE_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_mayan-judge")))
+}
 
 /// Tests graded by most calls: four of them (three if test 10 moves away),
 /// all started at once with `--jobs 4`.
@@ -125,7 +132,7 @@ impl Lab {
             secret_dir,
             target,
             port: 9,
-            judge: PathBuf::from(JUDGE),
+            judge: judge_bin(),
             problem: repo().join("problems/mayan"),
             testdata: testdata(),
         }
@@ -866,7 +873,7 @@ impl Installed {
         let judge = PathBuf::from(format!("/usr/local/bin/mayan-judge-{token}"));
         let share = PathBuf::from(format!("/usr/local/share/mayan-judge-{token}"));
         std::fs::create_dir_all("/usr/local/bin").unwrap();
-        std::fs::copy(JUDGE, &judge).unwrap();
+        std::fs::copy(judge_bin(), &judge).unwrap();
         for (from, to) in [
             ("problems/mayan", "problems/mayan"),
             ("testdata/mayan", "testdata/mayan"),
@@ -1137,7 +1144,7 @@ fn a_kill_minus_one_does_not_hurt_a_submission_graded_beside_it() {
     finish("kill(-1) attack (setup)", &failures);
 
     // The attacker: one run after another, each killing everything it may for 2.5 s.
-    let mut attack_cmd = std::process::Command::new(JUDGE);
+    let mut attack_cmd = std::process::Command::new(&lab.judge);
     attack_cmd
         .current_dir(repo())
         .env("MAYAN_JUDGE_CACHE", lab.cache())
@@ -1284,7 +1291,7 @@ fn nothing_survives_a_judge_killed_mid_run() {
     let modes = HostModes::take();
     let name = format!("{}dd", lab.token);
     let _kill = KillNamed(name.clone());
-    let mut cmd = std::process::Command::new(JUDGE);
+    let mut cmd = std::process::Command::new(&lab.judge);
     cmd.current_dir(repo())
         .env("MAYAN_JUDGE_CACHE", lab.cache())
         .args(["grade", "--problem"])
@@ -1395,7 +1402,7 @@ fn a_killed_judges_folders_mounts_and_cgroups_are_removed_by_the_next_judge() {
     let lab = Lab::new();
     let tmp = tempfile::tempdir().unwrap();
     let judge_in = |args: &[&str], file: &Path| {
-        let mut cmd = std::process::Command::new(JUDGE);
+        let mut cmd = std::process::Command::new(&lab.judge);
         cmd.current_dir(repo())
             .env("MAYAN_JUDGE_CACHE", lab.cache())
             .env("TMPDIR", tmp.path())
