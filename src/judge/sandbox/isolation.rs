@@ -48,7 +48,7 @@
 
 use std::ffi::{CStr, CString};
 use std::io;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -680,64 +680,31 @@ pub(crate) fn open_own_mount_namespace() -> libc::c_int {
 }
 
 /// Sends the program's raw wait `status` on `status_fd` (a `SOCK_SEQPACKET`
-/// socket), with `mount_ns` attached (`SCM_RIGHTS`) when it is open; the
-/// status alone if that cannot be sent. System calls only.
+/// socket), with `mount_ns` attached when it is open; the status alone if
+/// that cannot be sent. System calls only.
 fn send_status(status_fd: libc::c_int, status: libc::c_int, mount_ns: libc::c_int) {
     let bytes = status.to_ne_bytes();
-    if mount_ns >= 0 {
-        // Room for one descriptor's control message, aligned for its header.
-        let mut space = [0u64; 4];
-        let mut iov = libc::iovec {
-            iov_base: bytes.as_ptr() as *mut libc::c_void,
-            iov_len: bytes.len(),
-        };
-        // SAFETY: the message points at local buffers that outlive the
-        // call; CMSG_SPACE(4) (24 bytes) fits in `space` (32).
-        let sent = unsafe {
-            let mut msg: libc::msghdr = std::mem::zeroed();
-            msg.msg_iov = &mut iov;
-            msg.msg_iovlen = 1;
-            msg.msg_control = space.as_mut_ptr().cast();
-            msg.msg_controllen = libc::CMSG_SPACE(4) as usize;
-            let cmsg = libc::CMSG_FIRSTHDR(&msg);
-            (*cmsg).cmsg_level = libc::SOL_SOCKET;
-            (*cmsg).cmsg_type = libc::SCM_RIGHTS;
-            (*cmsg).cmsg_len = libc::CMSG_LEN(4) as usize;
-            std::ptr::write_unaligned(libc::CMSG_DATA(cmsg).cast::<libc::c_int>(), mount_ns);
-            libc::sendmsg(status_fd, &msg, libc::MSG_NOSIGNAL)
-        };
-        if sent == bytes.len() as isize {
-            return;
-        }
+    // SAFETY: descriptors this process holds open until it exits.
+    let (socket, ns) = unsafe {
+        (
+            BorrowedFd::borrow_raw(status_fd),
+            (mount_ns >= 0).then(|| BorrowedFd::borrow_raw(mount_ns)),
+        )
+    };
+    if ns.is_some() && super::fdpass::send(socket, &bytes, ns).is_ok() {
+        return;
     }
-    // SAFETY: writes a local buffer.
-    unsafe { libc::write(status_fd, bytes.as_ptr().cast(), bytes.len()) };
+    let _ = super::fdpass::send(socket, &bytes, None);
 }
 
 /// The runner's end of [`init_loop`]'s message: the program's raw wait
 /// status and, when the init sent it, the run's mount namespace (`None`:
 /// the init ended without a status, killed for a limit, say).
 pub(crate) fn receive_status(fd: &OwnedFd) -> Option<(i32, Option<OwnedFd>)> {
-    use rustix::net::{RecvAncillaryBuffer, RecvAncillaryMessage, RecvFlags};
-    let mut space = [std::mem::MaybeUninit::uninit(); rustix::cmsg_space!(ScmRights(1))];
-    let mut cmsg = RecvAncillaryBuffer::new(&mut space);
     let mut raw = [0u8; 4];
-    let got = loop {
-        match rustix::net::recvmsg(
-            fd,
-            &mut [io::IoSliceMut::new(&mut raw)],
-            &mut cmsg,
-            RecvFlags::CMSG_CLOEXEC | RecvFlags::DONTWAIT,
-        ) {
-            Err(rustix::io::Errno::INTR) => continue,
-            r => break r.ok()?,
-        }
-    };
-    let mount_ns = cmsg.drain().find_map(|m| match m {
-        RecvAncillaryMessage::ScmRights(mut fds) => fds.next(),
-        _ => None,
-    });
-    (got.bytes == raw.len()).then(|| (i32::from_ne_bytes(raw), mount_ns))
+    let (got, mount_ns) =
+        super::fdpass::receive(fd.as_fd(), &mut raw, rustix::net::RecvFlags::DONTWAIT).ok()?;
+    (got == raw.len()).then(|| (i32::from_ne_bytes(raw), mount_ns))
 }
 
 /// Forks with a raw `clone` (no `atfork` handlers, which may take locks

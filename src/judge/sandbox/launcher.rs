@@ -43,22 +43,18 @@
 //! tests) runs each run in-process, as before; the binary starts the
 //! launcher for every command that runs programs, and fails without it.
 
-use std::io::{self, IoSlice, IoSliceMut, Read};
-use std::mem::MaybeUninit;
+use std::io::{self, Read};
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
 use std::os::unix::net::UnixStream;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use nix::unistd::{Gid, Uid};
-use rustix::net::{
-    AddressFamily, RecvAncillaryBuffer, RecvAncillaryMessage, RecvFlags, SendAncillaryBuffer,
-    SendAncillaryMessage, SendFlags, SocketFlags, SocketType,
-};
+use rustix::net::{AddressFamily, RecvFlags, SendFlags, SocketFlags, SocketType};
 use serde::{Deserialize, Serialize};
 
 use super::cgroup::CgroupSupport;
-use super::{Cleanup, Protections, RunResult, RunSpec, Sandbox, SandboxError, Status, seccomp};
+use super::{Cleanup, Protections, RunResult, RunSpec, Sandbox, SandboxError, Status, fdpass, seccomp};
 
 /// The judge's end of the launcher.
 #[derive(Debug)]
@@ -221,43 +217,17 @@ impl Launcher {
 
 /// Passes `fd` over the control socket.
 fn send_fd(control: &OwnedFd, fd: BorrowedFd<'_>) -> io::Result<()> {
-    let fds = [fd];
-    let mut space = [MaybeUninit::uninit(); rustix::cmsg_space!(ScmRights(1))];
-    let mut cmsg = SendAncillaryBuffer::new(&mut space);
-    cmsg.push(SendAncillaryMessage::ScmRights(&fds));
-    loop {
-        match rustix::net::sendmsg(control, &[IoSlice::new(b"r")], &mut cmsg, SendFlags::NOSIGNAL) {
-            Err(rustix::io::Errno::INTR) => continue,
-            r => return r.map(drop).map_err(Into::into),
-        }
-    }
+    fdpass::send(control.as_fd(), b"r", Some(fd)).map(drop)
 }
 
 /// Receives one descriptor from the control socket (`None`: the judge
 /// closed it).
 fn receive_fd(control: &OwnedFd) -> io::Result<Option<OwnedFd>> {
     loop {
-        let mut space = [MaybeUninit::uninit(); rustix::cmsg_space!(ScmRights(1))];
-        let mut cmsg = RecvAncillaryBuffer::new(&mut space);
-        let mut byte = [0u8; 1];
-        let got = match rustix::net::recvmsg(
-            control,
-            &mut [IoSliceMut::new(&mut byte)],
-            &mut cmsg,
-            RecvFlags::CMSG_CLOEXEC,
-        ) {
-            Err(rustix::io::Errno::INTR) => continue,
-            r => r?,
-        };
-        if got.bytes == 0 {
-            return Ok(None);
-        }
-        let fd = cmsg.drain().find_map(|m| match m {
-            RecvAncillaryMessage::ScmRights(mut fds) => fds.next(),
-            _ => None,
-        });
-        if fd.is_some() {
-            return Ok(fd);
+        match fdpass::receive(control.as_fd(), &mut [0u8; 1], RecvFlags::empty())? {
+            (0, _) => return Ok(None),
+            (_, Some(fd)) => return Ok(Some(fd)),
+            (_, None) => continue,
         }
     }
 }

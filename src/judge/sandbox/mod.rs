@@ -61,6 +61,7 @@
 //! * `procscan.rs`: `/proc` helpers for the no-cgroup fallback;
 //! * `workdir.rs`: work folders, copying in and out, link-safe removal;
 //! * `isolation.rs`: the private root, namespaces and the run's init;
+//! * `fdpass.rs`: descriptors passed over UNIX sockets (`SCM_RIGHTS`);
 //! * `boxes.rs`: the pool of run uids;
 //! * `seccomp.rs`, `landlock.rs`: the system-call and file-system filters.
 
@@ -68,6 +69,7 @@ pub mod boxes;
 mod cgroup;
 mod child;
 mod delegation;
+mod fdpass;
 pub mod host;
 mod isolation;
 mod landlock;
