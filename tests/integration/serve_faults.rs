@@ -57,11 +57,16 @@ impl Kind {
             Kind::Accepted => accepted_c(),
             Kind::Wrong => "#include <stdio.h>\nint main(void) { puts(\"-1\"); return 0; }\n".into(),
             Kind::NoCompile => "int main(void) { this is not C; }\n".into(),
-            // A quarter of a second of CPU time per test (31 tests: kills
-            // land mid-test), named with the token, then a wrong answer.
+            // A quarter of a second per test (31 tests: kills land
+            // mid-test), named with the token, then a wrong answer. It
+            // sleeps: what matters is that a run is under way when the
+            // server dies, and a busy loop would take the CPU the other
+            // tests of `cargo test` need (3 programs x 31 tests, judged
+            // again after each kill).
             Kind::Slow => format!(
                 "#define _GNU_SOURCE\n#include <stdio.h>\n#include <time.h>\n#include <sys/prctl.h>\n\
-                 int main(void) {{ prctl(PR_SET_NAME, \"{token}\"); while (clock() < CLOCKS_PER_SEC / 4) {{}}\n\
+                 int main(void) {{ prctl(PR_SET_NAME, \"{token}\");\n\
+                 struct timespec t = {{0, 250000000}}; nanosleep(&t, 0);\n\
                  puts(\"-1\"); return 0; }}\n"
             ),
         };
