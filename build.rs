@@ -1,11 +1,16 @@
-//! Lists the files of the bundled package for `src/package/embedded.rs`:
-//! `$OUT_DIR/bundled.rs` holds `FILES`, one `(path, include_bytes!(...))`
-//! per file of `problems/mayan/` and `testdata/mayan/`, paths relative to
-//! the repository, in name order, WITHOUT the tests' answers (`.ans`, `.out`).
+//! Writes two things into `$OUT_DIR` for the crate:
 //!
-//! A sandboxed program can read the judge's binary, so the binary must not
-//! carry the answers; `Embedded::extract` writes them with the solver.
-//! (`include_dir!` embeds a whole folder and has no way to leave files out.)
+//! - `bundled.rs`, the files of the bundled package for
+//!   `src/package/embedded.rs`: `FILES`, one `(path, include_bytes!(...))`
+//!   per file of `problems/mayan/` and `testdata/mayan/`, paths relative to
+//!   the repository, in name order, WITHOUT the tests' answers (`.ans`,
+//!   `.out`). A sandboxed program can read the judge's binary, so the binary
+//!   must not carry the answers; `Embedded::extract` writes them with the
+//!   solver. (`include_dir!` embeds a whole folder and has no way to leave
+//!   files out.)
+//! - `displacement.bin`, the solver's displacement table
+//!   (`src/puzzle/solver/bound_table.rs`, compiled here too): the binary
+//!   carries it instead of building it at every start.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -17,7 +22,38 @@ const TREES: [(&str, bool); 2] = [("problems/mayan", false), ("testdata/mayan", 
 /// The extensions of a test's stored answer (`package::ANSWER_EXTENSIONS`).
 const ANSWER_EXTENSIONS: [&str; 2] = ["ans", "out"];
 
+/// The board's size, for `bound_table.rs` (which reads it from
+/// `crate::puzzle::sim`, as in the crate; the crate's unit tests compare the
+/// table it carries with one built there).
+mod puzzle {
+    pub mod sim {
+        pub const WIDTH: usize = 5;
+        pub const HEIGHT: usize = 7;
+    }
+}
+
+#[path = "src/puzzle/solver/bound_table.rs"]
+#[allow(dead_code)]
+mod bound_table;
+
 fn main() {
+    bundle();
+    displacement_table();
+}
+
+/// Writes `$OUT_DIR/displacement.bin`.
+fn displacement_table() {
+    println!("cargo::rerun-if-changed=src/puzzle/solver/bound_table.rs");
+    let out = out_dir().join("displacement.bin");
+    std::fs::write(&out, bound_table::displacement()).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
+}
+
+fn out_dir() -> PathBuf {
+    PathBuf::from(std::env::var_os("OUT_DIR").expect("set by cargo"))
+}
+
+/// Writes `$OUT_DIR/bundled.rs`.
+fn bundle() {
     let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
     let mut files = Vec::new();
     for (tree, without_answers) in TREES {
@@ -35,7 +71,7 @@ fn main() {
         writeln!(code, "    ({rel:?}, include_bytes!({abs:?})),").expect("writing to a string");
     }
     code.push_str("];\n");
-    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("set by cargo")).join("bundled.rs");
+    let out = out_dir().join("bundled.rs");
     std::fs::write(&out, code).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
 }
 
