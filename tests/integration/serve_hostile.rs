@@ -218,7 +218,10 @@ fn serve_half_requests_beyond_the_open_files_limit_do_not_stop_the_server() {
 }
 
 /// Opens `/events` with a session's cookie; lines come on the channel,
-/// and `None` once the server ends the stream.
+/// and `None` once the server ends the stream: its response's last chunk
+/// (a chunk-size line `0`, which no event line is), or the connection
+/// closed. (The connection itself outlives the response, kept open for a
+/// next request until the server's idle timeout, 10 s.)
 fn events(server: &Server, client: &Client) -> std::sync::mpsc::Receiver<Option<String>> {
     let mut stream = connect_from(Ipv4Addr::LOCALHOST, &server.url).unwrap();
     write!(
@@ -232,6 +235,7 @@ fn events(server: &Server, client: &Client) -> std::sync::mpsc::Receiver<Option<
         let _ = stream.set_read_timeout(Some(Duration::from_secs(120)));
         for line in BufReader::new(stream).lines() {
             match line {
+                Ok(l) if l == "0" => break,
                 Ok(l) => {
                     if tx.send(Some(l)).is_err() {
                         return;
@@ -483,10 +487,16 @@ fn serve_each_feedback_policy_shows_the_same_in_the_api_the_pages_and_the_events
         assert_eq!(page.contains("class=\"v-"), tests, "{policy}: page's tests");
         let listed = alice.get("/submissions").body;
         assert_eq!(listed.contains(">WA<"), verdict, "{policy}: list page");
-        // The stream's last word on the submission.
+        // The stream's last word on the submission: lines until its final
+        // event, then whatever follows within half a second (nothing more
+        // of it may come).
         let mut last = String::new();
-        while let Ok(Some(line)) = stream.recv_timeout(Duration::from_secs(5)) {
+        let mut wait = Duration::from_secs(20);
+        while let Ok(Some(line)) = stream.recv_timeout(wait) {
             if line.starts_with("data:") && line.contains(&format!("\"id\":{id}")) {
+                if line.contains("\"final\":true") {
+                    wait = Duration::from_millis(500);
+                }
                 last = line;
             }
         }
