@@ -29,6 +29,9 @@ fn distinctive_answers() -> Vec<(PathBuf, Vec<u8>)> {
 #[test]
 fn the_binary_holds_none_of_the_bundled_tests_answers() {
     let binary = std::fs::read(env!("CARGO_BIN_EXE_mayan-judge")).unwrap();
+    // The search finds what the binary does carry: a test's input.
+    let input = std::fs::read(manifest().join("testdata/mayan/secret/1.in")).unwrap();
+    assert!(contains(&binary, &input), "the search misses a bundled input");
     let found: Vec<String> = distinctive_answers()
         .into_iter()
         .filter(|(_, answer)| contains(&binary, answer))

@@ -931,7 +931,7 @@ impl Sandbox {
             self.launch_and_watch(&mut cmd, &program, spec, cg.as_ref(), &ws.box_dir, owner)
         };
         let (mut obs, judge_rss_kib) = if let Some((read_end, write_end)) = status_pipe {
-            let r = on_new_pid_namespace(|| {
+            let mut r = on_new_pid_namespace(|| {
                 let r = launch(cmd);
                 drop(write_end);
                 r
@@ -942,7 +942,6 @@ impl Sandbox {
             })??;
             // The init reports the program's own wait status; without it
             // (the init was killed for a limit) the init's status stands.
-            let mut r = r;
             if let Some((raw, mount_ns)) = isolation::receive_status(&read_end) {
                 r.0.status = monitor::decode_status(raw);
                 left.mount_ns = mount_ns;
