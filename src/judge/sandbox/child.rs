@@ -29,11 +29,15 @@
 //!   checks that it still has the parent that forked it ([`Parent`]), and
 //!   gives up at once (`ESRCH`) when it has been re-parented.
 
+use std::ffi::{CString, OsString};
 use std::fs::File;
 use std::io::{self, Write};
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::process::CommandExt;
+use std::path::Path;
 use std::process::Command;
 
+use nix::libc;
 use nix::sys::resource::{Resource, setrlimit};
 use nix::sys::signal::{SigHandler, Signal, signal};
 use nix::unistd::{Gid, Uid, setgid, setgroups, setsid, setuid};
@@ -51,6 +55,55 @@ pub(crate) struct Isolated {
     /// process forking it, made for a launcher's runner alone
     /// (`launcher::runs_share_network`).
     pub(crate) new_network: bool,
+    /// What the program's process executes (the init starts it itself:
+    /// [`spawn_program`]).
+    pub(crate) exec: Exec,
+}
+
+/// A program's `execvp` arguments and environment, prepared before the fork: C strings
+/// and the null-terminated pointer arrays into them (the strings' buffers
+/// do not move with the struct).
+#[derive(Debug)]
+pub(crate) struct Exec {
+    program: CString,
+    _strings: Vec<CString>,
+    argv: Vec<*const libc::c_char>,
+    envp: Vec<*const libc::c_char>,
+}
+
+// SAFETY: the pointers point into `_strings`, owned by the same struct and
+// never changed after `Exec::new`; they are only read.
+unsafe impl Send for Exec {}
+// SAFETY: as above: shared references only read.
+unsafe impl Sync for Exec {}
+
+impl Exec {
+    /// `program` with `args` (its `argv[0]` is `program` itself, as
+    /// `std::process::Command` gives it) and exactly the environment
+    /// `env`, in order. `None` when a string holds a NUL byte.
+    pub(crate) fn new(program: &Path, args: &[OsString], env: &[(OsString, OsString)]) -> Option<Exec> {
+        let c = |b: &[u8]| CString::new(b).ok();
+        let program = c(program.as_os_str().as_bytes())?;
+        let mut strings = vec![program.clone()];
+        for a in args {
+            strings.push(c(a.as_bytes())?);
+        }
+        let argc = strings.len();
+        for (k, v) in env {
+            strings.push(c(&[k.as_bytes(), b"=", v.as_bytes()].concat())?);
+        }
+        let pointers = |range: &[CString]| {
+            let mut p: Vec<*const libc::c_char> = range.iter().map(|s| s.as_ptr()).collect();
+            p.push(std::ptr::null());
+            p
+        };
+        Some(Exec {
+            program,
+            argv: pointers(&strings[..argc]),
+            envp: pointers(&strings[argc..]),
+            _strings: strings,
+        })
+    }
 }
 
 /// The judge as the child checks it is still its parent, after asking for
@@ -125,14 +178,15 @@ pub(crate) struct ChildSetup {
 /// by a credential change, so it comes after it.
 ///
 /// Isolated, the forked process is the init of a new pid namespace: it
-/// builds the private root, forks the program with a raw `clone` and stays
-/// behind as its reaper ([`super::isolation::init_loop`]); the rest runs in
-/// the program's process.
+/// builds the private root, starts the program ([`spawn_program`], which
+/// runs [`before_exec`] and `exec`s it) and stays behind as its reaper
+/// ([`super::isolation::init_loop`]): std's own `exec` is never reached.
+/// Not isolated, [`before_exec`] runs here and std `exec`s.
 ///
 /// Only async-signal-safe system calls are made: `setsid`, `write`,
 /// `setns`, `unshare`, `mount`, `move_mount`, `pivot_root`, `clone`, `sigaction`, `setrlimit`,
 /// `close_range`, `setgroups`, `setgid`, `setuid`, `prctl`, `seccomp`,
-/// `getppid`, `open`/`read`/`close` of `/proc` files, `sendmsg`. Errors are
+/// `getppid`, `open`/`read`/`close` of `/proc` files, `sendmsg`, `mmap`. Errors are
 /// returned as `errno` values, which std forwards to the parent, where
 /// `spawn` fails with them.
 fn setup_child(s: &ChildSetup) -> io::Result<()> {
@@ -152,8 +206,6 @@ fn setup_child(s: &ChildSetup) -> io::Result<()> {
             let _ = unsafe { signal(sig, SigHandler::SigDfl) };
         }
     }
-    // The Landlock ruleset the init makes for the program.
-    let mut fence: Option<i32> = None;
     if let Some(iso) = &s.isolated {
         // This process is the init of the run's pid namespace. It dies with
         // the judge's thread, and the kernel then kills the whole run.
@@ -170,15 +222,13 @@ fn setup_child(s: &ChildSetup) -> io::Result<()> {
         // SAFETY: single-threaded child; no CLONE_FILES/CLONE_FS sharing.
         unsafe { rustix::thread::unshare_unsafe(flags)? };
         iso.plan.enter()?;
-        fence = iso.plan.fence.as_ref().map(|f| f.create()).transpose()?;
+        // The Landlock ruleset the init makes for the program.
+        let fence = iso.plan.fence.as_ref().map(|f| f.create()).transpose()?;
         // Handed to the runner with the program's status (close-on-exec:
         // the program never has it).
         let mount_ns = super::isolation::open_own_mount_namespace();
-        let program = super::isolation::raw_fork()?;
-        if program != 0 {
-            super::isolation::init_loop(program, iso.status_fd, mount_ns);
-        }
-        // The program: an ordinary process (pid 2) under the init.
+        let program = spawn_program(s, fence, &iso.exec)?;
+        super::isolation::init_loop(program, iso.status_fd, mount_ns);
     } else if s.new_namespaces {
         // SAFETY: no CLONE_FILES/CLONE_FS, so no fd or fs state is shared
         // with other threads (there are none in the child anyway).
@@ -188,6 +238,111 @@ fn setup_child(s: &ChildSetup) -> io::Result<()> {
             )?;
         }
     }
+    before_exec(s, None)
+}
+
+unsafe extern "C" {
+    /// The C library's environment, which `execvp` searches for PATH.
+    static mut environ: *const *const libc::c_char;
+}
+
+/// Bytes of the stack the program's process runs on until its `exec`.
+const PROGRAM_STACK: usize = 256 * 1024;
+
+/// What the init shares with the program's process until its `exec`.
+struct Handover {
+    setup: *const ChildSetup,
+    fence: Option<i32>,
+    exec: *const Exec,
+    /// Set by the program's process when it could not `exec` (the init
+    /// reads it once the process has exec'd or exited).
+    errno: i32,
+}
+
+/// Starts the program from the run's init: a process that shares the
+/// init's memory until it `exec`s (`CLONE_VM | CLONE_VFORK`, on a stack of
+/// its own), so the init's page tables are neither copied for it nor torn
+/// down at its `exec`: a `fork` did both, a tenth of a run's overhead
+/// (docs/SPEED.md). It carries out [`before_exec`] and `execvp`; the init
+/// waits meanwhile. Its pid, or the error that stopped it before `exec`
+/// (the init then fails the spawn with it, as std's `exec` did).
+fn spawn_program(s: &ChildSetup, fence: Option<i32>, exec: &Exec) -> io::Result<libc::pid_t> {
+    extern "C" fn program(arg: *mut libc::c_void) -> libc::c_int {
+        // SAFETY: `arg` is the init's `Handover`, alive and not touched by
+        // the init until this process has exec'd or exited (CLONE_VFORK).
+        let h = unsafe { &mut *arg.cast::<Handover>() };
+        // SAFETY: both point into the init's `ChildSetup`, alive as above.
+        let (setup, exec) = unsafe { (&*h.setup, &*h.exec) };
+        let errno = match before_exec(setup, h.fence) {
+            Ok(()) => {
+                // As std's `exec`: the environment in place, then `execvp`,
+                // which searches the program in that environment's PATH.
+                // The init's `environ` changes with it; the init reads it no
+                // more.
+                // SAFETY: NUL-terminated strings and null-terminated arrays
+                // prepared before the fork; returns only on failure.
+                unsafe {
+                    environ = exec.envp.as_ptr();
+                    libc::execvp(exec.program.as_ptr(), exec.argv.as_ptr());
+                }
+                io::Error::last_os_error().raw_os_error().unwrap_or(libc::ENOEXEC)
+            }
+            Err(e) => e.raw_os_error().unwrap_or(libc::EINVAL),
+        };
+        // SAFETY: a plain store into the shared `Handover`, read by the init
+        // after this process is gone.
+        unsafe { std::ptr::write_volatile(&mut h.errno, errno) };
+        // SAFETY: ends this process without running anything of the init's.
+        unsafe { libc::_exit(127) }
+    }
+    // SAFETY: a fresh anonymous mapping, unmapped below.
+    let stack = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            PROGRAM_STACK,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_STACK,
+            -1,
+            0,
+        )
+    };
+    if stack == libc::MAP_FAILED {
+        return Err(io::Error::last_os_error());
+    }
+    let mut handover = Handover {
+        setup: s,
+        fence,
+        exec,
+        errno: 0,
+    };
+    // SAFETY: the child runs `program` on its own stack (its top passed:
+    // stacks grow down) and never returns into the init's frames; with
+    // CLONE_VFORK the init is suspended until the child has exec'd or
+    // exited, so nothing it shares is used by both at once.
+    let pid = unsafe {
+        libc::clone(
+            program,
+            stack.cast::<u8>().add(PROGRAM_STACK).cast(),
+            libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
+            (&raw mut handover).cast(),
+        )
+    };
+    let spawned = io::Error::last_os_error();
+    // SAFETY: the child no longer runs on it (it exec'd or exited).
+    unsafe { libc::munmap(stack, PROGRAM_STACK) };
+    // SAFETY: written by the child before it exited, if at all.
+    let errno = unsafe { std::ptr::read_volatile(&handover.errno) };
+    match (pid, errno) {
+        (p, _) if p < 0 => Err(spawned),
+        (_, 0) => Ok(pid),
+        (_, e) => Err(io::Error::from_raw_os_error(e)),
+    }
+}
+
+/// The program's own steps before `exec`, in the process that execs:
+/// limits, descriptors, credentials, Landlock (`fence`), seccomp, and the
+/// parent-death signal.
+fn before_exec(s: &ChildSetup, fence: Option<i32>) -> io::Result<()> {
     for &(resource, soft, hard) in &s.rlimits {
         setrlimit(resource, soft, hard)?;
     }

@@ -19,8 +19,9 @@
 //! the judge's executable or a package lies inside a bound folder (the
 //! judge installed in `/usr/local/bin`, packages under `/usr/share`), an
 //! empty file or folder is bound over it ([`RootPlan::new`]'s `hidden`). The
-//! `init` then forks the program (so the program is an ordinary process,
-//! with ordinary signal semantics), reaps everything, and hands the
+//! `init` then starts the program (so the program is an ordinary process,
+//! with ordinary signal semantics; `child::spawn_program`: a process that
+//! shares the init's memory until its `exec`), reaps everything, and hands the
 //! program's wait status to the judge on a socket, with the run's mount
 //! namespace attached, so that its unmount comes after the answer
 //! ([`init_loop`]). When `init` exits, or is killed because the judge died
@@ -621,7 +622,7 @@ fn mount(
     check(unsafe { libc::mount(p(src), dst.as_ptr(), p(fstype), flags, p(data).cast()) })
 }
 
-/// The `init` of a run's pid namespace, after it forked the program
+/// The `init` of a run's pid namespace, after it started the program
 /// (`program` is its pid): closes every descriptor but `status_fd` and
 /// `mount_ns` (so the run's pipes close when the program's tree is gone,
 /// and `spawn` is not held by the exec-error pipe), reaps every process of
@@ -705,29 +706,6 @@ pub(crate) fn receive_status(fd: &OwnedFd) -> Option<(i32, Option<OwnedFd>)> {
     let (got, mount_ns) =
         super::fdpass::receive(fd.as_fd(), &mut raw, rustix::net::RecvFlags::DONTWAIT).ok()?;
     (got == raw.len()).then(|| (i32::from_ne_bytes(raw), mount_ns))
-}
-
-/// Forks with a raw `clone` (no `atfork` handlers, which may take locks
-/// held by other judge threads at the time of the first fork). Returns 0
-/// in the child, the child's pid in the parent.
-pub(crate) fn raw_fork() -> io::Result<libc::pid_t> {
-    // SAFETY: clone with only SIGCHLD behaves like fork; the child runs on
-    // a copy of the stack and touches no libc state that needs atfork.
-    let r = unsafe {
-        libc::syscall(
-            libc::SYS_clone,
-            libc::SIGCHLD as libc::c_ulong,
-            0usize,
-            0usize,
-            0usize,
-            0usize,
-        )
-    };
-    if r < 0 {
-        Err(io::Error::last_os_error())
-    } else {
-        Ok(r as libc::pid_t)
-    }
 }
 
 /// Whether this machine lets the judge build such a root: root privileges,

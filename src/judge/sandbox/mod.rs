@@ -905,6 +905,10 @@ impl Sandbox {
         } else {
             None
         };
+        let mut exec = match status_pipe {
+            Some(_) => Some(program_exec(spec, &program)?),
+            None => None,
+        };
         // Held open until the run has ended: the work folder's copy its
         // init attaches in a prepared root.
         let mut box_tree = None;
@@ -924,6 +928,7 @@ impl Sandbox {
                 plan,
                 status_fd: w.as_raw_fd(),
                 new_network: !launcher::runs_share_network(),
+                exec: exec.take().expect("one isolated run"),
             }
         });
         let cmd = self.command(spec, &program, stdin, &ws.box_dir, cg.as_ref(), owner, isolated)?;
@@ -1025,8 +1030,7 @@ impl Sandbox {
         let mut cmd = Command::new(program);
         cmd.args(&spec.args)
             .env_clear()
-            .env("PATH", "/usr/bin:/bin")
-            .envs(spec.env.iter().map(|(k, v)| (k, v)))
+            .envs(run_env(spec))
             .stdin(Stdio::from(stdin))
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
@@ -1319,6 +1323,30 @@ fn work_tmpfs_bytes(spec: &RunSpec) -> u64 {
         .saturating_add(1 << 20)
 }
 
+/// A run's environment: `PATH=/usr/bin:/bin`, then the spec's variables
+/// (a later one replacing an earlier of the same name), sorted by name as
+/// `std::process::Command` passes it.
+fn run_env(spec: &RunSpec) -> Vec<(OsString, OsString)> {
+    let mut env = std::collections::BTreeMap::new();
+    env.insert(OsString::from("PATH"), OsString::from("/usr/bin:/bin"));
+    for (k, v) in &spec.env {
+        env.insert(OsString::from(k), OsString::from(v));
+    }
+    env.into_iter().collect()
+}
+
+/// What an isolated run's init executes ([`child::Exec`]): the program,
+/// its arguments and [`run_env`].
+fn program_exec(spec: &RunSpec, program: &Path) -> Result<child::Exec, SandboxError> {
+    child::Exec::new(program, &spec.args, &run_env(spec)).ok_or_else(|| SandboxError::Spawn {
+        program: program.to_path_buf(),
+        source: io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "a NUL byte in the program, an argument or the environment",
+        ),
+    })
+}
+
 /// Sizes of `/tmp` and `/dev/shm` inside the run.
 fn scratch_sizes(limits: &Limits) -> isolation::ScratchSizes {
     let bytes = limits.file_size_bytes.clamp(1 << 20, 1 << 30);
@@ -1534,6 +1562,50 @@ mod tests {
                 (Status::Exited(0), b"ok\n".to_vec()),
                 "isolation: {isolation}"
             );
+        }
+    }
+
+    #[test]
+    fn a_program_gets_its_own_argv_and_exactly_the_runs_environment_and_a_failed_exec_fails_the_start() {
+        for isolation in [false, true] {
+            let sb = Sandbox::detect_with(SandboxOptions {
+                isolation,
+                cgroups: false,
+                ..SandboxOptions::default()
+            });
+            let spec = RunSpec {
+                program: "/bin/sh".into(),
+                args: vec![
+                    "-c".into(),
+                    "tr '\\0' ' ' < /proc/$$/cmdline; echo \"|$PATH|$A|$Z|$HOME|\"".into(),
+                ],
+                env: vec![
+                    ("Z".into(), "last".into()),
+                    ("A".into(), "1".into()),
+                    ("A".into(), "2".into()),
+                ],
+                ..RunSpec::default()
+            };
+            let r = sb.run(&spec).expect("no judge-side error");
+            assert_eq!(
+                String::from_utf8_lossy(&r.stdout),
+                "/bin/sh -c tr '\\0' ' ' < /proc/$$/cmdline; echo \"|$PATH|$A|$Z|$HOME|\" |/usr/bin:/bin|2|last||\n",
+                "isolation: {isolation}"
+            );
+            let missing = RunSpec {
+                program: "/bin/no-such-program".into(),
+                ..RunSpec::default()
+            };
+            // Isolated, the program's own process finds it missing at its
+            // `exec` and the init fails the start with that error; outside,
+            // the judge looks first.
+            match (sb.protections.isolation, sb.run(&missing)) {
+                (true, Err(SandboxError::Spawn { source, .. })) => {
+                    assert_eq!(source.raw_os_error(), Some(nix::libc::ENOENT))
+                }
+                (false, Err(SandboxError::ProgramNotAccessible { .. })) => {}
+                other => panic!("isolation {isolation}: {other:?}"),
+            }
         }
     }
 
