@@ -1541,22 +1541,31 @@ mod tests {
         assert!(!box_dir.exists(), "{} is left", box_dir.display());
     }
 
+    /// The sandbox as detected, with `isolation` or without, and no cgroups.
+    fn without_cgroups(isolation: bool) -> Sandbox {
+        Sandbox::detect_with(SandboxOptions {
+            isolation,
+            cgroups: false,
+            ..SandboxOptions::default()
+        })
+    }
+
+    /// `/bin/sh -c script`.
+    fn shell(script: &str) -> RunSpec {
+        RunSpec {
+            program: "/bin/sh".into(),
+            args: vec!["-c".into(), script.into()],
+            ..RunSpec::default()
+        }
+    }
+
     #[test]
     fn runs_start_past_the_check_of_their_parent_isolated_or_not() {
         // After asking for the parent-death signal, each child checks that
         // the judge is still its parent (`child.rs`): a live judge passes.
         for isolation in [false, true] {
-            let sb = Sandbox::detect_with(SandboxOptions {
-                isolation,
-                cgroups: false,
-                ..SandboxOptions::default()
-            });
-            let spec = RunSpec {
-                program: "/bin/sh".into(),
-                args: vec!["-c".into(), "echo ok".into()],
-                ..RunSpec::default()
-            };
-            let r = sb.run(&spec).expect("no judge-side error");
+            let sb = without_cgroups(isolation);
+            let r = sb.run(&shell("echo ok")).expect("no judge-side error");
             assert_eq!(
                 (r.status, r.stdout),
                 (Status::Exited(0), b"ok\n".to_vec()),
@@ -1568,23 +1577,14 @@ mod tests {
     #[test]
     fn a_program_gets_its_own_argv_and_exactly_the_runs_environment_and_a_failed_exec_fails_the_start() {
         for isolation in [false, true] {
-            let sb = Sandbox::detect_with(SandboxOptions {
-                isolation,
-                cgroups: false,
-                ..SandboxOptions::default()
-            });
+            let sb = without_cgroups(isolation);
             let spec = RunSpec {
-                program: "/bin/sh".into(),
-                args: vec![
-                    "-c".into(),
-                    "tr '\\0' ' ' < /proc/$$/cmdline; echo \"|$PATH|$A|$Z|$HOME|\"".into(),
-                ],
                 env: vec![
                     ("Z".into(), "last".into()),
                     ("A".into(), "1".into()),
                     ("A".into(), "2".into()),
                 ],
-                ..RunSpec::default()
+                ..shell(r#"tr '\0' ' ' < /proc/$$/cmdline; echo "|$PATH|$A|$Z|$HOME|""#)
             };
             let r = sb.run(&spec).expect("no judge-side error");
             assert_eq!(
