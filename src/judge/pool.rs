@@ -382,7 +382,7 @@ mod tests {
     }
 
     /// Holds every slot of `pool` while `waiters` items queue behind
-    /// them, then lets everything run; the slots' trace.
+    /// them, then lets everything run (a traced pool records it all).
     fn queue_behind_held_slots(pool: &Pool, waiters: usize) {
         let item = |group, i| Item {
             group,

@@ -65,8 +65,8 @@ pub(crate) struct Isolated {
 /// do not move with the struct).
 #[derive(Debug)]
 pub(crate) struct Exec {
-    program: CString,
     _strings: Vec<CString>,
+    /// `argv[0]` is the program: what `execvp` runs.
     argv: Vec<*const libc::c_char>,
     envp: Vec<*const libc::c_char>,
 }
@@ -83,8 +83,7 @@ impl Exec {
     /// `env`, in order. `None` when a string holds a NUL byte.
     pub(crate) fn new(program: &Path, args: &[OsString], env: &[(OsString, OsString)]) -> Option<Exec> {
         let c = |b: &[u8]| CString::new(b).ok();
-        let program = c(program.as_os_str().as_bytes())?;
-        let mut strings = vec![program.clone()];
+        let mut strings = vec![c(program.as_os_str().as_bytes())?];
         for a in args {
             strings.push(c(a.as_bytes())?);
         }
@@ -98,7 +97,6 @@ impl Exec {
             p
         };
         Some(Exec {
-            program,
             argv: pointers(&strings[..argc]),
             envp: pointers(&strings[argc..]),
             _strings: strings,
@@ -283,7 +281,7 @@ fn spawn_program(s: &ChildSetup, fence: Option<i32>, exec: &Exec) -> io::Result<
                 // prepared before the fork; returns only on failure.
                 unsafe {
                     environ = exec.envp.as_ptr();
-                    libc::execvp(exec.program.as_ptr(), exec.argv.as_ptr());
+                    libc::execvp(exec.argv[0], exec.argv.as_ptr());
                 }
                 io::Error::last_os_error().raw_os_error().unwrap_or(libc::ENOEXEC)
             }

@@ -905,32 +905,32 @@ impl Sandbox {
         } else {
             None
         };
-        let mut exec = match status_pipe {
-            Some(_) => Some(program_exec(spec, &program)?),
-            None => None,
-        };
         // Held open until the run has ended: the work folder's copy its
         // init attaches in a prepared root.
         let mut box_tree = None;
-        let isolated = status_pipe.as_ref().map(|(_, w)| {
-            let mut plan = isolation::RootPlan::new(
-                &ws.root_dir,
-                &ws.box_dir,
-                &read_only_dirs(spec, &program),
-                &self.hidden,
-                scratch_sizes(&spec.limits),
-                self.protections.landlock.is_some(),
-            );
-            // `None` (built afresh) outside a runner or a user namespace
-            // other than the machine's first: rootless, say.
-            box_tree = plan.reuse_prepared(&ws.box_dir);
-            child::Isolated {
-                plan,
-                status_fd: w.as_raw_fd(),
-                new_network: !launcher::runs_share_network(),
-                exec: exec.take().expect("one isolated run"),
+        let isolated = match &status_pipe {
+            None => None,
+            Some((_, w)) => {
+                let exec = program_exec(spec, &program)?;
+                let mut plan = isolation::RootPlan::new(
+                    &ws.root_dir,
+                    &ws.box_dir,
+                    &read_only_dirs(spec, &program),
+                    &self.hidden,
+                    scratch_sizes(&spec.limits),
+                    self.protections.landlock.is_some(),
+                );
+                // `None` (built afresh) outside a runner or a user namespace
+                // other than the machine's first: rootless, say.
+                box_tree = plan.reuse_prepared(&ws.box_dir);
+                Some(child::Isolated {
+                    plan,
+                    status_fd: w.as_raw_fd(),
+                    new_network: !launcher::runs_share_network(),
+                    exec,
+                })
             }
-        });
+        };
         let cmd = self.command(spec, &program, stdin, &ws.box_dir, cg.as_ref(), owner, isolated)?;
         let launch = |mut cmd: Command| {
             self.launch_and_watch(&mut cmd, &program, spec, cg.as_ref(), &ws.box_dir, owner)
