@@ -4,7 +4,7 @@
 //! (`attacks.rs`) runs through the launcher, the binary's only path.
 
 use crate::serve_util::{Server, accepted_c};
-use crate::util::{have, judge_within};
+use crate::util::{have, judge_within, run_cgroups};
 
 /// The server's resident memory, KiB (`VmRSS` of `/proc/PID/status`).
 fn rss_kib(pid: u32) -> u64 {
@@ -165,4 +165,41 @@ fn bench_measures_the_start_of_a_run_as_the_judge_grows() {
         assert!(stdout.contains(line), "no {line:?} in:\n{stdout}");
     }
     assert!(!stdout.contains("no launcher"), "{stdout}");
+}
+
+/// A judge that ends as commands do leaves no run cgroup behind: neither
+/// its last runs' (removed after their answers) nor the one each idle
+/// runner holds ready for its next run. Its exit lets the runners finish
+/// (`launcher::stop`); killing them at once would leave those.
+#[test]
+fn a_judge_that_ends_leaves_no_run_cgroup_not_even_the_ones_its_runners_held_ready() {
+    let judge = std::process::Command::new(env!("CARGO_BIN_EXE_mayan-judge"))
+        .current_dir(crate::util::manifest())
+        .args(["grade", "--quiet", "--jobs", "2", "--problem", "problems/mayan"])
+        .arg("reference/mayan/accepted/solution.c")
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("start the judge");
+    let pid = judge.id();
+    // Watched while it judges, so that the check below is not void.
+    let mut seen = Vec::new();
+    let mut judge = judge;
+    while judge.try_wait().unwrap().is_none() {
+        if seen.is_empty() {
+            seen = run_cgroups(pid);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    assert_eq!(judge.wait().unwrap().code(), Some(0), "the judge failed");
+    let left = run_cgroups(pid);
+    assert!(
+        left.is_empty(),
+        "the judge ended, its run cgroups stayed: {left:?}"
+    );
+    if std::path::Path::new("/sys/fs/cgroup/pids").is_dir() {
+        assert!(
+            !seen.is_empty(),
+            "no run cgroup seen while it judged; the check is void"
+        );
+    }
 }

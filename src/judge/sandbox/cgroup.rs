@@ -24,6 +24,7 @@
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -98,12 +99,64 @@ impl CgroupSupport {
                 .any(|h| h.memory && h.parent.join("memory.peak").exists())
     }
 
-    /// Creates a fresh cgroup for one run and applies the limits.
+    /// The cgroup for one run, with the limits applied: the one a runner
+    /// made ready after its last run ([`CgroupSupport::prepare_spare`]),
+    /// else a fresh one. Never one a run has used.
     pub(crate) fn create_run(
         &self,
         memory_bytes: u64,
         processes: u64,
     ) -> Result<RunCgroup, (PathBuf, &'static str, io::Error)> {
+        let limits = RunLimits {
+            memory_bytes,
+            processes,
+        };
+        if let Some(mut spare) = self.take_spare() {
+            spare.apply(limits)?;
+            return Ok(spare);
+        }
+        let mut run = self.make_dirs()?;
+        run.apply(limits)?;
+        Ok(run)
+    }
+
+    /// Makes an unused cgroup with these limits ready for this process's
+    /// next run, off the way to any answer: a runner calls it once its run
+    /// is answered and cleaned up (on cgroup v1, the three `mkdir`s and
+    /// `rmdir`s of a run cost a tenth of its overhead). It is removed when
+    /// the runner ends ([`drop_spare`]), or, if the runner is killed, by
+    /// the next judge's start ([`CgroupSupport::remove_stale`]).
+    pub(crate) fn prepare_spare(&self, memory_bytes: u64, processes: u64) {
+        if SPARE.lock().is_ok_and(|s| s.is_some()) {
+            return;
+        }
+        let Ok(mut run) = self.make_dirs() else { return };
+        let limits = RunLimits {
+            memory_bytes,
+            processes,
+        };
+        if run.apply(limits).is_ok()
+            && let Ok(mut spare) = SPARE.lock()
+        {
+            *spare = Some(run);
+        }
+    }
+
+    /// The spare cgroup, if there is one and it was made here.
+    fn take_spare(&self) -> Option<RunCgroup> {
+        let spare = SPARE.lock().ok()?.take()?;
+        let same_place = spare.version == self.version
+            && spare.dirs.len() == self.hierarchies.len()
+            && spare
+                .dirs
+                .iter()
+                .zip(&self.hierarchies)
+                .all(|(d, h)| d.path.parent() == Some(h.parent.as_path()));
+        same_place.then_some(spare)
+    }
+
+    /// A new, empty cgroup directory in every hierarchy, no limit set yet.
+    fn make_dirs(&self) -> Result<RunCgroup, (PathBuf, &'static str, io::Error)> {
         // The judge's pid, even in a launcher's runner; the number is this
         // process's own (runners' counters all start where the launcher's was).
         let judge = super::launcher::owner_pid();
@@ -111,6 +164,7 @@ impl CgroupSupport {
         let mut run = RunCgroup {
             version: self.version,
             dirs: Vec::new(),
+            limits: None,
         };
         // One name for all hierarchies of this run; retried on a stale leftover.
         let name = loop {
@@ -129,38 +183,86 @@ impl CgroupSupport {
                 pids: h.pids,
                 cpu: h.cpu,
             });
-            if h.memory {
-                // Absurdly large limits mean "no limit" (the kernel rejects them).
-                let unlimited = memory_bytes >= 1 << 62;
-                let limit = match (unlimited, self.version) {
-                    (true, CgroupVersion::V1) => "-1".to_string(),
-                    (true, CgroupVersion::V2) => "max".to_string(),
-                    (false, _) => memory_bytes.to_string(),
-                };
+        }
+        Ok(run)
+    }
+}
+
+/// Removes this process's spare cgroup ([`CgroupSupport::prepare_spare`]),
+/// if it has one: a runner does as it ends.
+pub(crate) fn drop_spare() {
+    let spare = SPARE.lock().ok().and_then(|mut s| s.take());
+    drop(spare);
+}
+
+/// The unused cgroup a runner made ready for its next run.
+static SPARE: Mutex<Option<RunCgroup>> = Mutex::new(None);
+
+/// The limits written into a run's cgroup.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct RunLimits {
+    memory_bytes: u64,
+    processes: u64,
+}
+
+impl RunLimits {
+    /// The memory limit as the kernel's file takes it: absurdly large
+    /// limits mean "no limit" (the kernel rejects them).
+    fn memory(self, version: CgroupVersion) -> String {
+        match (self.memory_bytes >= 1 << 62, version) {
+            (true, CgroupVersion::V1) => "-1".to_string(),
+            (true, CgroupVersion::V2) => "max".to_string(),
+            (false, _) => self.memory_bytes.to_string(),
+        }
+    }
+
+    /// The process limit as `pids.max` takes it.
+    fn processes(self) -> String {
+        if self.processes >= 1 << 30 {
+            "max".to_string()
+        } else {
+            self.processes.max(1).to_string()
+        }
+    }
+}
+
+impl RunCgroup {
+    /// Writes the limits into every directory (none that already holds).
+    fn apply(&mut self, limits: RunLimits) -> Result<(), (PathBuf, &'static str, io::Error)> {
+        let before = self.limits.take();
+        for d in &self.dirs {
+            if d.memory && before.map(|b| b.memory_bytes) != Some(limits.memory_bytes) {
+                let limit = limits.memory(self.version);
                 match self.version {
                     CgroupVersion::V1 => {
-                        write_file(&dir, "memory.limit_in_bytes", &limit)?;
-                        // Only present with swap accounting; must come after limit_in_bytes.
-                        write_optional(&dir, "memory.memsw.limit_in_bytes", &limit)?;
+                        // Only present with swap accounting; the memory
+                        // limit may never exceed it, so a raised limit
+                        // goes after it and a lowered one before.
+                        let raised = before.is_some_and(|b| b.memory_bytes < limits.memory_bytes);
+                        if raised {
+                            write_optional(&d.path, "memory.memsw.limit_in_bytes", &limit)?;
+                        }
+                        write_file(&d.path, "memory.limit_in_bytes", &limit)?;
+                        if !raised {
+                            write_optional(&d.path, "memory.memsw.limit_in_bytes", &limit)?;
+                        }
                     }
                     CgroupVersion::V2 => {
-                        write_file(&dir, "memory.max", &limit)?;
-                        write_optional(&dir, "memory.swap.max", "0")?;
-                        // Kill the whole group when one member is OOM-killed.
-                        write_optional(&dir, "memory.oom.group", "1")?;
+                        write_file(&d.path, "memory.max", &limit)?;
+                        if before.is_none() {
+                            write_optional(&d.path, "memory.swap.max", "0")?;
+                            // Kill the whole group when one member is OOM-killed.
+                            write_optional(&d.path, "memory.oom.group", "1")?;
+                        }
                     }
                 }
             }
-            if h.pids {
-                let max = if processes >= 1 << 30 {
-                    "max".to_string()
-                } else {
-                    processes.max(1).to_string()
-                };
-                write_file(&dir, "pids.max", &max)?;
+            if d.pids && before.map(|b| b.processes) != Some(limits.processes) {
+                write_file(&d.path, "pids.max", &limits.processes())?;
             }
         }
-        Ok(run)
+        self.limits = Some(limits);
+        Ok(())
     }
 }
 
@@ -241,6 +343,8 @@ struct RunDir {
 pub(crate) struct RunCgroup {
     version: CgroupVersion,
     dirs: Vec<RunDir>,
+    /// What [`RunCgroup::apply`] last wrote (`None`: nothing yet).
+    limits: Option<RunLimits>,
 }
 
 /// The file a freshly forked child, still one thread, writes `0` into to
@@ -549,6 +653,62 @@ mod tests {
     fn a_child_joins_through_the_file_that_skips_the_global_lock_where_there_is_one() {
         assert_eq!(join_file(CgroupVersion::V1), "tasks");
         assert_eq!(join_file(CgroupVersion::V2), "cgroup.procs");
+    }
+
+    /// The value in a cgroup file, trimmed.
+    fn value(dir: &Path, file: &str) -> String {
+        fs::read_to_string(dir.join(file)).unwrap().trim().to_string()
+    }
+
+    #[test]
+    fn a_spare_cgroup_is_taken_once_with_the_runs_limits_raised_or_lowered() {
+        let Some(support) = CgroupSupport::detect() else {
+            let required = std::env::var_os("MAYAN_JUDGE_REQUIRE_TOOLS").is_some();
+            assert!(
+                !required,
+                "no cgroup this judge may write to here, and CI requires one"
+            );
+            eprintln!("skipped: no cgroup this judge may write to here");
+            return;
+        };
+        let mib = |n: u64| n << 20;
+        support.prepare_spare(mib(64), 10);
+        let spare_dirs: Vec<PathBuf> = SPARE
+            .lock()
+            .unwrap()
+            .as_ref()
+            .unwrap()
+            .dirs
+            .iter()
+            .map(|d| d.path.clone())
+            .collect();
+        for (memory, processes) in [(mib(256), 20), (mib(32), 5)] {
+            let run = support.create_run(memory, processes).unwrap();
+            for d in &run.dirs {
+                if d.memory {
+                    let file = match support.version {
+                        CgroupVersion::V1 => "memory.limit_in_bytes",
+                        CgroupVersion::V2 => "memory.max",
+                    };
+                    assert_eq!(value(&d.path, file), memory.to_string());
+                    if d.path.join("memory.memsw.limit_in_bytes").exists() {
+                        assert_eq!(value(&d.path, "memory.memsw.limit_in_bytes"), memory.to_string());
+                    }
+                }
+                if d.pids {
+                    assert_eq!(value(&d.path, "pids.max"), processes.to_string());
+                }
+            }
+            let dirs: Vec<PathBuf> = run.dirs.iter().map(|d| d.path.clone()).collect();
+            // The first run takes the spare (a raised limit); the second
+            // gets a fresh one (a lowered limit, where none is spare).
+            assert_eq!(dirs == spare_dirs, memory == mib(256), "{dirs:?} {spare_dirs:?}");
+            drop(run);
+            assert!(dirs.iter().all(|d| !d.exists()), "a run's cgroup outlived it");
+        }
+        support.prepare_spare(mib(1), 1);
+        drop_spare();
+        assert!(SPARE.lock().unwrap().is_none());
     }
 
     #[test]

@@ -19,12 +19,13 @@
 //! Two things about that signal:
 //! * it is sent when the *thread* that forked the child ends, not the
 //!   process. That is harmless here because the forking thread always
-//!   outlives the run: isolated, each run is forked from a thread of its
-//!   own that ends only once the init is reaped (see
-//!   `on_new_pid_namespace`); otherwise from the caller's thread, which
-//!   waits for the run to end (a `grade` worker, a server's long-lived
-//!   worker). A caller must never start a run from a thread that may end
-//!   while the run lives;
+//!   outlives the run: it is the caller's thread, which waits for the run
+//!   to end (a runner's, a `grade` worker, a server's long-lived worker),
+//!   or, isolated where the caller's thread may not be moved back to its
+//!   own pid namespace after the run (rootless), a thread of the run's own
+//!   that ends only once the init is reaped (see `on_new_pid_namespace`).
+//!   A caller must never start a run from a thread that may end while the
+//!   run lives;
 //! * asked for after the parent died, it never comes. So the child then
 //!   checks that it still has the parent that forked it ([`Parent`]), and
 //!   gives up at once (`ESRCH`) when it has been re-parented.

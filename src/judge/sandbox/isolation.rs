@@ -178,46 +178,14 @@ impl RootPlan {
         scratch: ScratchSizes,
         landlock: bool,
     ) -> RootPlan {
-        let mut steps = Vec::new();
-        // Folders bound read-only, as the run sees them (for Landlock).
-        let mut read_only: Vec<String> = Vec::new();
-        for dir in SYSTEM_DIRS.iter().map(Path::new) {
-            match std::fs::symlink_metadata(dir) {
-                Ok(m) if m.file_type().is_symlink() => {
-                    if let Ok(target) = std::fs::read_link(dir) {
-                        steps.push(Step::Symlink {
-                            target: c(&target),
-                            link: c(&inside(dir)),
-                        });
-                    }
-                }
-                Ok(m) if m.is_dir() => {
-                    mkdir_parents(&mut steps, dir);
-                    bind_dir(&mut steps, dir, &inside(dir), true);
-                    read_only.push(dir.to_string_lossy().into_owned());
-                }
-                _ => {}
-            }
-        }
-        for dir in extra_ro {
-            if dir.is_absolute() && dir.is_dir() && !SYSTEM_DIRS.iter().any(|s| dir.starts_with(s)) {
-                mkdir_parents(&mut steps, dir);
-                bind_dir(&mut steps, dir, &inside(dir), true);
-                read_only.push(dir.to_string_lossy().into_owned());
-            }
-        }
-        hide(&mut steps, hidden, &read_only);
-        for dir in [BOX_DIR, "/tmp", "/proc"] {
-            steps.push(Step::Mkdir(c(&inside(Path::new(dir)))));
-        }
-        dev(&mut steps);
+        let (base, read_only) = host_base(extra_ro, hidden);
         let tmpfs = |dir: &str, bytes: u64| Step::Tmpfs {
             dst: c(&inside(Path::new(dir))),
             options: c_str(&format!("size={bytes},nr_inodes=4096,mode=1777")),
         };
         RootPlan {
             root: c(root),
-            base: steps,
+            base,
             box_bind: Step::Bind {
                 src: c(workdir),
                 dst: c(&inside(Path::new(BOX_DIR))),
@@ -391,6 +359,72 @@ fn is_identity_map(uid_map: &str) -> bool {
 #[cfg(test)]
 fn prepared_roots() -> usize {
     PREPARED.lock().unwrap_or_else(|e| e.into_inner()).len()
+}
+
+/// The steps that build the base of a root, and the folders it binds
+/// read-only as the run sees them.
+type HostBase = (Vec<Step>, Vec<String>);
+
+/// The base of a root for these extra read-only and hidden paths, as the
+/// host has them (the steps, and the folders bound read-only), looked at
+/// once per runner: a runner builds a root once per base and keeps it
+/// ([`RootPlan::reuse_prepared`]), so the host it saw then is the one its
+/// runs get anyway. Elsewhere looked at afresh for each run.
+fn host_base(extra_ro: &[PathBuf], hidden: &[PathBuf]) -> HostBase {
+    type Key = (Vec<PathBuf>, Vec<PathBuf>);
+    static SEEN: Mutex<Vec<(Key, HostBase)>> = Mutex::new(Vec::new());
+    if !PREPARED_ROOTS.load(Ordering::Relaxed) {
+        return look_at_host(extra_ro, hidden);
+    }
+    let mut seen = SEEN.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, base)) = seen.iter().find(|(k, _)| k.0 == extra_ro && k.1 == hidden) {
+        return base.clone();
+    }
+    let base = look_at_host(extra_ro, hidden);
+    if seen.len() < MAX_PREPARED {
+        seen.push(((extra_ro.to_vec(), hidden.to_vec()), base.clone()));
+    }
+    base
+}
+
+/// The steps that build the base of a root (the system folders and
+/// `extra_ro` bound read-only, `hidden` covered, the mount points, `/dev`)
+/// and the folders bound read-only, as the run sees them (for Landlock).
+fn look_at_host(extra_ro: &[PathBuf], hidden: &[PathBuf]) -> HostBase {
+    let mut steps = Vec::new();
+    // Folders bound read-only, as the run sees them (for Landlock).
+    let mut read_only: Vec<String> = Vec::new();
+    for dir in SYSTEM_DIRS.iter().map(Path::new) {
+        match std::fs::symlink_metadata(dir) {
+            Ok(m) if m.file_type().is_symlink() => {
+                if let Ok(target) = std::fs::read_link(dir) {
+                    steps.push(Step::Symlink {
+                        target: c(&target),
+                        link: c(&inside(dir)),
+                    });
+                }
+            }
+            Ok(m) if m.is_dir() => {
+                mkdir_parents(&mut steps, dir);
+                bind_dir(&mut steps, dir, &inside(dir), true);
+                read_only.push(dir.to_string_lossy().into_owned());
+            }
+            _ => {}
+        }
+    }
+    for dir in extra_ro {
+        if dir.is_absolute() && dir.is_dir() && !SYSTEM_DIRS.iter().any(|s| dir.starts_with(s)) {
+            mkdir_parents(&mut steps, dir);
+            bind_dir(&mut steps, dir, &inside(dir), true);
+            read_only.push(dir.to_string_lossy().into_owned());
+        }
+    }
+    hide(&mut steps, hidden, &read_only);
+    for dir in [BOX_DIR, "/tmp", "/proc"] {
+        steps.push(Step::Mkdir(c(&inside(Path::new(dir)))));
+    }
+    dev(&mut steps);
+    (steps, read_only)
 }
 
 /// A detached copy of the mount at `dir` (`open_tree` with

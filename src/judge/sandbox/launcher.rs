@@ -32,12 +32,16 @@
 //! thread (parent-death signal; also when its socket closes), each runner
 //! with the launcher, and each run's init with its runner's thread
 //! (`child.rs`), which takes the whole run with it. Runners are reaped by
-//! the kernel (the launcher ignores `SIGCHLD`). At the judge's exit the
-//! launcher is killed and reaped first ([`stop`], an `atexit` handler
-//! registered after the cgroup leaf's undo, so it runs before it). A
-//! run's work folder and cgroups are still named by the judge's pid
-//! ([`owner_pid`]), so the next judge's start removes what a killed one
-//! left, as before.
+//! the kernel (the launcher ignores `SIGCHLD`). Between runs a runner
+//! holds one empty cgroup ready for its next run, and removes a run's own
+//! after its answer (`CgroupSupport::prepare_spare`). At the judge's exit
+//! the launcher ends first ([`stop`], an `atexit` handler registered after
+//! the cgroup leaf's undo, so it runs before it): the judge closes the
+//! control socket, each runner finishes its cleanup, removes its spare
+//! cgroup and ends, and the launcher ends once none is left; what has not
+//! ended within half a second is killed. A run's work folder and cgroups
+//! are still named by the judge's pid ([`owner_pid`]), so the next judge's
+//! start removes what a killed one left, as before.
 //!
 //! A program that uses the library without [`start`] (the library's own
 //! tests) runs each run in-process, as before; the binary starts the
@@ -54,7 +58,9 @@ use rustix::net::{AddressFamily, RecvFlags, SendFlags, SocketFlags, SocketType};
 use serde::{Deserialize, Serialize};
 
 use super::cgroup::CgroupSupport;
-use super::{Cleanup, Protections, RunResult, RunSpec, Sandbox, SandboxError, Status, fdpass, seccomp};
+use super::{
+    Cleanup, Limits, Protections, RunResult, RunSpec, Sandbox, SandboxError, Status, fdpass, seccomp,
+};
 
 /// The judge's end of the launcher.
 #[derive(Debug)]
@@ -119,15 +125,43 @@ pub(crate) fn owner_pid() -> u32 {
     JUDGE.get().copied().unwrap_or_else(std::process::id)
 }
 
-/// Kills and reaps the launcher (its runners die with it), then removes
-/// its folder for runs (empty here: its tmpfs was the launcher's). Called
-/// at exit.
+/// How long the judge's exit waits for its runners to finish their
+/// cleanups before it kills them (an idle runner needs a millisecond; one
+/// still carrying out a run is killed, and the next judge's start removes
+/// what it leaves).
+const STOP_GRACE: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// Ends the launcher and reaps it, then removes its folder for runs (empty
+/// here: its tmpfs was the launcher's). Called at exit. Closing the
+/// control socket lets every runner finish its cleanup (its run's cgroup,
+/// its spare one) and end, and the launcher after them; what has not ended
+/// within [`STOP_GRACE`] is killed (the runners die with the launcher).
 pub fn stop() {
     if let Some(l) = LAUNCHER.get() {
         let pid = nix::unistd::Pid::from_raw(l.pid);
-        let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGKILL);
-        let _ = nix::sys::wait::waitpid(pid, None);
+        let _ = rustix::net::shutdown(&l.control, rustix::net::Shutdown::Both);
+        if !ended_within(pid, STOP_GRACE) {
+            let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGKILL);
+            let _ = nix::sys::wait::waitpid(pid, None);
+        }
         let _ = std::fs::remove_dir(super::workdir::launcher_root_path(std::process::id()));
+    }
+}
+
+/// Whether the child `pid` ended (and was reaped) within `grace`.
+fn ended_within(pid: nix::unistd::Pid, grace: std::time::Duration) -> bool {
+    use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
+    let start = std::time::Instant::now();
+    loop {
+        match waitpid(pid, Some(WaitPidFlag::WNOHANG)) {
+            Ok(WaitStatus::StillAlive) | Err(nix::errno::Errno::EINTR) => {}
+            Ok(_) => return true,
+            Err(_) => return false,
+        }
+        if start.elapsed() >= grace {
+            return false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
     }
 }
 
@@ -441,7 +475,12 @@ fn serve(control: OwnedFd, judge: i32) -> ! {
         match wait_for_news(&control, &news) {
             News::Byte(byte) => pool.heard(byte),
             News::Stalled => pool.idle = 0,
-            News::Closed => exit(0),
+            News::Closed => {
+                // The runners end too, each once its cleanup is done: with
+                // `SIGCHLD` ignored, `wait` returns when none is left.
+                let _ = nix::sys::wait::wait();
+                exit(0)
+            }
         }
     }
 }
@@ -567,10 +606,13 @@ fn runner(control: &OwnedFd, news: &OwnedFd, filters: &Option<seccomp::Filters>,
     loop {
         let fd = match receive_fd(control) {
             Ok(Some(fd)) => fd,
-            Ok(None) | Err(_) => exit(0),
+            Ok(None) | Err(_) => {
+                super::cgroup::drop_spare();
+                exit(0)
+            }
         };
         let _ = rustix::io::write(news, b"b");
-        let (answered, cleanup) = serve_one(fd, filters);
+        let (answered, cleanup, next) = serve_one(fd, filters);
         // The judge reads the end of the answer, and goes on, while this
         // runner removes the run's work folder (its unmount waits for an
         // RCU grace period): meanwhile the
@@ -579,6 +621,9 @@ fn runner(control: &OwnedFd, news: &OwnedFd, filters: &Option<seccomp::Filters>,
         // cleanup (and there may be a runner per slot more).
         drop(answered);
         drop(cleanup);
+        if let Some((sandbox, limits)) = next {
+            sandbox.prepare_next_run(&limits);
+        }
         let _ = rustix::io::write(news, b"i");
     }
 }
@@ -611,11 +656,15 @@ pub(crate) fn runs_share_network() -> bool {
 }
 
 /// One run, answered on `fd`, which is returned (the judge reads the
-/// answer's end once it is closed) with what is left to clean up.
-fn serve_one(fd: OwnedFd, filters: &Option<seccomp::Filters>) -> (OwnedFd, Cleanup) {
+/// answer's end once it is closed) with what is left to clean up, and the
+/// sandbox and limits of the run, for the next one's cgroup.
+fn serve_one(
+    fd: OwnedFd,
+    filters: &Option<seccomp::Filters>,
+) -> (OwnedFd, Cleanup, Option<(Sandbox, Limits)>) {
     let mut stream = UnixStream::from(fd);
     let mut request = Vec::new();
-    let (result, cleanup) = match stream
+    let (result, cleanup, next) = match stream
         .read_to_end(&mut request)
         .and_then(|_| read_request(&request))
     {
@@ -624,7 +673,8 @@ fn serve_one(fd: OwnedFd, filters: &Option<seccomp::Filters>) -> (OwnedFd, Clean
             if sandbox.protections.subreaper {
                 let _ = rustix::process::set_child_subreaper(rustix::process::Pid::from_raw(1));
             }
-            sandbox.run_leaving_cleanup(&spec)
+            let (result, cleanup) = sandbox.run_leaving_cleanup(&spec);
+            (result, cleanup, Some((sandbox, spec.limits)))
         }
         Err(source) => (
             Err(SandboxError::Launcher {
@@ -632,11 +682,12 @@ fn serve_one(fd: OwnedFd, filters: &Option<seccomp::Filters>) -> (OwnedFd, Clean
                 source,
             }),
             Cleanup::default(),
+            None,
         ),
     };
     let fd = OwnedFd::from(stream);
     let _ = encode_reply(&fd, &result);
-    (fd, cleanup)
+    (fd, cleanup, next)
 }
 
 fn read_request(bytes: &[u8]) -> io::Result<(SandboxWire, RunSpec)> {

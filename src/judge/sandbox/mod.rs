@@ -959,7 +959,12 @@ impl Sandbox {
         // box waits for an RCU grace period.
         left.box_tree = box_tree;
         let mem = cg.as_ref().map(|c| c.memory_stats()).unwrap_or_default();
-        drop(cg); // kills anything left and removes the cgroup
+        // Nothing of the run outlives its answer; its empty cgroup is
+        // removed after it (`Cleanup`).
+        if let Some(c) = &cg {
+            c.kill_all_and_wait(Duration::from_secs(2));
+        }
+        left.cgroup = cg;
         obs.stderr.truncate(STDERR_KEEP_BYTES);
         Ok(self.measure(obs, mem, judge_rss_kib, &spec.limits))
     }
@@ -991,6 +996,15 @@ impl Sandbox {
             (true, true) => Path::new(isolation::BOX_DIR).join(&spec.program),
             _ => host_path,
         })
+    }
+
+    /// Makes the next run's cgroup ready, with the limits of `limits`, in
+    /// this process (a runner, between runs): see
+    /// `CgroupSupport::prepare_spare`.
+    pub(crate) fn prepare_next_run(&self, limits: &Limits) {
+        if let Some(c) = &self.cgroups {
+            c.prepare_spare(limits.memory_kib.saturating_mul(1024), limits.processes);
+        }
     }
 
     /// The run's cgroup, with its limits applied.
@@ -1074,7 +1088,7 @@ impl Sandbox {
         let limits = &spec.limits;
         // The forked child starts with (a copy of) the judge's RSS, and
         // rusage's maxrss remembers it across exec: note it to tell.
-        let rss_before = procscan::status_kib("self", "VmRSS");
+        let rss_before = procscan::own_rss_kib();
         let start = Instant::now();
         let mut child = reaper::spawn_registered(cmd).map_err(|source| SandboxError::Spawn {
             program: program.to_path_buf(),
@@ -1083,9 +1097,7 @@ impl Sandbox {
         // Until supervision has reaped it, an early return kills the child.
         let guard = KillOnDrop(child.id() as i32);
         // Other judge threads may have grown meanwhile: take the larger.
-        let judge_rss_kib = rss_before
-            .max(procscan::status_kib("self", "VmRSS"))
-            .unwrap_or(u64::MAX / 4);
+        let judge_rss_kib = rss_before.max(procscan::own_rss_kib()).unwrap_or(u64::MAX / 4);
         let supervise_err = |syscall, source| SandboxError::Supervise {
             program: program.to_path_buf(),
             syscall,
@@ -1169,12 +1181,14 @@ impl Sandbox {
 }
 
 /// What is left of a run once its result is known, removed when dropped:
-/// its mounts ([`RunLeftovers`]), its work folder, then its box lease.
-/// (Its cgroup is removed before the result is: a runner killed during its
-/// cleanup, the judge having exited, leaves nothing on the host's cgroup
-/// tree; the mounts go with the runner's descriptors; the work folder is on
-/// the launcher's own tmpfs, gone with it, or, in a work root the judge was
-/// given, removed by the next judge's start as a dead judge's.)
+/// its empty cgroup and its mounts ([`RunLeftovers`]), its work folder,
+/// then its box lease. (Every process of the run is dead before the
+/// result is. At the judge's exit its runners finish their cleanups
+/// ([`launcher::stop`]); a runner killed during one leaves its cgroup to
+/// the next judge's start, which removes a dead judge's; the mounts go
+/// with the runner's descriptors; the work folder is on the launcher's own
+/// tmpfs, gone with it, or, in a work root the judge was given, removed
+/// by the next judge's start as a dead judge's.)
 #[derive(Debug, Default)]
 pub(crate) struct Cleanup {
     run: RunLeftovers,
@@ -1194,10 +1208,14 @@ pub(crate) struct RunLeftovers {
     /// The detached copy of its work folder that its init attached (a
     /// prepared root's run).
     box_tree: Option<std::os::fd::OwnedFd>,
+    /// Its cgroup, empty: removing it is the kernel freeing the group's
+    /// accounting (three `rmdir`s on cgroup v1), no step of the answer.
+    cgroup: Option<cgroup::RunCgroup>,
 }
 
 impl Drop for Cleanup {
     fn drop(&mut self) {
+        drop(self.run.cgroup.take());
         drop(self.run.mount_ns.take());
         drop(self.run.box_tree.take());
         if let Some(ws) = self.workspace.take() {
@@ -1356,22 +1374,75 @@ fn scratch_sizes(limits: &Limits) -> isolation::ScratchSizes {
     }
 }
 
-/// Runs `f` on a fresh thread whose children start in a new pid namespace
-/// (`unshare(CLONE_NEWPID)` affects the caller's future children only, and
-/// can be done once per thread). The thread lives as long as the run, as
-/// it must: the run's init dies when the thread that forked it ends (its
-/// parent-death signal, see `child.rs`), so a judge killed, or this thread
-/// ended by a panic, takes the whole run with it.
+/// Runs `f` with this thread's children starting in a new pid namespace.
+/// `unshare(CLONE_NEWPID)` affects the caller's future children only, and
+/// once: the thread's next `unshare` of it fails until `setns` has taken
+/// its children back to its own namespace. Where that `setns` is allowed
+/// (root, the machine's pid namespace), `f` runs on this thread, which is
+/// taken back afterwards ([`PidNamespaceBack`]); elsewhere (rootless: the
+/// judge's user namespace does not own the machine's pid namespace) on a
+/// fresh thread, which ends with the run. Either thread outlives the run,
+/// as it must: the run's init dies when the thread that forked it ends
+/// (its parent-death signal, see `child.rs`), so a judge killed, or the
+/// thread ended by a panic, takes the whole run with it.
 fn on_new_pid_namespace<T: Send>(f: impl FnOnce() -> T + Send) -> io::Result<T> {
+    let new_pid_namespace = || {
+        // SAFETY: affects only this thread's future children.
+        unsafe { rustix::thread::unshare_unsafe(rustix::thread::UnshareFlags::NEWPID) }
+    };
+    if let Some(own) = own_pid_namespace() {
+        new_pid_namespace()?;
+        let _back = PidNamespaceBack(own);
+        return Ok(f());
+    }
     std::thread::scope(|s| {
         s.spawn(|| {
-            // SAFETY: affects only this thread's future children.
-            unsafe { rustix::thread::unshare_unsafe(rustix::thread::UnshareFlags::NEWPID) }?;
+            new_pid_namespace()?;
             Ok(f())
         })
         .join()
         .unwrap_or_else(|_| Err(io::Error::other("the run's thread panicked")))
     })
+}
+
+/// This process's pid namespace, when a thread may take its children back
+/// to it after an `unshare(CLONE_NEWPID)`: tried once, on a thread of its
+/// own (a failed try leaves nothing behind).
+fn own_pid_namespace() -> Option<std::os::fd::BorrowedFd<'static>> {
+    use std::os::fd::AsFd;
+    static OWN: std::sync::OnceLock<Option<std::os::fd::OwnedFd>> = std::sync::OnceLock::new();
+    let own = OWN.get_or_init(|| {
+        let ns = std::fs::File::open("/proc/self/ns/pid").ok()?;
+        let fd = std::os::fd::OwnedFd::from(ns);
+        let back_and_forth = std::thread::scope(|s| {
+            s.spawn(|| {
+                // SAFETY: affects only this thread's future children.
+                unsafe { rustix::thread::unshare_unsafe(rustix::thread::UnshareFlags::NEWPID) }?;
+                rustix::thread::move_into_link_name_space(
+                    fd.as_fd(),
+                    Some(rustix::thread::LinkNameSpaceType::ProcessID),
+                )
+            })
+            .join()
+        });
+        matches!(back_and_forth, Ok(Ok(()))).then_some(fd)
+    });
+    own.as_ref().map(|fd| fd.as_fd())
+}
+
+/// Takes the thread's future children back to the process's own pid
+/// namespace when dropped (after the run, or as a panic unwinds).
+struct PidNamespaceBack(std::os::fd::BorrowedFd<'static>);
+
+impl Drop for PidNamespaceBack {
+    fn drop(&mut self) {
+        // Cannot fail where the try in `own_pid_namespace` succeeded; if
+        // it did, the thread's next run fails to start (EINVAL), loudly.
+        let _ = rustix::thread::move_into_link_name_space(
+            self.0,
+            Some(rustix::thread::LinkNameSpaceType::ProcessID),
+        );
+    }
 }
 
 /// Kills the process group of a spawned child and reaps it, unless
@@ -1606,6 +1677,40 @@ mod tests {
                 (false, Err(SandboxError::ProgramNotAccessible { .. })) => {}
                 other => panic!("isolation {isolation}: {other:?}"),
             }
+        }
+    }
+
+    #[test]
+    fn runs_one_after_another_on_one_thread_each_get_a_new_pid_namespace_and_the_thread_gets_its_own_back() {
+        let sb = without_cgroups(true);
+        if !sb.protections.isolation {
+            let required = std::env::var_os("MAYAN_JUDGE_REQUIRE_TOOLS").is_some();
+            assert!(
+                !required,
+                "no isolated runs on this machine (no namespaces), and CI requires them"
+            );
+            eprintln!("skipped: this machine gives no isolated runs (no namespaces)");
+            return;
+        }
+        let own = std::fs::read_link("/proc/self/ns/pid").unwrap();
+        let mut seen = Vec::new();
+        for _ in 0..3 {
+            // The program's shell is pid 2 of its run (the init is 1), in a
+            // namespace no earlier run had.
+            let r = sb
+                .run(&shell("echo $$; readlink /proc/self/ns/pid"))
+                .expect("no judge-side error");
+            let out = String::from_utf8_lossy(&r.stdout).into_owned();
+            let (pid, ns) = out.trim().split_once('\n').expect("two lines");
+            assert_eq!(pid, "2", "{out}");
+            assert!(!seen.contains(&ns.to_string()) && Path::new(ns) != own, "{out}");
+            seen.push(ns.to_string());
+            // This thread's next child is in the judge's namespace again.
+            let child = Command::new("sleep").arg("5").spawn().expect("fork after a run");
+            let ns = std::fs::read_link(format!("/proc/{}/ns/pid", child.id()));
+            let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id() as i32), Signal::SIGKILL);
+            let _ = { child }.wait();
+            assert_eq!(ns.unwrap(), own);
         }
     }
 
