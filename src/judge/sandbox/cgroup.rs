@@ -663,12 +663,7 @@ mod tests {
     #[test]
     fn a_spare_cgroup_is_taken_once_with_the_runs_limits_raised_or_lowered() {
         let Some(support) = CgroupSupport::detect() else {
-            let required = std::env::var_os("MAYAN_JUDGE_REQUIRE_TOOLS").is_some();
-            assert!(
-                !required,
-                "no cgroup this judge may write to here, and CI requires one"
-            );
-            eprintln!("skipped: no cgroup this judge may write to here");
+            super::super::skip_for_want_of("a cgroup this judge may write to");
             return;
         };
         let mib = |n: u64| n << 20;

@@ -1558,6 +1558,15 @@ fn probe_namespaces() -> bool {
     .unwrap_or(false)
 }
 
+/// In a unit test, where this machine lacks `what` the test needs: a skip
+/// that says why, or in CI (`MAYAN_JUDGE_REQUIRE_TOOLS`) a failure.
+#[cfg(test)]
+pub(crate) fn skip_for_want_of(what: &str) {
+    let required = std::env::var_os("MAYAN_JUDGE_REQUIRE_TOOLS").is_some();
+    assert!(!required, "this machine lacks {what}, which CI requires");
+    eprintln!("skipped: this machine lacks {what}");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1684,12 +1693,7 @@ mod tests {
     fn runs_one_after_another_on_one_thread_each_get_a_new_pid_namespace_and_the_thread_gets_its_own_back() {
         let sb = without_cgroups(true);
         if !sb.protections.isolation {
-            let required = std::env::var_os("MAYAN_JUDGE_REQUIRE_TOOLS").is_some();
-            assert!(
-                !required,
-                "no isolated runs on this machine (no namespaces), and CI requires them"
-            );
-            eprintln!("skipped: this machine gives no isolated runs (no namespaces)");
+            skip_for_want_of("isolated runs (namespaces)");
             return;
         }
         let own = std::fs::read_link("/proc/self/ns/pid").unwrap();
