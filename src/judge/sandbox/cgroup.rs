@@ -24,7 +24,6 @@
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -120,14 +119,14 @@ impl CgroupSupport {
         Ok(run)
     }
 
-    /// Makes an unused cgroup with these limits ready for this process's
+    /// Makes an unused cgroup with these limits ready for this thread's
     /// next run, off the way to any answer: a runner calls it once its run
     /// is answered and cleaned up (on cgroup v1, the three `mkdir`s and
     /// `rmdir`s of a run cost a tenth of its overhead). It is removed when
     /// the runner ends ([`drop_spare`]), or, if the runner is killed, by
     /// the next judge's start ([`CgroupSupport::remove_stale`]).
     pub(crate) fn prepare_spare(&self, memory_bytes: u64, processes: u64) {
-        if SPARE.lock().is_ok_and(|s| s.is_some()) {
+        if SPARE.with_borrow(Option::is_some) {
             return;
         }
         let Ok(mut run) = self.make_dirs() else { return };
@@ -135,16 +134,14 @@ impl CgroupSupport {
             memory_bytes,
             processes,
         };
-        if run.apply(limits).is_ok()
-            && let Ok(mut spare) = SPARE.lock()
-        {
-            *spare = Some(run);
+        if run.apply(limits).is_ok() {
+            SPARE.set(Some(run));
         }
     }
 
     /// The spare cgroup, if there is one and it was made here.
     fn take_spare(&self) -> Option<RunCgroup> {
-        let spare = SPARE.lock().ok()?.take()?;
+        let spare = SPARE.take()?;
         let same_place = spare.version == self.version
             && spare.dirs.len() == self.hierarchies.len()
             && spare
@@ -188,15 +185,17 @@ impl CgroupSupport {
     }
 }
 
-/// Removes this process's spare cgroup ([`CgroupSupport::prepare_spare`]),
+/// Removes this thread's spare cgroup ([`CgroupSupport::prepare_spare`]),
 /// if it has one: a runner does as it ends.
 pub(crate) fn drop_spare() {
-    let spare = SPARE.lock().ok().and_then(|mut s| s.take());
-    drop(spare);
+    drop(SPARE.take());
 }
 
-/// The unused cgroup a runner made ready for its next run.
-static SPARE: Mutex<Option<RunCgroup>> = Mutex::new(None);
+thread_local! {
+    /// The unused cgroup a runner (one thread) made ready for its next
+    /// run. Only a runner makes one; another thread's runs never see it.
+    static SPARE: std::cell::RefCell<Option<RunCgroup>> = const { std::cell::RefCell::new(None) };
+}
 
 /// The limits written into a run's cgroup.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -668,15 +667,8 @@ mod tests {
         };
         let mib = |n: u64| n << 20;
         support.prepare_spare(mib(64), 10);
-        let spare_dirs: Vec<PathBuf> = SPARE
-            .lock()
-            .unwrap()
-            .as_ref()
-            .unwrap()
-            .dirs
-            .iter()
-            .map(|d| d.path.clone())
-            .collect();
+        let spare_dirs: Vec<PathBuf> =
+            SPARE.with_borrow(|s| s.as_ref().unwrap().dirs.iter().map(|d| d.path.clone()).collect());
         for (memory, processes) in [(mib(256), 20), (mib(32), 5)] {
             let run = support.create_run(memory, processes).unwrap();
             for d in &run.dirs {
@@ -703,7 +695,7 @@ mod tests {
         }
         support.prepare_spare(mib(1), 1);
         drop_spare();
-        assert!(SPARE.lock().unwrap().is_none());
+        assert!(SPARE.with_borrow(Option::is_none));
     }
 
     #[test]
