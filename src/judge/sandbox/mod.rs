@@ -1386,23 +1386,31 @@ fn scratch_sizes(limits: &Limits) -> isolation::ScratchSizes {
 /// (its parent-death signal, see `child.rs`), so a judge killed, or the
 /// thread ended by a panic, takes the whole run with it.
 fn on_new_pid_namespace<T: Send>(f: impl FnOnce() -> T + Send) -> io::Result<T> {
-    let new_pid_namespace = || {
-        // SAFETY: affects only this thread's future children.
-        unsafe { rustix::thread::unshare_unsafe(rustix::thread::UnshareFlags::NEWPID) }
-    };
     if let Some(own) = own_pid_namespace() {
-        new_pid_namespace()?;
+        unshare_pid_namespace()?;
         let _back = PidNamespaceBack(own);
         return Ok(f());
     }
     std::thread::scope(|s| {
         s.spawn(|| {
-            new_pid_namespace()?;
+            unshare_pid_namespace()?;
             Ok(f())
         })
         .join()
         .unwrap_or_else(|_| Err(io::Error::other("the run's thread panicked")))
     })
+}
+
+/// This thread's future children start in a new pid namespace.
+fn unshare_pid_namespace() -> io::Result<()> {
+    // SAFETY: affects only this thread's future children.
+    Ok(unsafe { rustix::thread::unshare_unsafe(rustix::thread::UnshareFlags::NEWPID) }?)
+}
+
+/// This thread's future children start in the pid namespace `ns` again.
+fn back_to_pid_namespace(ns: std::os::fd::BorrowedFd<'_>) -> io::Result<()> {
+    let pid = Some(rustix::thread::LinkNameSpaceType::ProcessID);
+    Ok(rustix::thread::move_into_link_name_space(ns, pid)?)
 }
 
 /// This process's pid namespace, when a thread may take its children back
@@ -1412,18 +1420,10 @@ fn own_pid_namespace() -> Option<std::os::fd::BorrowedFd<'static>> {
     use std::os::fd::AsFd;
     static OWN: std::sync::OnceLock<Option<std::os::fd::OwnedFd>> = std::sync::OnceLock::new();
     let own = OWN.get_or_init(|| {
-        let ns = std::fs::File::open("/proc/self/ns/pid").ok()?;
-        let fd = std::os::fd::OwnedFd::from(ns);
+        let fd = std::os::fd::OwnedFd::from(std::fs::File::open("/proc/self/ns/pid").ok()?);
         let back_and_forth = std::thread::scope(|s| {
-            s.spawn(|| {
-                // SAFETY: affects only this thread's future children.
-                unsafe { rustix::thread::unshare_unsafe(rustix::thread::UnshareFlags::NEWPID) }?;
-                rustix::thread::move_into_link_name_space(
-                    fd.as_fd(),
-                    Some(rustix::thread::LinkNameSpaceType::ProcessID),
-                )
-            })
-            .join()
+            s.spawn(|| unshare_pid_namespace().and_then(|()| back_to_pid_namespace(fd.as_fd())))
+                .join()
         });
         matches!(back_and_forth, Ok(Ok(()))).then_some(fd)
     });
@@ -1438,10 +1438,7 @@ impl Drop for PidNamespaceBack {
     fn drop(&mut self) {
         // Cannot fail where the try in `own_pid_namespace` succeeded; if
         // it did, the thread's next run fails to start (EINVAL), loudly.
-        let _ = rustix::thread::move_into_link_name_space(
-            self.0,
-            Some(rustix::thread::LinkNameSpaceType::ProcessID),
-        );
+        let _ = back_to_pid_namespace(self.0);
     }
 }
 
