@@ -249,10 +249,7 @@ impl App {
             submissions: DefaultKeyedRateLimiter::keyed(Quota::per_minute(at_least_one(
                 r.submissions_per_minute,
             ))),
-            signins: {
-                let cores = std::thread::available_parallelism().map_or(1, usize::from);
-                Admission::new(cores, SIGN_IN_QUEUE_PER_CORE * cores)
-            },
+            signins: Admission::new(sign_in_cores(), sign_in_checks_admitted()),
         };
         Ok(Arc::new(app))
     }
@@ -344,6 +341,17 @@ impl App {
 
 /// Password checks admitted at a time per core (running or waiting).
 const SIGN_IN_QUEUE_PER_CORE: usize = 4;
+
+/// Password checks run at a time: one per core of the machine.
+fn sign_in_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
+/// Password checks the server admits at a time, running or waiting; one
+/// more is refused at once (503), before any hashing.
+pub fn sign_in_checks_admitted() -> usize {
+    SIGN_IN_QUEUE_PER_CORE * sign_in_cores()
+}
 
 /// `n` a second, in bursts of `5n`.
 fn per_second_burst_5x(n: u32) -> Quota {

@@ -36,7 +36,7 @@ pub mod standings;
 mod templates;
 mod web;
 
-pub use app::{Options, Rates};
+pub use app::{Options, Rates, sign_in_checks_admitted};
 
 use anyhow::{Context, Result};
 

@@ -511,16 +511,23 @@ impl<'a> Setup<'a> {
     }
 }
 
-/// Every contestant's API token, `clients` sign-ins at a time.
+/// Every contestant's API token, `clients` sign-ins at a time, or as many
+/// as the server admits at once, if fewer (more are refused with a 503,
+/// as a class signing in at once would be told to try again).
 fn sign_in_all(url: &str, o: &LoadOptions, stats: &Stats) -> Result<Vec<String>> {
     let names: Vec<String> = contestant_names(o.contestants).collect();
     let tokens = Mutex::new(vec![String::new(); names.len()]);
+    let at_once = o
+        .clients
+        .min(names.len())
+        .min(crate::server::sign_in_checks_admitted())
+        .max(1);
     std::thread::scope(|s| {
-        let threads: Vec<_> = (0..o.clients.min(names.len()))
+        let threads: Vec<_> = (0..at_once)
             .map(|t| {
                 let (names, tokens) = (&names, &tokens);
                 s.spawn(move || -> Result<()> {
-                    for i in (t..names.len()).step_by(o.clients) {
+                    for i in (t..names.len()).step_by(at_once) {
                         let mut h = Http::new(url, stats);
                         h.api_sign_in(&names[i], &password(&names[i]))?;
                         tokens.lock().unwrap_or_else(|p| p.into_inner())[i] = h.token.unwrap_or_default();

@@ -1,12 +1,15 @@
 //! Control-group support: detection (v1, v2 or none) and one cgroup per run.
 //!
-//! Every run gets its own freshly created cgroup (one directory per v1
-//! hierarchy, or a single directory on v2), named
-//! `mayan-judge-<judge pid>-<counter>` so that concurrent runs never share
-//! one. The child joins it itself, between `fork` and `exec` (see
-//! `child.rs`; on v1 through `tasks`, see [`join_file`]), so it cannot
-//! fork before being accounted. After the run
-//! every task in it is killed and the directories are removed.
+//! Every run gets a cgroup of its own (one directory per v1 hierarchy, or
+//! a single directory on v2), named `mayan-judge-<judge pid>-<counter>`
+//! so that concurrent runs never share one. The child joins it itself,
+//! between `fork` and `exec` (see `child.rs`; on v1 through `tasks`, see
+//! [`join_file`]), so it cannot fork before being accounted. After the
+//! run every task in it is killed. A launcher's runner then keeps it for
+//! its next run, emptied, its memory given back and its peak reset, the
+//! next run's figures read as differences ([`RunCgroup::recycled`]);
+//! where that cannot be done, and everywhere else, the directories are
+//! removed and the next run gets new ones.
 //!
 //! Where the per-run cgroups are created:
 //! * v1: under the judge's own cgroup in each hierarchy (read from
@@ -100,7 +103,8 @@ impl CgroupSupport {
 
     /// The cgroup for one run, with the limits applied: the one a runner
     /// made ready after its last run ([`CgroupSupport::prepare_spare`]),
-    /// else a fresh one. Never one a run has used.
+    /// else a fresh one. Never one another run uses, nor one that still
+    /// holds anything of an earlier run but its counters' totals.
     pub(crate) fn create_run(
         &self,
         memory_bytes: u64,
@@ -119,17 +123,25 @@ impl CgroupSupport {
         Ok(run)
     }
 
-    /// Makes an unused cgroup with these limits ready for this thread's
-    /// next run, off the way to any answer: a runner calls it once its run
-    /// is answered and cleaned up (on cgroup v1, the three `mkdir`s and
-    /// `rmdir`s of a run cost a tenth of its overhead). It is removed when
-    /// the runner ends ([`drop_spare`]), or, if the runner is killed, by
-    /// the next judge's start ([`CgroupSupport::remove_stale`]).
-    pub(crate) fn prepare_spare(&self, memory_bytes: u64, processes: u64) {
+    /// Makes a cgroup with these limits ready for this thread's next run,
+    /// off the way to any answer: a runner calls it once its run is
+    /// answered and cleaned up, with that run's group, `used`. That group
+    /// is kept, its counters reset ([`RunCgroup::recycled`]), where it can
+    /// be; else it is removed and a new one made. A cgroup's `mkdir` and
+    /// `rmdir` each hold the kernel's one `cgroup_mutex` while the group's
+    /// controllers and files are made or torn down: with 16 runners, runs
+    /// queued for it and a quarter of the cores idled (docs/SPEED.md). The
+    /// spare is removed when the runner ends ([`drop_spare`]), or, if the
+    /// runner is killed, by the next judge's start
+    /// ([`CgroupSupport::remove_stale`]).
+    pub(crate) fn prepare_spare(&self, memory_bytes: u64, processes: u64, used: Option<RunCgroup>) {
         if SPARE.with_borrow(Option::is_some) {
             return;
         }
-        let Ok(mut run) = self.make_dirs() else { return };
+        let kept = used.and_then(RunCgroup::recycled);
+        let Some(mut run) = kept.or_else(|| self.make_dirs().ok()) else {
+            return;
+        };
         let limits = RunLimits {
             memory_bytes,
             processes,
@@ -162,6 +174,8 @@ impl CgroupSupport {
             version: self.version,
             dirs: Vec::new(),
             limits: None,
+            base: Counters::default(),
+            peak: None,
         };
         // One name for all hierarchies of this run; retried on a stale leftover.
         let name = loop {
@@ -344,7 +358,30 @@ pub(crate) struct RunCgroup {
     dirs: Vec<RunDir>,
     /// What [`RunCgroup::apply`] last wrote (`None`: nothing yet).
     limits: Option<RunLimits>,
+    /// The group's counters when this run's use of it began (zero in a
+    /// fresh group; an earlier run's in a recycled one,
+    /// [`RunCgroup::recycled`]): a run's figures are the counters less these.
+    base: Counters,
+    /// v2, recycled: `memory.peak` opened and reset for this run (the
+    /// kernel keeps a reset peak per open file, Linux 6.12+).
+    peak: Option<File>,
 }
+
+/// A group's cumulative counters, which a recycled group's run reads as
+/// differences.
+#[derive(Debug, Default, Clone, Copy)]
+struct Counters {
+    cpu_ns: u64,
+    limit_hits: u64,
+    oom_kills: u64,
+}
+
+/// Memory a used group may still hold, once emptied and reclaimed, and be
+/// kept for another run: what only the kernel's own bookkeeping keeps.
+/// More (a System V segment of the run's IPC namespace, freed by the
+/// kernel a moment later, say) would count against the next run's limit,
+/// so such a group is removed and the next run gets a fresh one.
+const RECYCLE_MAX_LEFT_BYTES: u64 = 512 * 1024;
 
 /// The file a freshly forked child, still one thread, writes `0` into to
 /// join a run's cgroup.
@@ -391,8 +428,13 @@ impl RunCgroup {
             .collect()
     }
 
-    /// CPU time used by every task that ever was in the group, in ns.
+    /// CPU time used by every task of this run in the group, in ns.
     pub(crate) fn cpu_ns(&self) -> Option<u64> {
+        self.cpu_ns_total().map(|ns| ns.saturating_sub(self.base.cpu_ns))
+    }
+
+    /// CPU time used by every task that ever was in the group, in ns.
+    fn cpu_ns_total(&self) -> Option<u64> {
         let d = self.dirs.iter().find(|d| d.cpu)?;
         match self.version {
             CgroupVersion::V1 => read_u64(&d.path.join("cpuacct.usage")),
@@ -403,8 +445,19 @@ impl RunCgroup {
         }
     }
 
-    /// Memory peak and limit events.
+    /// This run's memory peak and limit events.
     pub(crate) fn memory_stats(&self) -> MemoryStats {
+        let total = self.memory_stats_total();
+        MemoryStats {
+            peak_bytes: total.peak_bytes,
+            limit_hits: total.limit_hits.saturating_sub(self.base.limit_hits),
+            oom_kills: total.oom_kills.saturating_sub(self.base.oom_kills),
+        }
+    }
+
+    /// The memory peak since the group was made or its peak reset, and
+    /// its limit events since it was made.
+    fn memory_stats_total(&self) -> MemoryStats {
         let Some(d) = self.dirs.iter().find(|d| d.memory) else {
             return MemoryStats::default();
         };
@@ -419,13 +472,50 @@ impl RunCgroup {
             }
             CgroupVersion::V2 => {
                 let ev = fs::read_to_string(d.path.join("memory.events")).unwrap_or_default();
+                let peak = match &self.peak {
+                    Some(f) => read_u64_at(f),
+                    None => read_u64(&d.path.join("memory.peak")),
+                };
                 MemoryStats {
-                    peak_bytes: read_u64(&d.path.join("memory.peak")),
+                    peak_bytes: peak,
                     limit_hits: keyed(&ev, "max").unwrap_or(0),
                     oom_kills: keyed(&ev, "oom_kill").unwrap_or(0),
                 }
             }
         }
+    }
+
+    /// This group, used by a run that has ended, made ready for another:
+    /// only once every process of it is gone, what it still holds given
+    /// back to the kernel (memory charged to it: page cache its programs
+    /// read) and found under [`RECYCLE_MAX_LEFT_BYTES`], and its peak reset
+    /// (v1 `max_usage_in_bytes`; v2 a `memory.peak` of this run's own,
+    /// Linux 6.12+). The cumulative counters are read as the next run's
+    /// base. `None` (the group removed) where any of that fails: the next
+    /// run gets a fresh group, as before.
+    pub(crate) fn recycled(mut self) -> Option<RunCgroup> {
+        if !self.all_released() || !self.tasks().is_empty() {
+            return None;
+        }
+        if let Some(d) = self.dirs.iter().find(|d| d.memory) {
+            if !give_back_memory(&d.path, self.version) {
+                return None;
+            }
+            self.peak = match self.version {
+                CgroupVersion::V1 => {
+                    write_file(&d.path, "memory.max_usage_in_bytes", "0").ok()?;
+                    None
+                }
+                CgroupVersion::V2 => Some(reset_peak(&d.path)?),
+            };
+        }
+        let total = self.memory_stats_total();
+        self.base = Counters {
+            cpu_ns: self.cpu_ns_total().unwrap_or(0),
+            limit_hits: total.limit_hits,
+            oom_kills: total.oom_kills,
+        };
+        Some(self)
     }
 
     /// Pids currently in the group.
@@ -446,10 +536,12 @@ impl RunCgroup {
     pub(crate) fn kill_all_and_wait(&self, timeout: Duration) -> bool {
         let start = Instant::now();
         loop {
-            self.kill_all();
+            // An empty group is not killed: `cgroup.kill` takes the
+            // kernel's `cgroup_mutex`, which every runner's run needs.
             if self.tasks().is_empty() {
                 return true;
             }
+            self.kill_all();
             if start.elapsed() >= timeout {
                 return false;
             }
@@ -597,6 +689,49 @@ fn read_u64(p: &Path) -> Option<u64> {
     fs::read_to_string(p).ok()?.trim().parse().ok()
 }
 
+/// The number in an open cgroup file, read from its start.
+fn read_u64_at(f: &File) -> Option<u64> {
+    use std::os::unix::fs::FileExt;
+    let mut buf = [0u8; 32];
+    let n = f.read_at(&mut buf, 0).ok()?;
+    std::str::from_utf8(&buf[..n]).ok()?.trim().parse().ok()
+}
+
+/// Reclaims what an empty memory cgroup at `dir` still holds; whether it
+/// then holds under [`RECYCLE_MAX_LEFT_BYTES`].
+fn give_back_memory(dir: &Path, version: CgroupVersion) -> bool {
+    let usage = match version {
+        CgroupVersion::V1 => {
+            // Reclaims every page of a group without tasks.
+            let _ = write_file(dir, "memory.force_empty", "0");
+            "memory.usage_in_bytes"
+        }
+        CgroupVersion::V2 => {
+            if let Some(held) = read_u64(&dir.join("memory.current")).filter(|&b| b > RECYCLE_MAX_LEFT_BYTES)
+            {
+                // Fails (EAGAIN) where less could be reclaimed: the check
+                // below decides.
+                let _ = write_file(dir, "memory.reclaim", &held.to_string());
+            }
+            "memory.current"
+        }
+    };
+    read_u64(&dir.join(usage)).is_some_and(|b| b <= RECYCLE_MAX_LEFT_BYTES)
+}
+
+/// `memory.peak` of the cgroup at `dir`, opened and reset: read from this
+/// file, it is the peak since now (Linux 6.12+; older kernels refuse the
+/// write, or the opening for it).
+fn reset_peak(dir: &Path) -> Option<File> {
+    let mut f = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(dir.join("memory.peak"))
+        .ok()?;
+    f.write_all(b"reset\n").ok()?;
+    Some(f)
+}
+
 /// Value of `key` in a "key value" per line file.
 fn keyed(text: &str, key: &str) -> Option<u64> {
     text.lines().find_map(|l| {
@@ -666,7 +801,7 @@ mod tests {
             return;
         };
         let mib = |n: u64| n << 20;
-        support.prepare_spare(mib(64), 10);
+        support.prepare_spare(mib(64), 10, None);
         let spare_dirs: Vec<PathBuf> =
             SPARE.with_borrow(|s| s.as_ref().unwrap().dirs.iter().map(|d| d.path.clone()).collect());
         for (memory, processes) in [(mib(256), 20), (mib(32), 5)] {
@@ -693,9 +828,85 @@ mod tests {
             drop(run);
             assert!(dirs.iter().all(|d| !d.exists()), "a run's cgroup outlived it");
         }
-        support.prepare_spare(mib(1), 1);
+        support.prepare_spare(mib(1), 1, None);
         drop_spare();
         assert!(SPARE.with_borrow(Option::is_none));
+    }
+
+    /// Runs `python3 -c code` in `run`'s cgroup, to its end.
+    fn python_in(run: &RunCgroup, code: &str) {
+        use std::os::unix::process::CommandExt;
+        let joins = run.join_files().unwrap();
+        let mut cmd = std::process::Command::new("python3");
+        cmd.args(["-c", code]);
+        // SAFETY: only writes to files opened before the fork.
+        unsafe {
+            cmd.pre_exec(move || {
+                for mut f in &joins {
+                    f.write_all(b"0")?;
+                }
+                Ok(())
+            });
+        }
+        assert!(cmd.status().expect("python3").success());
+        assert!(run.kill_all_and_wait(Duration::from_secs(2)));
+    }
+
+    fn paths(run: &RunCgroup) -> Vec<PathBuf> {
+        run.dirs.iter().map(|d| d.path.clone()).collect()
+    }
+
+    #[test]
+    fn a_used_cgroup_serves_the_next_run_with_its_figures_reset_unless_it_still_holds_memory() {
+        let Some(support) = CgroupSupport::detect().filter(CgroupSupport::memory) else {
+            super::super::skip_for_want_of("a memory cgroup this judge may write to");
+            return;
+        };
+        let mib = |n: u64| n << 20;
+        let run = support.create_run(mib(256), 64).unwrap();
+        python_in(&run, "b = b'a' * (40 << 20); sum(range(3_000_000))");
+        assert!(run.memory_stats().peak_bytes.unwrap() >= mib(40));
+        assert!(run.cpu_ns().unwrap() > 0);
+        let used = paths(&run);
+        support.prepare_spare(mib(128), 32, Some(run));
+        let kept = SPARE.with_borrow(|s| s.as_ref().map(paths)) == Some(used.clone());
+        if !kept {
+            // Only a kernel without a peak of one's own (v2 before 6.12)
+            // leaves it to a new group.
+            assert!(
+                support.version == CgroupVersion::V2,
+                "a used v1 group was not kept"
+            );
+            let fresh = support.create_run(mib(1), 1).unwrap();
+            let d = fresh.dirs.iter().find(|d| d.memory).unwrap();
+            assert!(
+                reset_peak(&d.path).is_none(),
+                "this kernel resets a peak: the group should have been kept"
+            );
+            super::super::skip_for_want_of("a kernel that resets memory.peak per open file (6.12+)");
+            return;
+        }
+        let run = support.create_run(mib(128), 32).unwrap();
+        assert_eq!(paths(&run), used);
+        let m = run.memory_stats();
+        assert!(m.peak_bytes.unwrap() <= RECYCLE_MAX_LEFT_BYTES, "{m:?}");
+        assert_eq!((m.limit_hits, m.oom_kills), (0, 0));
+        assert!(run.cpu_ns().unwrap() < 1_000_000, "{:?}", run.cpu_ns());
+        // Its next run's figures are its own.
+        python_in(&run, "b = b'a' * (8 << 20)");
+        let peak = run.memory_stats().peak_bytes.unwrap();
+        assert!((mib(8)..mib(40)).contains(&peak), "{peak}");
+        // A file of the run on a tmpfs outlives it, charged to its group:
+        // the group is not kept.
+        let file = format!("/dev/shm/mayan-judge-test-{}", std::process::id());
+        python_in(&run, &format!("open('{file}', 'wb').write(b'a' * (4 << 20))"));
+        support.prepare_spare(mib(128), 32, Some(run));
+        let _ = fs::remove_file(&file);
+        assert!(
+            used.iter().all(|d| !d.exists()),
+            "a group holding a run's file was kept"
+        );
+        drop_spare();
     }
 
     #[test]

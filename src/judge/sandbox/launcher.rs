@@ -33,8 +33,8 @@
 //! with the launcher, and each run's init with its runner's thread
 //! (`child.rs`), which takes the whole run with it. Runners are reaped by
 //! the kernel (the launcher ignores `SIGCHLD`). Between runs a runner
-//! holds one empty cgroup ready for its next run, and removes a run's own
-//! after its answer (`CgroupSupport::prepare_spare`). At the judge's exit
+//! holds one empty cgroup ready for its next run: the last run's own,
+//! emptied and its counters reset, or a new one (`CgroupSupport::prepare_spare`). At the judge's exit
 //! the launcher ends first ([`stop`], an `atexit` handler registered after
 //! the cgroup leaf's undo, so it runs before it): the judge closes the
 //! control socket, each runner finishes its cleanup, removes its spare
@@ -620,9 +620,12 @@ fn runner(control: &OwnedFd, news: &OwnedFd, filters: &Option<seccomp::Filters>,
         // forks another when none is left, so a slot never waits for a
         // cleanup (and there may be a runner per slot more).
         drop(answered);
+        // The run's cgroup outlives the rest of its cleanup: once its
+        // folders and mounts are gone, it may serve the next run.
+        let (cleanup, used) = cleanup.keeping_cgroup();
         drop(cleanup);
         if let Some((sandbox, limits)) = next {
-            sandbox.prepare_next_run(&limits);
+            sandbox.prepare_next_run(&limits, used);
         }
         let _ = rustix::io::write(news, b"i");
     }

@@ -999,11 +999,11 @@ impl Sandbox {
     }
 
     /// Makes the next run's cgroup ready, with the limits of `limits`, in
-    /// this process (a runner, between runs): see
-    /// `CgroupSupport::prepare_spare`.
-    pub(crate) fn prepare_next_run(&self, limits: &Limits) {
+    /// this process (a runner, between runs), from the last run's, `used`,
+    /// where it can be: see `CgroupSupport::prepare_spare`.
+    pub(crate) fn prepare_next_run(&self, limits: &Limits, used: Option<cgroup::RunCgroup>) {
         if let Some(c) = &self.cgroups {
-            c.prepare_spare(limits.memory_kib.saturating_mul(1024), limits.processes);
+            c.prepare_spare(limits.memory_kib.saturating_mul(1024), limits.processes, used);
         }
     }
 
@@ -1211,6 +1211,15 @@ pub(crate) struct RunLeftovers {
     /// Its cgroup, empty: removing it is the kernel freeing the group's
     /// accounting (three `rmdir`s on cgroup v1), no step of the answer.
     cgroup: Option<cgroup::RunCgroup>,
+}
+
+impl Cleanup {
+    /// The rest of the cleanup, and the run's empty cgroup, taken out of
+    /// it for the runner's next run (`Sandbox::prepare_next_run`).
+    pub(crate) fn keeping_cgroup(mut self) -> (Cleanup, Option<cgroup::RunCgroup>) {
+        let cgroup = self.run.cgroup.take();
+        (self, cgroup)
+    }
 }
 
 impl Drop for Cleanup {
