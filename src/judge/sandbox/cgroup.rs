@@ -498,15 +498,26 @@ impl RunCgroup {
             return None;
         }
         if let Some(d) = self.dirs.iter().find(|d| d.memory) {
+            // v2: the peak's file opened first, so that a kernel that
+            // cannot reset it (before 6.12) reclaims nothing for a group
+            // it then removes: the pages stay cached, charged to the parent.
+            let peak = match self.version {
+                CgroupVersion::V1 => None,
+                CgroupVersion::V2 => Some(open_peak(&d.path)?),
+            };
             if !give_back_memory(&d.path, self.version) {
                 return None;
             }
-            self.peak = match self.version {
-                CgroupVersion::V1 => {
+            self.peak = match peak {
+                None => {
                     write_file(&d.path, "memory.max_usage_in_bytes", "0").ok()?;
                     None
                 }
-                CgroupVersion::V2 => Some(reset_peak(&d.path)?),
+                Some(mut f) => {
+                    // From now on, read from this file, the peak is since now.
+                    f.write_all(b"reset\n").ok()?;
+                    Some(f)
+                }
             };
         }
         let total = self.memory_stats_total();
@@ -719,17 +730,15 @@ fn give_back_memory(dir: &Path, version: CgroupVersion) -> bool {
     read_u64(&dir.join(usage)).is_some_and(|b| b <= RECYCLE_MAX_LEFT_BYTES)
 }
 
-/// `memory.peak` of the cgroup at `dir`, opened and reset: read from this
-/// file, it is the peak since now (Linux 6.12+; older kernels refuse the
-/// write, or the opening for it).
-fn reset_peak(dir: &Path) -> Option<File> {
-    let mut f = OpenOptions::new()
+/// `memory.peak` of the cgroup at `dir`, opened to be reset: a write
+/// resets the peak read from this file (Linux 6.12+; older kernels refuse
+/// to open it for writing).
+fn open_peak(dir: &Path) -> Option<File> {
+    OpenOptions::new()
         .read(true)
         .write(true)
         .open(dir.join("memory.peak"))
-        .ok()?;
-    f.write_all(b"reset\n").ok()?;
-    Some(f)
+        .ok()
 }
 
 /// Value of `key` in a "key value" per line file.
@@ -880,7 +889,7 @@ mod tests {
             let fresh = support.create_run(mib(1), 1).unwrap();
             let d = fresh.dirs.iter().find(|d| d.memory).unwrap();
             assert!(
-                reset_peak(&d.path).is_none(),
+                open_peak(&d.path).is_none(),
                 "this kernel resets a peak: the group should have been kept"
             );
             super::super::skip_for_want_of("a kernel that resets memory.peak per open file (6.12+)");
