@@ -1085,6 +1085,80 @@ fn privileged_calls_kernel_surface_and_compile_time_reads_fail() {
 }
 
 // ---------------------------------------------------------------------------
+// A run's cgroup kept for the runner's next run.
+
+/// `spent_group.c` leaves its cgroup with at least 0.6 s of CPU, a limit
+/// hit and a high peak counted (an OOM kill too where it reaches the
+/// memory limit before the time limit: an emulated CPU may not); graded
+/// first on one slot, its runners' kept groups then serve the innocent
+/// submission's compilation and runs, which must owe it nothing: accepted
+/// on every test, in under 500 ms of CPU (what it left is 600 ms or more)
+/// and under half the smallest peak it left (the reference takes
+/// milliseconds and about a MiB here; the limits are 3 s and 128 MiB).
+#[test]
+fn a_cgroup_kept_for_the_next_run_carries_no_time_or_memory_of_the_run_before() {
+    if !have_gcc() {
+        return;
+    }
+    let _guard = shared();
+    let lab = Lab::new();
+    let subs = [lab.attack("spent_group.c"), lab.innocent("after_spent_group.c")];
+    let g = lab.grade(&subs, FOUR_TESTS, 1, "spent.json");
+    let mut failures = Vec::new();
+    g.check_finished(
+        "grading spent_group.c, then an innocent submission",
+        &mut failures,
+    );
+    let spent = figures(g.submission("spent_group.c"));
+    if spent.is_empty() || spent.iter().any(|f| f.verdict != "MLE" && f.verdict != "TLE") {
+        failures.push(format!(
+            "spent_group.c was not stopped by a limit on every test, so its groups counted little to leave: {spent:?}"
+        ));
+    }
+    let peak_left = spent.iter().map(|f| f.memory_kib).min().unwrap_or(0);
+    let entry = g.submission("after_spent_group.c");
+    let innocent = figures(entry);
+    let owed: Vec<String> = innocent
+        .iter()
+        .filter(|f| f.verdict != "AC" || f.time_ms >= 500 || f.memory_kib >= peak_left / 2)
+        .map(|f| format!("{} {} {} ms {} KiB", f.test, f.verdict, f.time_ms, f.memory_kib))
+        .collect();
+    if innocent.is_empty() || !owed.is_empty() {
+        let error = entry.and_then(|e| e["compile_error"].as_str().or(e["judge_error"].as_str()));
+        failures.push(format!(
+            "spent_group.c: ATTACK SUCCEEDED: the innocent submission compiled and run after it in the same runners' cgroups was charged for its time, memory or OOM kill (it left {peak_left} KiB at least): {} {}",
+            if innocent.is_empty() { "no test was run".to_string() } else { owed.join("; ") },
+            error.map_or_else(String::new, tail)
+        ));
+    }
+    finish("a kept cgroup", &failures);
+}
+
+/// One test's verdict and figures in a JSON report.
+#[derive(Debug)]
+struct TestFigures {
+    test: String,
+    verdict: String,
+    time_ms: u64,
+    memory_kib: u64,
+}
+
+/// Every test's [`TestFigures`] of a submission's report entry.
+fn figures(entry: Option<&Value>) -> Vec<TestFigures> {
+    let tests = entry.and_then(|e| e["tests"].as_array());
+    tests
+        .into_iter()
+        .flatten()
+        .map(|t| TestFigures {
+            test: t["test"].as_str().unwrap_or("").to_string(),
+            verdict: t["verdict"].as_str().unwrap_or("").to_string(),
+            time_ms: t["time_ms"].as_u64().unwrap_or(u64::MAX),
+            memory_kib: t["memory_kib"].as_u64().unwrap_or(u64::MAX),
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------
 // Filling /tmp and /dev/shm.
 
 #[test]

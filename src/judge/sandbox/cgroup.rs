@@ -494,7 +494,7 @@ impl RunCgroup {
     /// base. `None` (the group removed) where any of that fails: the next
     /// run gets a fresh group, as before.
     pub(crate) fn recycled(mut self) -> Option<RunCgroup> {
-        if !self.all_released() || !self.tasks().is_empty() {
+        if !self.all_released() {
             return None;
         }
         if let Some(d) = self.dirs.iter().find(|d| d.memory) {
@@ -811,8 +811,7 @@ mod tests {
         };
         let mib = |n: u64| n << 20;
         support.prepare_spare(mib(64), 10, None);
-        let spare_dirs: Vec<PathBuf> =
-            SPARE.with_borrow(|s| s.as_ref().unwrap().dirs.iter().map(|d| d.path.clone()).collect());
+        let spare_dirs = SPARE.with_borrow(|s| paths(s.as_ref().unwrap()));
         for (memory, processes) in [(mib(256), 20), (mib(32), 5)] {
             let run = support.create_run(memory, processes).unwrap();
             for d in &run.dirs {
@@ -830,7 +829,7 @@ mod tests {
                     assert_eq!(value(&d.path, "pids.max"), processes.to_string());
                 }
             }
-            let dirs: Vec<PathBuf> = run.dirs.iter().map(|d| d.path.clone()).collect();
+            let dirs = paths(&run);
             // The first run takes the spare (a raised limit); the second
             // gets a fresh one (a lowered limit, where none is spare).
             assert_eq!(dirs == spare_dirs, memory == mib(256), "{dirs:?} {spare_dirs:?}");
@@ -861,6 +860,7 @@ mod tests {
         assert!(run.kill_all_and_wait(Duration::from_secs(2)));
     }
 
+    /// The run's cgroup folders.
     fn paths(run: &RunCgroup) -> Vec<PathBuf> {
         run.dirs.iter().map(|d| d.path.clone()).collect()
     }
