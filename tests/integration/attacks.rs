@@ -327,20 +327,41 @@ fn tail(s: &str) -> String {
     lines[lines.len().saturating_sub(15)..].join("\n")
 }
 
+/// One test of a submission's entry in a JSON report.
+#[derive(Debug)]
+struct TestFigures {
+    test: String,
+    verdict: String,
+    reason: String,
+    time_ms: u64,
+    memory_kib: u64,
+}
+
+/// Every test of a submission's entry (none without one).
+fn figures(entry: Option<&Value>) -> Vec<TestFigures> {
+    let tests = entry.and_then(|e| e["tests"].as_array());
+    tests
+        .into_iter()
+        .flatten()
+        .map(|t| {
+            let s = |k: &str| t[k].as_str().unwrap_or("").to_string();
+            TestFigures {
+                test: s("test"),
+                verdict: s("verdict"),
+                reason: s("reason"),
+                time_ms: t["time_ms"].as_u64().unwrap_or(u64::MAX),
+                memory_kib: t["memory_kib"].as_u64().unwrap_or(u64::MAX),
+            }
+        })
+        .collect()
+}
+
 /// Per-test `(test, verdict, reason)` of a submission's entry.
 fn results(entry: &Value) -> Vec<(String, String, String)> {
-    entry["tests"]
-        .as_array()
-        .map(|tests| {
-            tests
-                .iter()
-                .map(|t| {
-                    let s = |k: &str| t[k].as_str().unwrap_or("").to_string();
-                    (s("test"), s("verdict"), s("reason"))
-                })
-                .collect()
-        })
-        .unwrap_or_default()
+    figures(Some(entry))
+        .into_iter()
+        .map(|f| (f.test, f.verdict, f.reason))
+        .collect()
 }
 
 /// How a self-reporting attack is checked.
@@ -1138,30 +1159,6 @@ fn a_cgroup_kept_for_the_next_run_carries_no_time_or_memory_of_the_run_before() 
         ));
     }
     finish("a kept cgroup", &failures);
-}
-
-/// One test's verdict and figures in a JSON report.
-#[derive(Debug)]
-struct TestFigures {
-    test: String,
-    verdict: String,
-    time_ms: u64,
-    memory_kib: u64,
-}
-
-/// Every test's [`TestFigures`] of a submission's report entry.
-fn figures(entry: Option<&Value>) -> Vec<TestFigures> {
-    let tests = entry.and_then(|e| e["tests"].as_array());
-    tests
-        .into_iter()
-        .flatten()
-        .map(|t| TestFigures {
-            test: t["test"].as_str().unwrap_or("").to_string(),
-            verdict: t["verdict"].as_str().unwrap_or("").to_string(),
-            time_ms: t["time_ms"].as_u64().unwrap_or(u64::MAX),
-            memory_kib: t["memory_kib"].as_u64().unwrap_or(u64::MAX),
-        })
-        .collect()
 }
 
 // ---------------------------------------------------------------------------

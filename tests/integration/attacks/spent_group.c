@@ -7,8 +7,8 @@
  * limit, or more time and a lower peak. The test grades an innocent
  * accepted submission right after it on one slot, its runs in those
  * groups, and checks that it is accepted on every test with its own time
- * and memory. Its success is
- * visible only from outside: it never exits 42. */
+ * and memory. Its success is visible only from outside: it never exits
+ * 42. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
