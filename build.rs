@@ -67,17 +67,25 @@ fn bundle() {
          /// written by build.rs.\n\
          static FILES: &[(&str, &[u8])] = &[\n",
     );
-    for (rel, abs) in &files {
-        writeln!(code, "    ({rel:?}, include_bytes!({abs:?})),").expect("writing to a string");
+    // Each path is spelled from `CARGO_MANIFEST_DIR` where the crate is
+    // compiled, not from where this script ran: a checkout moved, or a
+    // worktree sharing this target folder, would otherwise compile another
+    // folder's files (or none) without this script running again.
+    for rel in &files {
+        writeln!(
+            code,
+            "    ({rel:?}, include_bytes!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/\", {rel:?}))),"
+        )
+        .expect("writing to a string");
     }
     code.push_str("];\n");
     let out = out_dir().join("bundled.rs");
     std::fs::write(&out, code).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
 }
 
-/// Adds every file under `dir` (as `(path relative to root, absolute path)`),
-/// answers left out when `without_answers`.
-fn collect(root: &Path, dir: &Path, without_answers: bool, files: &mut Vec<(String, String)>) {
+/// Adds every file under `dir` (as its path relative to root), answers left
+/// out when `without_answers`.
+fn collect(root: &Path, dir: &Path, without_answers: bool, files: &mut Vec<String>) {
     let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     for entry in entries {
         let path = entry.unwrap_or_else(|e| panic!("{}: {e}", dir.display())).path();
@@ -92,12 +100,10 @@ fn collect(root: &Path, dir: &Path, without_answers: bool, files: &mut Vec<(Stri
         if without_answers && is_answer {
             continue;
         }
-        let text = |p: &Path| {
-            p.to_str()
-                .unwrap_or_else(|| panic!("{}: not UTF-8", p.display()))
-                .to_string()
-        };
         let rel = path.strip_prefix(root).expect("under the repository");
-        files.push((text(rel), text(&path)));
+        let rel = rel
+            .to_str()
+            .unwrap_or_else(|| panic!("{}: not UTF-8", path.display()));
+        files.push(rel.to_string());
     }
 }

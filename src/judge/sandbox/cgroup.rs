@@ -710,7 +710,20 @@ fn read_u64_at(f: &File) -> Option<u64> {
 
 /// Reclaims what an empty memory cgroup at `dir` still holds; whether it
 /// then holds under [`RECYCLE_MAX_LEFT_BYTES`].
+///
+/// A group that holds page cache is not reclaimed: it says `false`, and
+/// the group is removed, its pages left cached (charged to what is left
+/// of it, as every removed group's are). A page is charged to the group
+/// that first read it in: a compiler's, the interpreter's or a program's
+/// files, read by a run after anything (memory pressure, the host's own
+/// reclaim, a cold start) evicted them, are charged to that run's group,
+/// and reclaiming it would evict them again, so every later compilation
+/// read `cc1` from disk once more (2 GB read for 40 submissions, the
+/// server idle a third of the time: docs/SPEED.md).
 fn give_back_memory(dir: &Path, version: CgroupVersion) -> bool {
+    if holds_page_cache(dir, version) {
+        return false;
+    }
     let usage = match version {
         CgroupVersion::V1 => {
             // Reclaims every page of a group without tasks.
@@ -728,6 +741,17 @@ fn give_back_memory(dir: &Path, version: CgroupVersion) -> bool {
         }
     };
     read_u64(&dir.join(usage)).is_some_and(|b| b <= RECYCLE_MAX_LEFT_BYTES)
+}
+
+/// Whether the memory cgroup at `dir` holds file pages (page cache,
+/// tmpfs): v1 `memory.stat` `cache`, v2 `file`. Unknown counts as holding.
+fn holds_page_cache(dir: &Path, version: CgroupVersion) -> bool {
+    let key = match version {
+        CgroupVersion::V1 => "cache",
+        CgroupVersion::V2 => "file",
+    };
+    let stat = fs::read_to_string(dir.join("memory.stat")).unwrap_or_default();
+    keyed(&stat, key).is_none_or(|bytes| bytes > 0)
 }
 
 /// `memory.peak` of the cgroup at `dir`, opened to be reset: a write
@@ -872,6 +896,15 @@ mod tests {
             return;
         };
         let mib = |n: u64| n << 20;
+        // The interpreter's files read in before, outside the group: a
+        // group charged with them is not kept (the test below).
+        assert!(
+            std::process::Command::new("python3")
+                .args(["-c", "pass"])
+                .status()
+                .unwrap()
+                .success()
+        );
         let run = support.create_run(mib(256), 64).unwrap();
         python_in(&run, "b = b'a' * (40 << 20); sum(range(3_000_000))");
         assert!(run.memory_stats().peak_bytes.unwrap() >= mib(40));
@@ -916,6 +949,70 @@ mod tests {
             "a group holding a run's file was kept"
         );
         drop_spare();
+    }
+
+    /// The share of `path`'s pages in the page cache (`mincore`).
+    fn cached_share(path: &Path) -> f64 {
+        use std::os::fd::AsRawFd;
+        let file = File::open(path).unwrap();
+        let len = file.metadata().unwrap().len() as usize;
+        let pages = len.div_ceil(4096);
+        let mut vec = vec![0u8; pages];
+        // SAFETY: a private read-only mapping of an open file, only passed
+        // to mincore, whose vector holds one byte per page; unmapped here.
+        unsafe {
+            let fd = file.as_raw_fd();
+            let addr = libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ,
+                libc::MAP_PRIVATE,
+                fd,
+                0,
+            );
+            assert_ne!(addr, libc::MAP_FAILED);
+            assert_eq!(libc::mincore(addr, len, vec.as_mut_ptr()), 0);
+            libc::munmap(addr, len);
+        }
+        vec.iter().filter(|&&b| b & 1 == 1).count() as f64 / pages as f64
+    }
+
+    #[test]
+    fn recycling_a_group_never_evicts_the_files_its_run_read() {
+        // A run that reads a file evicted from the page cache is charged
+        // for its pages (a compiler's, after the host reclaimed them):
+        // reclaiming its group to keep it would evict them again, and
+        // every later compilation would read them from disk.
+        let Some(support) = CgroupSupport::detect().filter(CgroupSupport::memory) else {
+            super::super::skip_for_want_of("a memory cgroup this judge may write to");
+            return;
+        };
+        // A disk's folder (the current one, the checkout under cargo): a
+        // tmpfs file cannot be evicted.
+        let dir = tempfile::Builder::new()
+            .prefix(".mayan-judge-cache-test-")
+            .tempdir_in(".")
+            .unwrap();
+        let path = dir.path().join("read-by-the-run");
+        let mut file = File::create(&path).unwrap();
+        file.write_all(&vec![7u8; 4 << 20]).unwrap();
+        file.sync_all().unwrap();
+        let dontneed = nix::fcntl::PosixFadviseAdvice::POSIX_FADV_DONTNEED;
+        nix::fcntl::posix_fadvise(&file, 0, 0, dontneed).unwrap();
+        assert!(cached_share(&path) < 0.5, "the file could not be evicted");
+        let run = support.create_run(256 << 20, 64).unwrap();
+        python_in(&run, &format!("open({:?}, 'rb').read()", path.to_str().unwrap()));
+        let used = paths(&run);
+        support.prepare_spare(128 << 20, 32, Some(run));
+        let kept = SPARE.with_borrow(|s| s.as_ref().map(paths)) == Some(used);
+        drop_spare();
+        assert!(!kept, "a group charged with cached pages was kept");
+        let share = cached_share(&path);
+        assert!(
+            share > 0.9,
+            "recycling the group evicted {:.0}% of what its run read",
+            100.0 * (1.0 - share)
+        );
     }
 
     #[test]
