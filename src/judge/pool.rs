@@ -234,12 +234,10 @@ impl Pool {
     /// the smallest [`Item`] gets the next free slot.
     pub fn run<T>(&self, item: Item, f: impl FnOnce() -> T) -> T {
         let slot = self.acquire(item);
-        self.record(slot, item, true);
         struct Release<'a>(&'a Pool, usize, Item);
         impl Drop for Release<'_> {
             fn drop(&mut self) {
-                self.0.record(self.1, self.2, false);
-                self.0.release(self.1);
+                self.0.release(self.1, self.2);
             }
         }
         let _release = Release(self, slot, item);
@@ -282,6 +280,7 @@ impl Pool {
     fn acquire(&self, item: Item) -> usize {
         let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(slot) = st.free.pop() {
+            self.record(slot, item, true);
             return slot;
         }
         let ticket = st.tickets;
@@ -303,11 +302,14 @@ impl Pool {
         }
     }
 
-    /// Gives `slot` to the first waiting item, or back to the free ones.
-    fn release(&self, slot: usize) {
+    /// Ends `item`'s hold on `slot` and gives the slot to the first
+    /// waiting item, or back to the free ones.
+    fn release(&self, slot: usize, item: Item) {
         let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        self.record(slot, item, false);
         match st.waiting.pop_first() {
-            Some(((_, ticket), thread)) => {
+            Some(((next, ticket), thread)) => {
+                self.record(slot, next, true);
                 st.granted.insert(ticket, slot);
                 drop(st);
                 thread.unpark();
@@ -316,6 +318,10 @@ impl Pool {
         }
     }
 
+    /// Adds to the trace of a traced pool; called with the state's lock
+    /// held, where the slot changes hands, so that the trace is the pool's
+    /// own order (a thread preempted between taking a slot and noting it
+    /// would otherwise note its start after runs that began later).
     fn record(&self, slot: usize, item: Item, start: bool) {
         if let Some(trace) = &self.trace {
             trace
