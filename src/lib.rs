@@ -27,3 +27,6 @@ pub mod report;
 pub mod server;
 pub mod similarity;
 pub mod workflows;
+
+#[cfg(test)]
+mod testing;

@@ -496,7 +496,7 @@ impl RunCgroup {
     /// base. `None` (the group removed) where any of that fails: the next
     /// run gets a fresh group, as before.
     pub(crate) fn recycled(mut self) -> Option<RunCgroup> {
-        if !self.all_released() {
+        if !self.all_released() || self.holds_page_cache() {
             return None;
         }
         if let Some(d) = self.dirs.iter().find(|d| d.memory) {
@@ -529,6 +529,28 @@ impl RunCgroup {
             oom_kills: total.oom_kills,
         };
         Some(self)
+    }
+
+    /// Whether file pages (page cache, tmpfs) are charged to the group:
+    /// v1 `memory.stat` `cache`, v2 `file`; unknown counts as charged. Such
+    /// a group is removed, never reclaimed to be kept: its pages then stay
+    /// cached. A page is charged to the group that first read it in, so a
+    /// compiler's, an interpreter's or a program's files read by a run
+    /// after anything evicted them (memory pressure, the host's own
+    /// reclaim, a cold start) are charged to that run's group, and
+    /// reclaiming it would evict them again: every later compilation read
+    /// `cc1` from disk once more (2 GB read for 40 submissions, the server
+    /// idle a third of the time: docs/SPEED.md).
+    fn holds_page_cache(&self) -> bool {
+        let Some(d) = self.dirs.iter().find(|d| d.memory) else {
+            return false;
+        };
+        let key = match self.version {
+            CgroupVersion::V1 => "cache",
+            CgroupVersion::V2 => "file",
+        };
+        let stat = fs::read_to_string(d.path.join("memory.stat")).unwrap_or_default();
+        keyed(&stat, key).is_none_or(|bytes| bytes > 0)
     }
 
     /// Pids currently in the group.
@@ -712,20 +734,7 @@ fn read_u64_at(f: &File) -> Option<u64> {
 
 /// Reclaims what an empty memory cgroup at `dir` still holds; whether it
 /// then holds under [`RECYCLE_MAX_LEFT_BYTES`].
-///
-/// A group that holds page cache is not reclaimed: it says `false`, and
-/// the group is removed, its pages left cached (charged to what is left
-/// of it, as every removed group's are). A page is charged to the group
-/// that first read it in: a compiler's, the interpreter's or a program's
-/// files, read by a run after anything (memory pressure, the host's own
-/// reclaim, a cold start) evicted them, are charged to that run's group,
-/// and reclaiming it would evict them again, so every later compilation
-/// read `cc1` from disk once more (2 GB read for 40 submissions, the
-/// server idle a third of the time: docs/SPEED.md).
 fn give_back_memory(dir: &Path, version: CgroupVersion) -> bool {
-    if holds_page_cache(dir, version) {
-        return false;
-    }
     let usage = match version {
         CgroupVersion::V1 => {
             // Reclaims every page of a group without tasks.
@@ -743,17 +752,6 @@ fn give_back_memory(dir: &Path, version: CgroupVersion) -> bool {
         }
     };
     read_u64(&dir.join(usage)).is_some_and(|b| b <= RECYCLE_MAX_LEFT_BYTES)
-}
-
-/// Whether the memory cgroup at `dir` holds file pages (page cache,
-/// tmpfs): v1 `memory.stat` `cache`, v2 `file`. Unknown counts as holding.
-fn holds_page_cache(dir: &Path, version: CgroupVersion) -> bool {
-    let key = match version {
-        CgroupVersion::V1 => "cache",
-        CgroupVersion::V2 => "file",
-    };
-    let stat = fs::read_to_string(dir.join("memory.stat")).unwrap_or_default();
-    keyed(&stat, key).is_none_or(|bytes| bytes > 0)
 }
 
 /// `memory.peak` of the cgroup at `dir`, opened to be reset: a write
@@ -901,14 +899,14 @@ mod tests {
         // A run that happened to read a page into the cache (one of its
         // interpreter's, evicted by the host meanwhile) leaves a group that
         // is rightly not kept (the test below): another try.
-        let run = (0..5)
-            .find_map(|_| {
-                let run = support.create_run(mib(256), 64).unwrap();
-                python_in(&run, "b = b'a' * (40 << 20); sum(range(3_000_000))");
-                let d = run.dirs.iter().find(|d| d.memory).unwrap();
-                (!holds_page_cache(&d.path, run.version)).then_some(run)
-            })
-            .expect("five runs in a row read files into the page cache");
+        let run = crate::testing::retried(5, "the run read files into the page cache", || {
+            let run = support.create_run(mib(256), 64).unwrap();
+            python_in(&run, "b = b'a' * (40 << 20); sum(range(3_000_000))");
+            match run.holds_page_cache() {
+                false => Ok(run),
+                true => Err(format!("{:?}", paths(&run))),
+            }
+        });
         assert!(run.memory_stats().peak_bytes.unwrap() >= mib(40));
         assert!(run.cpu_ns().unwrap() > 0);
         let used = paths(&run);
@@ -958,7 +956,9 @@ mod tests {
         use std::os::fd::AsRawFd;
         let file = File::open(path).unwrap();
         let len = file.metadata().unwrap().len() as usize;
-        let pages = len.div_ceil(4096);
+        // SAFETY: sysconf only reads a constant of the system.
+        let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap();
+        let pages = len.div_ceil(page);
         let mut vec = vec![0u8; pages];
         // SAFETY: a private read-only mapping of an open file, only passed
         // to mincore, whose vector holds one byte per page; unmapped here.
