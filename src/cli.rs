@@ -241,7 +241,9 @@ pub struct GradeArgs {
     /// per run, but runs side by side share caches and memory bandwidth, so
     /// times rise a little with each job (a few % at one per core), and
     /// much more past the cores. Use 1 when times near the limit decide
-    /// verdicts; `auto` to grade a class fast (see docs/SPEED.md).
+    /// verdicts; `auto` to grade a class fast (see docs/SPEED.md). With a
+    /// slot for every core, each slot and its runs stay on a core of their
+    /// own (`MAYAN_JUDGE_PIN=0`: not, e.g. on a machine shared with other work).
     #[arg(long, default_value = "1")]
     pub jobs: Jobs,
     /// Force the language (c, cpp, rust, python, exe) instead of detecting it.
@@ -714,7 +716,9 @@ pub struct ServeArgs {
     pub db: Option<PathBuf>,
     /// Compilations and runs at a time, all submissions together (one pool
     /// of slots); `auto` (the default): one per core the judge may use (its
-    /// CPU affinity and its cgroup's cpu.max respected).
+    /// CPU affinity and its cgroup's cpu.max respected). With a slot for
+    /// every core, each slot and its runs stay on a core of their own
+    /// (`MAYAN_JUDGE_PIN=0`: not, e.g. on a machine shared with other work).
     #[arg(long, default_value = "auto")]
     pub jobs: Jobs,
     /// HTTPS: the certificate chain (PEM); with --tls-key.

@@ -203,3 +203,81 @@ fn a_judge_that_ends_leaves_no_run_cgroup_not_even_the_ones_its_runners_held_rea
         );
     }
 }
+
+/// A C program that answers `-1` (the answer of `secret/2` and `secret/4`)
+/// when its affinity mask holds one core, and otherwise exits with the
+/// number of cores in it.
+const SAYS_ITS_CORES: &str = r#"#define _GNU_SOURCE
+#include <sched.h>
+#include <stdio.h>
+int main(void) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return 99;
+    int n = CPU_COUNT(&set);
+    if (n == 1) { puts("-1"); return 0; }
+    return n > 100 ? 100 : n;
+}
+"#;
+
+/// Grades [`SAYS_ITS_CORES`] on the two tests with `--jobs JOBS`, `pin`
+/// as `MAYAN_JUDGE_PIN` (`None`: unset); each test's verdict and reason.
+fn cores_seen(dir: &std::path::Path, jobs: &str, pin: Option<&str>) -> Vec<String> {
+    let src = crate::util::write_in(dir, "cores.c", SAYS_ITS_CORES);
+    let json = dir.join(format!("cores-{jobs}-{}.json", pin.unwrap_or("unset")));
+    let mut cmd = judge_within(300);
+    cmd.args([
+        "grade",
+        "--quiet",
+        "--tests",
+        "secret/[24]",
+        "--jobs",
+        jobs,
+        "--json",
+    ])
+    .arg(&json)
+    .arg(&src)
+    .env_remove("MAYAN_JUDGE_PIN");
+    if let Some(pin) = pin {
+        cmd.env("MAYAN_JUDGE_PIN", pin);
+    }
+    let out = cmd.output().unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap_or_default())
+        .unwrap_or_else(|_| panic!("no report; stderr: {}", String::from_utf8_lossy(&out.stderr)));
+    report["submissions"][0]["tests"]
+        .as_array()
+        .expect("the tests of the submission")
+        .iter()
+        .map(|t| format!("{} {}", t["verdict"].as_str().unwrap_or("?"), t["reason"]))
+        .collect()
+}
+
+/// With a slot for every core, each slot is on a core of its own, and a
+/// run started through the launcher is on its slot's core (the runner
+/// takes the mask of the judge's thread that asks, as a fork from that
+/// thread would). With fewer slots than cores, or `MAYAN_JUDGE_PIN=0`,
+/// the run has the judge's whole mask.
+#[test]
+fn with_a_slot_per_core_each_run_is_on_its_slots_core() {
+    if !have("gcc") {
+        return;
+    }
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    if cores < 2 {
+        crate::util::skip("one core: nothing to place runs on");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let pinned = cores_seen(dir.path(), "auto", None);
+    assert!(
+        pinned.iter().all(|v| v.starts_with("AC")),
+        "--jobs auto ({cores} cores): every run on one core, got {pinned:?}"
+    );
+    for (jobs, pin) in [("1", None), ("auto", Some("0"))] {
+        let spread = cores_seen(dir.path(), jobs, pin);
+        assert!(
+            spread.iter().all(|v| !v.starts_with("AC")),
+            "--jobs {jobs}, MAYAN_JUDGE_PIN={pin:?}: every run on the whole mask, got {spread:?}"
+        );
+    }
+}

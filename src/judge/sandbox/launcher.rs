@@ -61,6 +61,7 @@ use super::cgroup::CgroupSupport;
 use super::{
     Cleanup, Limits, Protections, RunResult, RunSpec, Sandbox, SandboxError, Status, fdpass, seccomp,
 };
+use crate::judge::pool::{set_thread_cores, thread_cores};
 
 /// The judge's end of the launcher.
 #[derive(Debug)]
@@ -239,6 +240,7 @@ impl Launcher {
         let header = serde_json::to_vec(&Request {
             sandbox: SandboxWire::of(sandbox),
             spec: spec.clone(),
+            cores: thread_cores(),
         })
         .map_err(io::Error::other)?;
         send_framed(&mine, &header, &[&spec.stdin])?;
@@ -297,6 +299,10 @@ fn split_frame(bytes: &[u8]) -> io::Result<(&[u8], &[u8])> {
 struct Request {
     sandbox: SandboxWire,
     spec: RunSpec,
+    /// The affinity mask of the thread that asks: the run gets it, as a
+    /// run forked from that thread would (a judging slot pinned to a core,
+    /// `crate::judge::pool::Placement`, keeps its runs on that core).
+    cores: Vec<usize>,
 }
 
 /// A [`Sandbox`] as it travels to a runner (the seccomp filters are the
@@ -598,6 +604,8 @@ fn runner(control: &OwnedFd, news: &OwnedFd, filters: &Option<seccomp::Filters>,
     };
     own_network();
     super::isolation::keep_prepared_roots();
+    // The mask a runner goes back to after each run on the asker's.
+    let own_cores = thread_cores();
     // A run's input and outputs (up to the output limit) are mapped on their
     // own and given back when freed: a runner kept for the next run does
     // not keep the largest it saw, for its next fork to copy.
@@ -613,6 +621,9 @@ fn runner(control: &OwnedFd, news: &OwnedFd, filters: &Option<seccomp::Filters>,
         };
         let _ = rustix::io::write(news, b"b");
         let (answered, cleanup, next) = serve_one(fd, filters);
+        // The cleanup may go to any core: the slot's core is its next
+        // run's.
+        set_thread_cores(&own_cores);
         // The judge reads the end of the answer, and goes on, while this
         // runner removes the run's work folder (its unmount waits for an
         // RCU grace period): meanwhile the
@@ -671,7 +682,10 @@ fn serve_one(
         .read_to_end(&mut request)
         .and_then(|_| read_request(&request))
     {
-        Ok((sandbox, spec)) => {
+        Ok((sandbox, spec, cores)) => {
+            // The run's init is forked from this thread: it and the
+            // program get the asker's mask.
+            set_thread_cores(&cores);
             let sandbox = sandbox.into_sandbox(filters);
             if sandbox.protections.subreaper {
                 let _ = rustix::process::set_child_subreaper(rustix::process::Pid::from_raw(1));
@@ -693,12 +707,12 @@ fn serve_one(
     (fd, cleanup, next)
 }
 
-fn read_request(bytes: &[u8]) -> io::Result<(SandboxWire, RunSpec)> {
+fn read_request(bytes: &[u8]) -> io::Result<(SandboxWire, RunSpec, Vec<usize>)> {
     let (header, stdin) = split_frame(bytes)?;
     let request: Request = serde_json::from_slice(header).map_err(io::Error::other)?;
     let mut spec = request.spec;
     spec.stdin = stdin.to_vec();
-    Ok((request.sandbox, spec))
+    Ok((request.sandbox, spec, request.cores))
 }
 
 /// Asks for `SIGKILL` when the parent dies, then checks that the parent
