@@ -20,6 +20,16 @@
 //! in parallel, except the `kill(-1)` one, which runs alone (it would kill
 //! the runs of the others; its name sorts first so that it starts first).
 //!
+//! With `MAYAN_ATTACK_BUILDS` set to a folder (the cgroup v2 machine of
+//! `.ci/run` sets it for the contexts that share the host's compiler:
+//! tests/vm/scenario.py), the two large batches ([`Lab::sharing_builds`])
+//! fill in the same values in every context, and the programs their judge
+//! compiled in one context are put in the next one's cache before it
+//! grades: under an emulated CPU their 49 compilations were half of the
+//! suite's time, in each of its contexts. Only the runtime attacks and the
+//! control share: a compile-time or outside attack gets a nonce per lab,
+//! so its compilation, the thing it attacks, happens in every context.
+//!
 //! Needs gcc: without it the tests print `SKIP:` and pass, unless
 //! `MAYAN_JUDGE_REQUIRE_TOOLS=1`. Meant to run as root, as a contest judge
 //! does (the secret files are then root-only).
@@ -103,24 +113,63 @@ struct Lab {
     problem: PathBuf,
     /// The tests the attacks search for (`@TESTDATA_DIR@`).
     testdata: PathBuf,
+    /// `MAYAN_ATTACK_BUILDS`, for a lab that shares its compilations with
+    /// the same test in other contexts ([`Lab::sharing_builds`]).
+    builds: Option<PathBuf>,
+}
+
+/// A folder for a lab: `<tmp>/<prefix><random>`, or, for a lab named by
+/// `named`, `<tmp>/<prefix><named>` (what an earlier context left there
+/// removed first; a folder it cannot remove gets a random name instead).
+fn lab_dir(prefix: &str, named: Option<u64>) -> tempfile::TempDir {
+    if let Some(n) = named {
+        let name = format!("{prefix}{n:016x}");
+        let _ = std::fs::remove_dir_all(std::env::temp_dir().join(&name));
+        if let Ok(dir) = tempfile::Builder::new().prefix(&name).rand_bytes(0).tempdir() {
+            return dir;
+        }
+    }
+    tempfile::Builder::new().prefix(prefix).tempdir().unwrap()
 }
 
 impl Lab {
     fn new() -> Lab {
-        let token = format!("mj{:08x}", fastrand::u32(..));
+        Lab::made(None)
+    }
+
+    /// A lab whose runtime attacks and control are the same source in every
+    /// context that sets `MAYAN_ATTACK_BUILDS` (its token, folders and port
+    /// named after `test`, a name of its own for each test), and whose judge starts with the programs the
+    /// same test compiled in an earlier context (see the module's comment).
+    /// Without the variable, a fresh lab as [`Lab::new`] makes.
+    fn sharing_builds(test: &str) -> Lab {
+        let Some(builds) = std::env::var_os("MAYAN_ATTACK_BUILDS").map(PathBuf::from) else {
+            return Lab::new();
+        };
+        // FNV-1a: the same in every process, whatever the standard hasher.
+        let named = test.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+        });
+        Lab::made(Some((named, builds)))
+    }
+
+    /// A lab; `fixed`: its values named by a number, and the shared builds.
+    fn made(fixed: Option<(u64, PathBuf)>) -> Lab {
+        let named = fixed.as_ref().map(|(n, _)| *n);
+        let token = format!("mj{:08x}", named.map_or_else(|| fastrand::u32(..), |n| n as u32));
         let secret = format!("mjsecret{:016x}", fastrand::u64(..));
-        let dir = tempfile::Builder::new().prefix("mj-attacks-").tempdir().unwrap();
+        let dir = lab_dir("mj-attacks-", named);
         // Traversable but not listable, as a deployment's cache folder's
         // parent would be: only the cache folder's own mode protects it.
         std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o711)).unwrap();
         // A root-only secret: 0600 file in a 0700 folder.
-        let secret_dir = tempfile::Builder::new().prefix("mj-secret-").tempdir().unwrap();
+        let secret_dir = lab_dir("mj-secret-", named);
         std::fs::set_permissions(secret_dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
         let secret_file = secret_dir.path().join("secret.h");
         std::fs::write(&secret_file, format!("{secret}\n")).unwrap();
         std::fs::set_permissions(&secret_file, std::fs::Permissions::from_mode(0o600)).unwrap();
         // A host folder the cleanup must never touch: 0755 with a file inside.
-        let target = tempfile::Builder::new().prefix("mj-target-").tempdir().unwrap();
+        let target = lab_dir("mj-target-", named);
         std::fs::set_permissions(target.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
         std::fs::write(target.path().join("file"), "keep me\n").unwrap();
         std::fs::set_permissions(target.path().join("file"), std::fs::Permissions::from_mode(0o644)).unwrap();
@@ -135,7 +184,18 @@ impl Lab {
             judge: judge_bin(),
             problem: repo().join("problems/mayan"),
             testdata: testdata(),
+            builds: fixed.map(|(_, b)| b),
         }
+    }
+
+    /// The listener's port for `@PORT@`: fixed for a lab that shares its
+    /// builds (the same source in every context), else any free one.
+    fn listener(&self) -> Listener {
+        let fixed = self
+            .builds
+            .as_ref()
+            .map(|_| 20_000 + (u16::from_str_radix(&self.token[2..6], 16).unwrap_or(0) % 20_000));
+        Listener::start(fixed)
     }
 
     fn secret_path(&self) -> PathBuf {
@@ -148,6 +208,58 @@ impl Lab {
 
     fn path(&self, name: &str) -> PathBuf {
         self.dir.path().join(name)
+    }
+
+    /// An attack of a batch as a submission ([`Lab::attack`]); in a lab
+    /// that shares its builds, one that is not a runtime attack gets a
+    /// nonce, so that it is compiled in every context.
+    fn submission(&self, a: &Attack) -> PathBuf {
+        let path = self.attack(a.file);
+        if self.builds.is_some() && a.kind != Kind::Runtime {
+            let mut text = std::fs::read_to_string(&path).unwrap();
+            let _ = write!(
+                text,
+                "\n/* compiled in this context: {:016x} */\n",
+                fastrand::u64(..)
+            );
+            std::fs::write(&path, text).unwrap();
+        }
+        path
+    }
+
+    /// Puts the programs the same test compiled in other contexts in this
+    /// lab's cache (made 0700 here, as the judge makes it), if it shares
+    /// its builds.
+    fn fetch_builds(&self) {
+        let Some(builds) = &self.builds else { return };
+        let cache = self.cache();
+        if std::fs::create_dir(&cache).is_ok() {
+            std::fs::set_permissions(&cache, std::fs::Permissions::from_mode(0o700)).unwrap();
+        }
+        for e in std::fs::read_dir(builds).into_iter().flatten().flatten() {
+            let to = cache.join(e.file_name());
+            if !to.exists() && std::fs::copy(e.path(), &to).is_ok() {
+                let _ = std::fs::set_permissions(&to, std::fs::Permissions::from_mode(0o700));
+            }
+        }
+    }
+
+    /// Leaves what this lab's judge compiled for the next context (each
+    /// file named by the judge's key: language, command and source).
+    fn share_builds(&self) {
+        let Some(builds) = &self.builds else { return };
+        for e in std::fs::read_dir(self.cache()).into_iter().flatten().flatten() {
+            let to = builds.join(e.file_name());
+            let part = builds.join(format!(
+                ".{}.{:016x}",
+                e.file_name().to_string_lossy(),
+                fastrand::u64(..)
+            ));
+            if e.path().is_file() && !to.exists() && std::fs::copy(e.path(), &part).is_ok() {
+                let _ = std::fs::set_permissions(&part, std::fs::Permissions::from_mode(0o755));
+                let _ = std::fs::rename(&part, &to);
+            }
+        }
     }
 
     /// `tests/integration/attacks/<file>` with its placeholders filled in, as a submission.
@@ -214,8 +326,11 @@ impl Lab {
     }
 
     fn grade(&self, subs: &[PathBuf], tests: &str, jobs: u32, json: &str) -> Graded {
+        self.fetch_builds();
         let mut cmd = self.grade_cmd(subs, tests, jobs, json);
-        Graded::run(&mut cmd, &self.path(json))
+        let graded = Graded::run(&mut cmd, &self.path(json));
+        self.share_builds();
+        graded
     }
 }
 
@@ -648,8 +763,10 @@ struct Listener {
 impl Listener {
     /// Accepts (blocking: a poll every few ms cost the emulated machine of
     /// `.ci/run` seconds of CPU per context) until [`Listener::stop`].
-    fn start() -> Listener {
-        let l = TcpListener::bind("127.0.0.1:0").expect("listen on 127.0.0.1");
+    fn start(port: Option<u16>) -> Listener {
+        let l = port
+            .and_then(|p| TcpListener::bind(("127.0.0.1", p)).ok())
+            .unwrap_or_else(|| TcpListener::bind("127.0.0.1:0").expect("listen on 127.0.0.1"));
         let port = l.local_addr().unwrap().port();
         let accepted = Arc::new(AtomicUsize::new(0));
         let stop = Arc::new(AtomicBool::new(false));
@@ -805,14 +922,14 @@ fn runs_cannot_see_or_reach_each_other_the_judge_or_the_host() {
         return;
     }
     let _guard = shared();
-    let mut lab = Lab::new();
+    let mut lab = Lab::sharing_builds("isolation");
     let modes = HostModes::take();
     let _clean = CleanScratch(lab.token.clone());
-    let listener = Listener::start();
+    let listener = lab.listener();
     lab.port = listener.port;
     let target_before = snapshot(lab.target.path());
     let mut subs = vec![lab.innocent("control_solution.c")];
-    subs.extend(ISOLATION.iter().map(|a| lab.attack(a.file)));
+    subs.extend(ISOLATION.iter().map(|a| lab.submission(a)));
 
     let g = lab.grade(&subs, FOUR_TESTS, 4, "isolation.json");
     let accepted = listener.stop();
@@ -1045,14 +1162,14 @@ fn privileged_calls_kernel_surface_and_compile_time_reads_fail() {
     }
     let _guard = shared();
     raise_nofile();
-    let lab = Lab::new();
+    let lab = Lab::sharing_builds("privilege");
     let modes = HostModes::take();
     let _clean = CleanScratch(lab.token.clone());
     let _kill = KillNamed(lab.token.clone());
     let hostname = read_trimmed("/proc/sys/kernel/hostname");
     let domainname = read_trimmed("/proc/sys/kernel/domainname");
     let mut subs = vec![lab.innocent("control_solution.c")];
-    subs.extend(PRIVILEGE.iter().map(|a| lab.attack(a.file)));
+    subs.extend(PRIVILEGE.iter().map(|a| lab.submission(a)));
 
     let g = lab.grade(&subs, FOUR_TESTS, 4, "privilege.json");
 

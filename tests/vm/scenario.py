@@ -177,8 +177,19 @@ def check_attacks():
     if not binary:
         check(False, "the attack suite ran", "MAYAN_INTEGRATION_BIN is not set")
         return
-    # The CPU is emulated: a hung judge is one that takes 15 minutes.
-    env = dict(os.environ, MAYAN_JUDGE_REQUIRE_TOOLS="1", MAYAN_TEST_HANG_SECS="900")
+    # The CPU is emulated: a hung judge is one that takes 15 minutes. The
+    # two large batches share what their judge compiled with the same
+    # batches of the other contexts here (the same compiler, the host's):
+    # their runtime attacks and control are compiled once per boot, not
+    # once per context (tests/integration/attacks.rs, MAYAN_ATTACK_BUILDS).
+    builds = pathlib.Path("/var/tmp/mj-attack-builds")
+    try:
+        builds.mkdir(exist_ok=True)
+        builds.chmod(0o1777)
+    except OSError:
+        pass
+    env = dict(os.environ, MAYAN_JUDGE_REQUIRE_TOOLS="1", MAYAN_TEST_HANG_SECS="900",
+               MAYAN_ATTACK_BUILDS=str(builds))
     started = time.monotonic()
     busy0, all0 = cpu_times()
     p = subprocess.run([binary, "attacks::", "--test-threads=2"], cwd=REPO, env=env,
