@@ -31,8 +31,9 @@
 //! which carries the mask in the request), so the run's init, its
 //! compilation or program and the thread that waits for it stay on one
 //! core instead of being woken on whichever core the scheduler picks
-//! (docs/SPEED.md: on two cores the server kept them 82-84% busy unpinned,
-//! 88-89% pinned). A pool with fewer slots than cores, or a cgroup quota
+//! (docs/SPEED.md: on two cores the server kept them 82-85% busy unpinned,
+//! 88-90% pinned). Threads spawned while a slot is held (a run's pumps)
+//! share its core. A pool with fewer slots than cores, or a cgroup quota
 //! below the mask, is not pinned: the scheduler spreads it.
 
 use std::collections::{BTreeMap, HashMap};
@@ -314,11 +315,6 @@ impl Pool {
             trace: None,
             placement: Placement::here(size),
         }
-    }
-
-    /// How the slots are placed on cores (`None`: not pinned).
-    pub fn placement(&self) -> Option<&Placement> {
-        self.placement.as_ref()
     }
 
     /// A pool that records when each slot starts and ends each item

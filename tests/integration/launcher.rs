@@ -60,12 +60,16 @@ fn check_runners(server: u32) {
         .filter(|(_, name)| name == "mayan-launcher")
         .map(|(pid, _)| pid)
         .collect();
-    // At most the two slots' runs at once, the two runs before them still
-    // being cleaned up (a runner answers before it cleans up), one idle,
-    // and one more for a request racing the launcher's count.
+    // The two slots' runs at once, the runs before them still being cleaned
+    // up (a runner answers before it cleans up, and under load a cleanup,
+    // waiting for RCU grace periods as the run's mounts go, may outlast a
+    // few quick runs: 7 runners were seen in `.ci/run` with each slot on a
+    // core of its own), one idle, and one more for a request racing the
+    // launcher's count. Forked per run, there would be none kept, or one
+    // per run (3 submissions, each a compilation and every test).
     assert!(
-        (1..=6).contains(&runners.len()),
-        "after judging with --jobs 2, the launcher keeps {} runners (want 1 to 6)",
+        (1..=10).contains(&runners.len()),
+        "after judging with --jobs 2, the launcher keeps {} runners (want 1 to 10)",
         runners.len()
     );
     let mut nets: Vec<String> = runners.iter().map(|&r| namespace(r, "net")).collect();

@@ -415,7 +415,7 @@ fn print_report(
                 ),
                 steady.is_some_and(|b| b >= 0.9),
                 steady.map_or("not measured".into(), |b| {
-                    format!("{:.0}% of {cores} busy while at least {jobs} submissions remained (>= 90%)", b * 100.0)
+                    format!("{:.1}% of {cores} busy while at least {jobs} submissions remained (>= 90%)", b * 100.0)
                 }),
             );
         }

@@ -934,7 +934,7 @@ fn print_report(o: &LoadOptions, server: &Server, setup: &Setup, load: &Load, ch
 /// generator's.
 fn print_server_busy(busy: Option<&Busy>, jobs: usize, generator: Duration) {
     let cores = crate::judge::pool::available_cores();
-    let pct = |w: &super::busy::Window| format!("{:.0}%", w.share(cores) * 100.0);
+    let pct = |w: &super::busy::Window| format!("{:.1}%", w.share(cores) * 100.0);
     match busy {
         Some(b) => println!(
             "  The server and its runs (--jobs {jobs}, {cores} cores): {} busy while at least {jobs} submissions \
