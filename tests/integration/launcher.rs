@@ -266,16 +266,30 @@ fn with_a_slot_per_core_each_run_is_on_its_slots_core() {
     if !have("gcc") {
         return;
     }
-    let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    if cores < 2 {
-        crate::util::skip("one core: nothing to place runs on");
+    // Placed only with a slot for every core of the mask: not on one core,
+    // nor under a cgroup quota below the mask (`doctor` says which).
+    let doctor = judge_within(120)
+        .env_remove("MAYAN_JUDGE_PIN")
+        .arg("doctor")
+        .output()
+        .unwrap();
+    let doctor = String::from_utf8_lossy(&doctor.stdout).into_owned();
+    let Some(cores) = doctor.lines().find(|l| l.contains("judging cores")) else {
+        panic!("doctor names no judging cores:\n{doctor}")
+    };
+    if !cores.contains("each slot on a core of its own") {
+        crate::util::skip(&format!(
+            "the judge places no slot on this machine: {}",
+            cores.trim()
+        ));
         return;
     }
     let dir = tempfile::tempdir().unwrap();
     let pinned = cores_seen(dir.path(), "auto", None);
     assert!(
         pinned.iter().all(|v| v.starts_with("AC")),
-        "--jobs auto ({cores} cores): every run on one core, got {pinned:?}"
+        "--jobs auto ({}): every run on one core, got {pinned:?}",
+        cores.trim()
     );
     for (jobs, pin) in [("1", None), ("auto", Some("0"))] {
         let spread = cores_seen(dir.path(), jobs, pin);
