@@ -149,11 +149,10 @@ pub fn describe_cores() -> String {
 
 /// The number of cores in this thread's affinity mask.
 fn affinity() -> usize {
-    rustix::thread::sched_getaffinity(None)
-        .map(|set| set.count() as usize)
-        .ok()
-        .filter(|&n| n > 0)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+    match thread_cores().len() {
+        0 => std::thread::available_parallelism().map_or(1, usize::from),
+        n => n,
+    }
 }
 
 /// The tightest `cpu.max` quota of this process's cgroup v2 and its
@@ -197,12 +196,12 @@ pub const PIN_VARIABLE: &str = "MAYAN_JUDGE_PIN";
 /// Each slot's core, for a pool with a slot for every core it may use.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Placement {
-    /// The cores of the judge's affinity mask, in the order slots take
-    /// them (turned by the judge's pid, so that two judges on one machine
-    /// do not both start on its first core).
-    cores: Vec<usize>,
-    /// The whole mask, which a thread gets back as it gives up its slot.
+    /// The judge's affinity mask, which a thread gets back as it gives up
+    /// its slot.
     all: Vec<usize>,
+    /// Slot 0's place in `all` (the judge's pid, so that two judges on one
+    /// machine do not both start on its first core).
+    turn: usize,
 }
 
 impl Placement {
@@ -210,14 +209,9 @@ impl Placement {
     /// turned by `turn`: `None` unless there are at least two cores and
     /// a slot for each of them. A pure function, so that the rule is tested.
     pub fn of(slots: usize, mask: &[usize], turn: usize) -> Option<Placement> {
-        if mask.len() < 2 || slots < mask.len() {
-            return None;
-        }
-        let mut cores = mask.to_vec();
-        cores.rotate_left(turn % mask.len());
-        Some(Placement {
-            cores,
+        (mask.len() >= 2 && slots >= mask.len()).then(|| Placement {
             all: mask.to_vec(),
+            turn: turn % mask.len(),
         })
     }
 
@@ -230,7 +224,7 @@ impl Placement {
             return None;
         }
         let mask = thread_cores();
-        if available_cores() < mask.len() {
+        if usable_cores(mask.len(), cgroup_quota()) < mask.len() {
             return None;
         }
         Placement::of(slots, &mask, std::process::id() as usize)
@@ -238,7 +232,7 @@ impl Placement {
 
     /// The core of `slot`.
     pub fn core(&self, slot: usize) -> usize {
-        self.cores[slot % self.cores.len()]
+        self.all[(slot + self.turn) % self.all.len()]
     }
 
     /// Pins this thread to `slot`'s core.

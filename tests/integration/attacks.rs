@@ -146,10 +146,10 @@ impl Lab {
         let Some(builds) = std::env::var_os("MAYAN_ATTACK_BUILDS").map(PathBuf::from) else {
             return Lab::new();
         };
-        // FNV-1a: the same in every process, whatever the standard hasher.
-        let named = test.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-            (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
-        });
+        // The same in every process (sha256, as the judge's cache keys).
+        use sha2::{Digest, Sha256};
+        let digest = Sha256::digest(test.as_bytes());
+        let named = u64::from_le_bytes(digest[..8].try_into().expect("8 bytes"));
         Lab::made(Some((named, builds)))
     }
 
@@ -215,12 +215,19 @@ impl Lab {
     /// nonce, so that it is compiled in every context.
     fn submission(&self, a: &Attack) -> PathBuf {
         let path = self.attack(a.file);
-        if self.builds.is_some() && a.kind != Kind::Runtime {
+        if let Some(builds) = self.builds.as_ref().filter(|_| a.kind != Kind::Runtime) {
             let mut text = std::fs::read_to_string(&path).unwrap();
             let _ = write!(
                 text,
                 "\n/* compiled in this context: {:016x} */\n",
                 fastrand::u64(..)
+            );
+            let shared = builds.join(todays_cache_key(text.as_bytes()));
+            assert!(
+                !shared.exists(),
+                "{}: a program compiled in another context ({}) would stand in for its compilation here",
+                a.file,
+                shared.display()
             );
             std::fs::write(&path, text).unwrap();
         }
