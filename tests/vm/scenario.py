@@ -179,17 +179,11 @@ def check_attacks():
         return
     # The CPU is emulated: a hung judge is one that takes 15 minutes. The
     # two large batches share what their judge compiled with the same
-    # batches of the other contexts here (the same compiler, the host's):
-    # their runtime attacks and control are compiled once per boot, not
-    # once per context (tests/integration/attacks.rs, MAYAN_ATTACK_BUILDS).
-    builds = pathlib.Path("/var/tmp/mj-attack-builds")
-    try:
-        builds.mkdir(exist_ok=True)
-        builds.chmod(0o1777)
-    except OSError:
-        pass
-    env = dict(os.environ, MAYAN_JUDGE_REQUIRE_TOOLS="1", MAYAN_TEST_HANG_SECS="900",
-               MAYAN_ATTACK_BUILDS=str(builds))
+    # batches of the other contexts and of the host's `cargo test` (the
+    # same compiler, the host's): their runtime attacks and control are
+    # compiled once per CI run, not once per context
+    # (tests/integration/attacks.rs; the folder: tests/vm/run-scenarios).
+    env = dict(os.environ, MAYAN_JUDGE_REQUIRE_TOOLS="1", MAYAN_TEST_HANG_SECS="900")
     started = time.monotonic()
     busy0, all0 = cpu_times()
     p = subprocess.run([binary, "attacks::", "--test-threads=2"], cwd=REPO, env=env,
