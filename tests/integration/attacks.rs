@@ -20,13 +20,14 @@
 //! in parallel, except the `kill(-1)` one, which runs alone (it would kill
 //! the runs of the others; its name sorts first so that it starts first).
 //!
-//! With `MAYAN_ATTACK_BUILDS` set to a folder (the cgroup v2 machine of
-//! `.ci/run` sets it for the contexts that share the host's compiler:
-//! tests/vm/scenario.py), the two large batches ([`Lab::sharing_builds`])
-//! fill in the same values in every context, and the programs their judge
-//! compiled in one context are put in the next one's cache before it
-//! grades: under an emulated CPU their 49 compilations were half of the
-//! suite's time, in each of its contexts. Only the runtime attacks and the
+//! With `MAYAN_ATTACK_BUILDS` set to a folder (`.ci/run` sets it for its
+//! `cargo test` and the cgroup v2 machine's contexts, which share the
+//! host's compiler: tests/vm/run-scenarios), the two large batches
+//! ([`Lab::sharing_builds`]) fill in the same values in every context, and
+//! the programs their judge compiled in one context (the host's, first)
+//! are put in the next one's cache before it grades: under an emulated CPU
+//! their 49 compilations were half of the suite's time, in each of its
+//! contexts. Only the runtime attacks and the
 //! control share: a compile-time or outside attack gets a nonce per lab,
 //! so its compilation, the thing it attacks, happens in every context.
 //!

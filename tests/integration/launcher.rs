@@ -43,12 +43,12 @@ fn namespace(pid: u32, kind: &str) -> String {
 }
 
 /// The launcher's runners, once the server has judged with `--jobs 2`: kept
-/// for the next runs (not one forked per run and gone), about as many as
-/// runs at once and runs being cleaned up, plus one idle; each in a network namespace of its own (its runs
-/// share it one after another, never two at once), all in the launcher's
-/// mount namespace (where the runs' folders are on a tmpfs), none the
-/// server's.
-fn check_runners(server: u32) {
+/// for the next runs (not one forked per run and gone, nor one kept per
+/// run), each in a network namespace of its own (its runs share it one
+/// after another, never two at once), all in the launcher's mount
+/// namespace (where the runs' folders are on a tmpfs), none the server's.
+/// Returns their pids.
+fn check_runners(server: u32) -> Vec<u32> {
     let Some((launcher, _)) = child_processes(server)
         .into_iter()
         .find(|(_, name)| name == "mayan-launcher")
@@ -60,16 +60,17 @@ fn check_runners(server: u32) {
         .filter(|(_, name)| name == "mayan-launcher")
         .map(|(pid, _)| pid)
         .collect();
-    // The two slots' runs at once, the runs before them still being cleaned
-    // up (a runner answers before it cleans up, and under load a cleanup,
-    // waiting for RCU grace periods as the run's mounts go, may outlast a
-    // few quick runs: 7 runners were seen in `.ci/run` with each slot on a
-    // core of its own), one idle, and one more for a request racing the
-    // launcher's count. Forked per run, there would be none kept, or one
-    // per run (3 submissions, each a compilation and every test).
+    // As many as runs at once, plus the runs before them still being
+    // cleaned up (a runner answers before it cleans up, and under load a
+    // cleanup, waiting for RCU grace periods as the run's mounts go, may
+    // outlast a few quick runs: 7 were seen in `.ci/run`), plus one idle:
+    // how many depends on the machine's load, so the bound is only far
+    // below one kept per run (a batch is three submissions, each a
+    // compilation and every test: some 96 runs). That they are kept at
+    // all is the caller's check, across two batches.
     assert!(
-        (1..=10).contains(&runners.len()),
-        "after judging with --jobs 2, the launcher keeps {} runners (want 1 to 10)",
+        (1..=RUNNERS_BOUND).contains(&runners.len()),
+        "after judging with --jobs 2, the launcher keeps {} runners (want 1 to {RUNNERS_BOUND})",
         runners.len()
     );
     let mut nets: Vec<String> = runners.iter().map(|&r| namespace(r, "net")).collect();
@@ -86,14 +87,19 @@ fn check_runners(server: u32) {
         namespace(server, "mnt"),
         "the launcher has no mount namespace of its own"
     );
-    for r in runners {
+    for &r in &runners {
         assert_eq!(
             namespace(r, "mnt"),
             mount,
             "a runner left the launcher's mount namespace"
         );
     }
+    runners
 }
+
+/// The most runners a `--jobs 2` server may keep after a batch: a quarter
+/// of one batch's runs.
+const RUNNERS_BOUND: usize = 24;
 
 #[test]
 fn the_server_starts_runs_from_its_launcher_and_gives_back_the_memory_of_sign_ins() {
@@ -128,18 +134,27 @@ fn the_server_starts_runs_from_its_launcher_and_gives_back_the_memory_of_sign_in
     });
     if have("gcc") {
         let c = server.signed_in("c0", "c0-pw");
-        let mut ids = Vec::new();
-        for _ in 0..3 {
-            let page = c.submit("solution.c", &accepted_c());
-            ids.push(crate::serve_util::submission_number(&page));
-        }
         let mut api = server.client();
         api.api_sign_in("c0", "c0-pw");
-        for id in ids {
-            let v = api.wait_judged(id, 600);
-            assert_eq!(v["verdict"], "AC", "{v}");
-        }
-        check_runners(pid);
+        let mut batch = || {
+            let mut ids = Vec::new();
+            for _ in 0..3 {
+                let page = c.submit("solution.c", &accepted_c());
+                ids.push(crate::serve_util::submission_number(&page));
+            }
+            for id in ids {
+                let v = api.wait_judged(id, 600);
+                assert_eq!(v["verdict"], "AC", "{v}");
+            }
+            check_runners(pid)
+        };
+        let first = batch();
+        let second = batch();
+        // Forked per run, no runner of the first batch would be left.
+        assert!(
+            first.iter().any(|r| second.contains(r)),
+            "no runner was kept from one batch of runs to the next: {first:?}, then {second:?}"
+        );
     }
     let rss = rss_kib(pid);
     assert!(

@@ -58,13 +58,15 @@ def snapshot(cg):
 
 
 def shared_builds():
-    """The folder of programs shared between contexts (tests/vm/run-scenarios),
-    in a context that runs the attack suite; else None. Such a context
-    still compiles in its sandbox (the suite's compile-time attacks get a
-    nonce, so they are compiled in every context); the others, which
-    would compile nothing else, keep their own compilations."""
+    """The folder of programs shared between the contexts
+    (tests/vm/run-scenarios passes it), or None. The contexts that share
+    still compile in their sandboxes: root-service, the first, compiles the
+    references and hogs, and the attack suite's compile-time attacks get a
+    nonce, so they are compiled in every context that runs the suite
+    (root-delegated, which does not, took root-service's programs from
+    root's default cache before). The service contexts compile their own."""
     builds = os.environ.get("MAYAN_ATTACK_BUILDS")
-    return pathlib.Path(builds) if builds and os.environ.get("MAYAN_ATTACKS", "1") == "1" else None
+    return pathlib.Path(builds) if builds else None
 
 
 def copy_programs(src, dst, mode):
@@ -156,9 +158,9 @@ def check_references(work, mode, uid_per_run):
         check(bool(got) and ok, f"reference {file} gets {verdict}", reasons)
 
 
-def roomy_package(work, time_ms):
+def limited_package(work, time_ms):
     """The bundled package with a CPU limit of `time_ms`, its tests shared."""
-    root = work / "roomy"
+    root = work / f"limit-{time_ms}"
     (root / "problems/mayan").mkdir(parents=True, exist_ok=True)
     toml = (REPO / "problems/mayan/problem.toml").read_text()
     (root / "problems/mayan/problem.toml").write_text(toml.replace("time_ms = 3000", f"time_ms = {time_ms}"))
@@ -172,9 +174,13 @@ def check_hogs(work):
     # The memory hogs get a CPU limit far from what their faults cost: on an
     # emulated CPU of a loaded host, touching 128 MiB took over 3 s of the
     # guest's CPU time, and the verdict this checks is MLE, not the speed.
-    roomy = roomy_package(work, 20000)
+    roomy = limited_package(work, 20000)
+    # The burners get a limit of 1 s, not the problem's 3 s: they burn
+    # whatever the limit, and each TLE costs its limit (one slot, one after
+    # the other, in every context).
+    tight = limited_package(work, 1000)
     groups = [({"memory_hog.c": {"MLE"}, "malloc_fails.c": {"MLE"}}, roomy),
-              ({"cpu_burner.c": {"TLE"}, "fork_bomb.c": {"TLE", "MLE"}}, REPO / "problems/mayan")]
+              ({"cpu_burner.c": {"TLE"}, "fork_bomb.c": {"TLE", "MLE"}}, tight)]
     for want, problem in groups:
         # One slot: each hog alone, as the verdicts it checks assume (with one
         # pool of slots across submissions, two hogs side by side on the
