@@ -136,7 +136,7 @@ fn the_server_starts_runs_from_its_launcher_and_gives_back_the_memory_of_sign_in
         let c = server.signed_in("c0", "c0-pw");
         let mut api = server.client();
         api.api_sign_in("c0", "c0-pw");
-        let mut batch = || {
+        let batch = || {
             let mut ids = Vec::new();
             for _ in 0..3 {
                 let page = c.submit("solution.c", &accepted_c());
