@@ -58,20 +58,19 @@ def snapshot(cg):
 
 
 def shared_builds():
-    """The folder of programs shared between the contexts
-    (tests/vm/run-scenarios passes it), or None. The contexts that share
-    still compile in their sandboxes: root-service, the first, compiles the
-    references and hogs, and the attack suite's compile-time attacks get a
-    nonce, so they are compiled in every context that runs the suite
-    (root-delegated, which does not, took root-service's programs from
-    root's default cache before). The service contexts compile their own."""
+    """The folder of programs shared between the contexts (tests/vm/run-scenarios
+    passes it; the service contexts, not given it, compile their own), or
+    None. The first context to grade a program compiles it in its sandbox;
+    the attack suite's compile-time attacks get a nonce, so they are
+    compiled in every context that runs the suite."""
     builds = os.environ.get("MAYAN_ATTACK_BUILDS")
     return pathlib.Path(builds) if builds else None
 
 
-def copy_programs(src, dst, mode):
+def copy_programs(src, dst):
     """Copies the compiled programs of `src` (files named by a cache key) that
-    `dst` lacks, each whole or not at all (a temporary name, then a rename)."""
+    `dst` lacks, each whole or not at all (a temporary name, then a rename),
+    executable as the judge leaves them (0755)."""
     for f in src.iterdir() if src.is_dir() else []:
         to = dst / f.name
         if len(f.name) != 64 or not f.is_file() or to.exists():
@@ -79,7 +78,7 @@ def copy_programs(src, dst, mode):
         part = dst / f".{f.name}.{os.getpid()}"
         try:
             part.write_bytes(f.read_bytes())
-            part.chmod(mode)
+            part.chmod(0o755)
             part.rename(to)
         except OSError:
             part.unlink(missing_ok=True)
@@ -97,12 +96,12 @@ def grade(work, name, subs, tests, jobs=2, problem=REPO / "problems/mayan"):
         # references' and hogs' compilations took some 20 s per context.
         cache = work / "cache"
         cache.mkdir(mode=0o700, exist_ok=True)
-        copy_programs(builds, cache, 0o755)
+        copy_programs(builds, cache)
         env = dict(os.environ, MAYAN_JUDGE_CACHE=str(cache))
     started = time.monotonic()
     p = subprocess.run(cmd, cwd=work, env=env, capture_output=True, text=True, timeout=1800)
     if builds:
-        copy_programs(cache, builds, 0o755)
+        copy_programs(cache, builds)
     print(f"     ({name}: exit {p.returncode} in {time.monotonic() - started:.0f} s)", flush=True)
     if p.returncode not in (0, 1) or not out.exists():
         check(False, f"{name}: the judge graded", f"exit {p.returncode}; stderr: {p.stderr[-2000:]}")
