@@ -428,8 +428,9 @@ pub struct BenchArgs {
     /// `--only scaling`: programs in the class graded.
     #[arg(long, default_value_t = 16)]
     pub class: usize,
-    /// `--only scaling`: submissions in each burst the server judges.
-    #[arg(long, default_value_t = 40)]
+    /// `--only scaling`: submissions in each burst the server judges
+    /// (the more, the less its first and last moments weigh).
+    #[arg(long, default_value_t = 160)]
     pub burst: usize,
     /// `--only serve`: judge on the bundled problem's first N tests only
     /// [default: the package `serve` finds, every test]; `--only scaling`:

@@ -67,6 +67,12 @@ fn the_scaling_benchmark_grades_a_class_and_serves_a_burst_at_each_jobs() {
         stdout.contains("the server and its runs use the cores"),
         "{stdout}"
     );
+    // The server's share is also given of the time left to it: the
+    // hypervisor's steal and the load generator's CPU are not its to use.
+    assert!(
+        stdout.contains("less the hypervisor's steal and the load generator's CPU"),
+        "the report does not say what the server's time left to it is:\n{stdout}"
+    );
     assert!(
         stdout.contains("class with an endless loop at --jobs 2, ratio to its lower bound"),
         "{stdout}"

@@ -14,6 +14,16 @@
 //! than slots remain (the steady part: in the tail there is not enough
 //! work left for every slot, whatever the server does). The target is on
 //! the steady part; both are printed.
+//!
+//! Each window's share is counted two ways: of the cores' whole time, and
+//! of the time left to the server, without what two things outside it
+//! took of those cores meanwhile: the hypervisor (a virtual machine's
+//! `steal` in `/proc/stat`, the time its virtual CPUs did not run at all)
+//! and the load generator (this process: it sends the burst, listens and
+//! reads `/proc` at every verdict, on the same machine; a class's browsers
+//! are elsewhere). The kernel's own threads still count against the
+//! server: most of their work in a burst is its runs' (namespaces freed,
+//! RCU callbacks).
 
 use super::serve_load::Http;
 use std::io::{BufRead, BufReader};
@@ -97,20 +107,47 @@ pub fn own_cpu() -> Duration {
     })
 }
 
-/// A moment of the burst and the server's CPU time then.
+/// The time stolen by the hypervisor so far on `cores` (`/proc/stat`'s
+/// `steal` of each `cpuN` line; zero on a machine of its own), `None`
+/// when `/proc/stat` cannot be read.
+pub fn stolen(cores: &[usize]) -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/stat").ok()?;
+    Some(ticks_to_time(steal_ticks(&text, cores)))
+}
+
+/// The `steal` ticks (the eighth number) of the `cpuN` lines of `stat`
+/// whose N is in `cores`.
+fn steal_ticks(stat: &str, cores: &[usize]) -> u64 {
+    stat.lines()
+        .filter_map(|line| {
+            let mut fields = line.split_whitespace();
+            let n: usize = fields.next()?.strip_prefix("cpu")?.parse().ok()?;
+            cores.contains(&n).then(|| fields.nth(7)?.parse::<u64>().ok())?
+        })
+        .sum()
+}
+
+/// A moment of the burst: the server's CPU time then, and what was not
+/// the server's to use so far.
 #[derive(Clone, Copy, Debug)]
 pub struct Mark {
     /// When.
     pub at: Instant,
     /// The server's CPU time ([`tree_cpu`]).
     pub cpu: Option<Duration>,
+    /// The time the hypervisor stole from the judge's cores ([`stolen`]).
+    pub stolen: Option<Duration>,
+    /// The load generator's CPU time ([`own_cpu`]).
+    pub generator: Duration,
 }
 
 impl Mark {
-    /// Now, for the server `pid`.
-    pub fn now(pid: u32) -> Mark {
+    /// Now, for the server `pid` on `cores` (the judge's).
+    pub fn now(pid: u32, cores: &[usize]) -> Mark {
         Mark {
             cpu: tree_cpu(pid),
+            stolen: stolen(cores),
+            generator: own_cpu(),
             at: Instant::now(),
         }
     }
@@ -126,6 +163,7 @@ impl Listener {
     /// stream) and listens on the server `pid` at `url`; returns once the
     /// stream is open.
     pub fn start(url: &str, name: &str, password: &str, pid: u32) -> anyhow::Result<Listener> {
+        let cores = crate::judge::pool::thread_cores();
         let (ready_tx, ready) = mpsc::channel::<anyhow::Result<()>>();
         let (tx, marks) = mpsc::channel();
         let (url, name, password) = (url.to_string(), name.to_string(), password.to_string());
@@ -144,7 +182,7 @@ impl Listener {
                 Err(e) => return drop(ready_tx.send(Err(e))),
             };
             for line in BufReader::new(body).lines().map_while(Result::ok) {
-                if line.trim() == "event: ranking" && tx.send(Mark::now(pid)).is_err() {
+                if line.trim() == "event: ranking" && tx.send(Mark::now(pid, &cores)).is_err() {
                     return;
                 }
             }
@@ -177,20 +215,53 @@ pub struct Window {
     pub wall: Duration,
     /// The server's CPU time in it.
     pub cpu: Duration,
+    /// The hypervisor's steal on the judge's cores in it.
+    pub stolen: Duration,
+    /// The load generator's CPU time in it.
+    pub generator: Duration,
 }
 
 impl Window {
-    /// Between two marks (`None` without CPU times).
+    /// Between two marks (`None` without CPU times; no steal counted
+    /// where `/proc/stat` could not be read).
     pub fn between(a: &Mark, b: &Mark) -> Option<Window> {
+        let stolen = a
+            .stolen
+            .zip(b.stolen)
+            .map_or(Duration::ZERO, |(a, b)| b.saturating_sub(a));
         Some(Window {
             wall: b.at.saturating_duration_since(a.at),
             cpu: b.cpu?.saturating_sub(a.cpu?),
+            stolen,
+            generator: b.generator.saturating_sub(a.generator),
         })
+    }
+
+    /// The cores' whole time over the window.
+    fn cores_time(&self, cores: usize) -> f64 {
+        self.wall.as_secs_f64() * cores.max(1) as f64
     }
 
     /// The share of `cores` it kept busy.
     pub fn share(&self, cores: usize) -> f64 {
-        self.cpu.as_secs_f64() / (self.wall.as_secs_f64() * cores.max(1) as f64).max(1e-9)
+        self.cpu.as_secs_f64() / self.cores_time(cores).max(1e-9)
+    }
+
+    /// The share of the time left to the server on `cores`: their whole
+    /// time less the hypervisor's steal and the load generator's CPU.
+    pub fn share_left(&self, cores: usize) -> f64 {
+        let taken = (self.stolen + self.generator).as_secs_f64();
+        self.cpu.as_secs_f64() / (self.cores_time(cores) - taken).max(1e-9)
+    }
+
+    /// What the hypervisor and the load generator took, as shares of
+    /// `cores`' whole time.
+    pub fn taken(&self, cores: usize) -> (f64, f64) {
+        let whole = self.cores_time(cores).max(1e-9);
+        (
+            self.stolen.as_secs_f64() / whole,
+            self.generator.as_secs_f64() / whole,
+        )
     }
 }
 
@@ -234,7 +305,8 @@ impl Busy {
 pub const HOW: &str = "the server's process and everything below it (launcher, compilations, runs; \
      /proc), from the first submission sent to the last verdict (whole) or to the verdict after \
      which fewer submissions than slots remain (steady: the target's window), over the cores the \
-     judge may use";
+     judge may use; \"left to it\": over their time less the hypervisor's steal and the load \
+     generator's CPU (the target's)";
 
 #[cfg(test)]
 mod tests {
@@ -256,11 +328,26 @@ mod tests {
     }
 
     #[test]
+    fn steal_is_summed_over_the_judges_cores_only() {
+        let stat = "cpu  10 0 10 100 0 0 0 9 0 0\n\
+                    cpu0 5 0 5 50 0 0 0 4 0 0\n\
+                    cpu1 5 0 5 50 0 0 0 5 0 0\n\
+                    cpu12 1 0 1 1 0 0 0 7 0 0\n\
+                    intr 1 2 3\n";
+        assert_eq!(steal_ticks(stat, &[0, 1]), 9);
+        assert_eq!(steal_ticks(stat, &[1, 12]), 12);
+        assert_eq!(steal_ticks(stat, &[3]), 0);
+        assert!(stolen(&[0]).is_some());
+    }
+
+    #[test]
     fn the_steady_window_ends_when_fewer_submissions_than_slots_remain() {
         let t0 = Instant::now();
         let mark = |ms: u64, cpu_ms: u64| Mark {
             at: t0 + Duration::from_millis(ms),
             cpu: Some(Duration::from_millis(cpu_ms)),
+            stolen: Some(Duration::from_millis(ms / 20)),
+            generator: Duration::from_millis(ms / 40),
         };
         let start = mark(0, 100);
         let verdicts = [mark(1000, 2000), mark(2000, 4000), mark(3000, 5000)];
@@ -271,6 +358,10 @@ mod tests {
         let steady = b.steady.unwrap();
         assert_eq!(steady.wall, Duration::from_millis(2000));
         assert!((steady.share(2) - 0.975).abs() < 1e-9);
+        // Of 4 s of the cores, the hypervisor took 0.1 s and the load
+        // generator 0.05 s.
+        assert_eq!(steady.taken(2), (0.025, 0.0125));
+        assert!((steady.share_left(2) - 3.9 / 3.85).abs() < 1e-9);
         assert_eq!(b.cpu_per_submission(), Duration::from_nanos(4_900_000_000 / 3));
         // One slot: the steady part is the whole burst.
         assert_eq!(Busy::of(&start, &verdicts, 1).unwrap().steady, Some(b.whole));

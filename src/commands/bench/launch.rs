@@ -12,7 +12,14 @@
 //! forked from a judge holding 1 GiB leaves the kernel tearing down its
 //! copy of the judge's page tables after the judge has seen it end, and
 //! that teardown, on another core, slowed the launcher's next run 3-4x
-//! (a cost of the forked path, not of the launcher's).
+//! (a cost of the forked path, not of the launcher's). Each block is
+//! followed by a pause, for such work to end before the next.
+//!
+//! The two sizes are measured in [`ROUNDS`] alternating rounds (holding
+//! nothing, then holding the heap, again and again), each figure the
+//! median of every round's runs: measured as one block each, a change of
+//! the machine's load between the first and the second block moved the
+//! launcher's ratio from 0.9x to 1.37x on a shared virtual machine.
 
 use crate::judge::sandbox::{self, Limits, RunSpec, Sandbox, Status};
 use anyhow::{Result, ensure};
@@ -26,7 +33,7 @@ pub(super) fn run(runs: usize, hold_mib: usize) -> Result<()> {
         limits: Limits::with_cpu_ms(1000),
         ..RunSpec::default()
     };
-    let runs = runs.max(3);
+    let runs = runs.max(ROUNDS);
     println!();
     println!(
         "Starting a run as the judge grows ({runs} runs per path and size; sandbox: {}):",
@@ -35,12 +42,20 @@ pub(super) fn run(runs: usize, hold_mib: usize) -> Result<()> {
     if sandbox::launcher::pid().is_none() {
         println!("  (no launcher in this process: both paths fork from the judge)");
     }
-    let small = series(&sandbox, &spec, runs)?;
-    let rss_small = rss_mib();
-    let ballast = hold(hold_mib);
-    let large = series(&sandbox, &spec, runs)?;
-    let rss_large = rss_mib();
-    drop(ballast);
+    let (mut small, mut large) = (Series::default(), Series::default());
+    let (mut rss_small, mut rss_large) = (0, 0);
+    for round in 0..ROUNDS {
+        // The runs left over go to the first rounds.
+        let k = runs / ROUNDS + usize::from(round < runs % ROUNDS);
+        small.add(&sandbox, &spec, k)?;
+        rss_small = rss_small.max(rss_mib());
+        let ballast = hold(hold_mib);
+        std::thread::sleep(PAUSE);
+        large.add(&sandbox, &spec, k)?;
+        rss_large = rss_large.max(rss_mib());
+        drop(ballast);
+    }
+    let (small, large) = (small.medians(), large.medians());
     let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64().max(1e-9);
     let launcher = ratio(large.launcher, small.launcher);
     let forked = ratio(large.forked, small.forked);
@@ -75,34 +90,55 @@ pub(super) fn run(runs: usize, hold_mib: usize) -> Result<()> {
     Ok(())
 }
 
-/// Medians of one series.
+/// Rounds of the two sizes, alternated.
+const ROUNDS: usize = 4;
+/// The pause after each block and after the heap is touched.
+const PAUSE: Duration = Duration::from_millis(100);
+
+/// Medians of one size.
 struct Medians {
     launcher: Duration,
     forked: Duration,
 }
 
-/// `runs` runs through each path, the launcher's block first (see the
-/// module's comment for why the paths are not alternated).
-fn series(sandbox: &Sandbox, spec: &RunSpec, runs: usize) -> Result<Medians> {
-    Ok(Medians {
-        launcher: block(runs, || sandbox.run(spec))?,
-        forked: block(runs, || sandbox.run_forked_from_judge(spec))?,
-    })
+/// The times of one size's runs through each path, over the rounds.
+#[derive(Default)]
+struct Series {
+    launcher: Vec<Duration>,
+    forked: Vec<Duration>,
 }
 
-/// The median time of `runs` runs of `run`, each checked to exit 0.
+impl Series {
+    /// `runs` more runs through each path, the launcher's block first (see
+    /// the module's comment for why the paths are not alternated).
+    fn add(&mut self, sandbox: &Sandbox, spec: &RunSpec, runs: usize) -> Result<()> {
+        block(runs, &mut self.launcher, || sandbox.run(spec))?;
+        block(runs, &mut self.forked, || sandbox.run_forked_from_judge(spec))
+    }
+
+    fn medians(self) -> Medians {
+        Medians {
+            launcher: median(self.launcher),
+            forked: median(self.forked),
+        }
+    }
+}
+
+/// Times `runs` runs of `run` into `times`, each checked to exit 0, then
+/// pauses.
 fn block(
     runs: usize,
+    times: &mut Vec<Duration>,
     mut run: impl FnMut() -> Result<sandbox::RunResult, sandbox::SandboxError>,
-) -> Result<Duration> {
-    let mut times = Vec::with_capacity(runs);
+) -> Result<()> {
     for _ in 0..runs {
         let start = Instant::now();
         let r = run()?;
         times.push(start.elapsed());
         ensure!(r.status == Status::Exited(0), "/bin/true: {}", r.status);
     }
-    Ok(median(times))
+    std::thread::sleep(PAUSE);
+    Ok(())
 }
 
 fn median(mut v: Vec<Duration>) -> Duration {

@@ -409,13 +409,22 @@ fn print_report(
             );
         }
         if most && jobs <= 2 {
+            let window = s.server.and_then(|b| b.steady);
             targets.add(
                 &format!(
                     "serve --jobs {jobs}: the server and its runs use the cores while a burst is judged (a quiet machine)"
                 ),
-                steady.is_some_and(|b| b >= 0.9),
-                steady.map_or("not measured".into(), |b| {
-                    format!("{:.1}% of {cores} busy while at least {jobs} submissions remained (>= 90%)", b * 100.0)
+                window.is_some_and(|w| w.share_left(cores) >= 0.9),
+                window.map_or("not measured".into(), |w| {
+                    let (stolen, generator) = w.taken(cores);
+                    format!(
+                        "{:.1}% of the time left to it on {cores} cores while at least {jobs} submissions remained \
+                         (>= 90%; {:.1}% of the cores' whole time, of which the hypervisor took {:.1}% and the load generator {:.1}%)",
+                        w.share_left(cores) * 100.0,
+                        w.share(cores) * 100.0,
+                        stolen * 100.0,
+                        generator * 100.0
+                    )
                 }),
             );
         }
