@@ -1,7 +1,7 @@
 //! Turning a submitted file into something the sandbox can run: pick its
 //! language, compile it under limits (once: compiled programs are cached by a
-//! hash of the source, the language and the compile command), and say how to
-//! start it in a fresh work folder. Many submissions (a contest folder) are
+//! hash of the source, the language, the compiler and the compile command),
+//! and say how to start it in a fresh work folder. Many submissions (a contest folder) are
 //! prepared as work of the command's pool (`judge::pool`), each compilation
 //! holding a slot.
 //!
@@ -268,8 +268,26 @@ pub fn check_cache_dir(dir: &Path) -> Result<(), SubmissionError> {
 
 /// The compiler to run for a bare name: found in `PATH`; a rustup proxy is
 /// replaced by the toolchain's own binary (`<sysroot>/bin/<name>`), which
-/// needs no rustup environment inside the sandbox.
+/// needs no rustup environment inside the sandbox. Looked up once per
+/// name and process (asking rustup starts a process).
 fn resolve_compiler(name: &str) -> Option<PathBuf> {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static FOUND: OnceLock<Mutex<HashMap<String, Option<PathBuf>>>> = OnceLock::new();
+    let found = FOUND.get_or_init(Default::default);
+    if let Some(known) = found.lock().unwrap_or_else(|p| p.into_inner()).get(name) {
+        return known.clone();
+    }
+    let resolved = find_compiler(name);
+    found
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .insert(name.to_string(), resolved.clone());
+    resolved
+}
+
+/// [`resolve_compiler`]'s search.
+fn find_compiler(name: &str) -> Option<PathBuf> {
     let found = which(name)?;
     let real = std::fs::canonicalize(&found).ok()?;
     if real.file_name().is_some_and(|n| n == "rustup") {
@@ -518,6 +536,39 @@ fn keep_source(
     Ok(kept)
 }
 
+/// Which compiler `path` is, for the compile cache's key: the file it
+/// leads to (links followed), its size and its modification time (whole
+/// seconds: a file system shared with a virtual machine may keep no
+/// finer). A compiler upgraded, or a link such as `/usr/bin/gcc` turned to
+/// another version, gives another key, so a program built by the old
+/// compiler is never taken for the new one's. Empty when the file cannot
+/// be read.
+fn compiler_identity(path: &Path) -> String {
+    let Ok(real) = std::fs::canonicalize(path) else {
+        return String::new();
+    };
+    let Ok(meta) = std::fs::metadata(&real) else {
+        return String::new();
+    };
+    let modified = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_secs());
+    format!("{} {} {modified}", real.display(), meta.len())
+}
+
+/// The name of what `cmd` (run as `compiler`) makes of `code` in the
+/// cache: a hash of the language, the compiler ([`compiler_identity`]),
+/// the command and the source.
+fn compile_key(language: &Language, compiler: &Path, cmd: &[String], code: &[u8]) -> String {
+    let identity = compiler_identity(compiler);
+    let mut parts: Vec<&[u8]> = vec![language.name.as_bytes(), identity.as_bytes()];
+    parts.extend(cmd.iter().map(|part| part.as_bytes()));
+    parts.push(code);
+    cache_key(&parts)
+}
+
 /// Compiles into the cache; `(Ok(exe) | Err(compiler message), from cache)`.
 fn compile(
     sandbox: &Sandbox,
@@ -527,15 +578,6 @@ fn compile(
     cmd: &[String],
     cache_dir: &Path,
 ) -> Result<(Result<PathBuf, CompileError>, bool), SubmissionError> {
-    let mut parts: Vec<&[u8]> = vec![language.name.as_bytes()];
-    parts.extend(cmd.iter().map(|part| part.as_bytes()));
-    parts.push(code);
-    let key = cache_key(&parts);
-    check_cache_dir(cache_dir)?;
-    let cached = cache_dir.join(&key);
-    if cached.is_file() {
-        return Ok((Ok(cached), true));
-    }
     let Some(compiler) = resolve_compiler(&cmd[0]) else {
         return Err(SubmissionError::MissingTool {
             what: "compiler",
@@ -543,6 +585,12 @@ fn compile(
             language: language.name.clone(),
         });
     };
+    let key = compile_key(language, &compiler, cmd, code);
+    check_cache_dir(cache_dir)?;
+    let cached = cache_dir.join(&key);
+    if cached.is_file() {
+        return Ok((Ok(cached), true));
+    }
     let io = |path: &Path| {
         let path = path.to_path_buf();
         move |cause| SubmissionError::Io { path, cause }
@@ -593,6 +641,44 @@ fn compile(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_program_built_by_a_compiler_changed_in_place_or_behind_a_link_is_not_reused() {
+        let dir = tempfile::tempdir().unwrap();
+        let cc = dir.path().join("cc-12");
+        std::fs::write(&cc, b"#!/bin/sh\n").unwrap();
+        let link = dir.path().join("cc");
+        std::os::unix::fs::symlink(&cc, &link).unwrap();
+        let language = Language {
+            name: "c".into(),
+            extensions: vec!["c".into()],
+            compile: None,
+            run: vec!["{exe}".into()],
+        };
+        let cmd = ["cc".to_string(), "{src}".to_string()];
+        let key = || compile_key(&language, &link, &cmd, b"int main;");
+        let before = key();
+        assert_eq!(key(), before, "the same compiler, the same key");
+        assert!(compiler_identity(&link).contains("cc-12"), "the link is followed");
+        // Upgraded in place: the same size, a later time.
+        let later = std::time::SystemTime::now() + std::time::Duration::from_secs(60);
+        std::fs::File::options()
+            .write(true)
+            .open(&cc)
+            .unwrap()
+            .set_modified(later)
+            .unwrap();
+        let upgraded = key();
+        assert_ne!(upgraded, before);
+        // The link turned to another version.
+        let cc13 = dir.path().join("cc-13");
+        std::fs::copy(&cc, &cc13).unwrap();
+        std::fs::remove_file(&link).unwrap();
+        std::os::unix::fs::symlink(&cc13, &link).unwrap();
+        assert!(compiler_identity(&link).contains("cc-13"));
+        assert_ne!(key(), upgraded);
+        assert_eq!(compiler_identity(&dir.path().join("none")), "");
+    }
 
     #[test]
     fn long_compiler_messages_are_shortened() {

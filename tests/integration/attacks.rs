@@ -1693,12 +1693,14 @@ fn tagged_innocent(lab: &Lab, name: &str, tag: &str) -> PathBuf {
     out
 }
 
-/// Today's cache key of a C source (language, command, source), in case the
-/// judge under test cannot be asked (see `find_cached_name`).
+/// Today's cache key of a C source (language, compiler, command, source),
+/// in case the judge under test cannot be asked (see `find_cached_name`).
 fn todays_cache_key(code: &[u8]) -> String {
     use sha2::{Digest, Sha256};
     let mut h = Sha256::new();
     h.update(b"c");
+    h.update([0]);
+    h.update(gcc_identity().as_bytes());
     for part in ["gcc", "-O2", "-std=c11", "-o", "{exe}", "{src}", "-lm"] {
         h.update([0]);
         h.update(part.as_bytes());
@@ -1706,6 +1708,28 @@ fn todays_cache_key(code: &[u8]) -> String {
     h.update([0]);
     h.update(code);
     h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The judge's identity of the `gcc` found in `PATH` (the file it leads
+/// to, its size and modification time: `compiler_identity` in
+/// `src/judge/submission.rs`).
+fn gcc_identity() -> String {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let Some(gcc) = std::env::split_paths(&path)
+        .map(|d| d.join("gcc"))
+        .find(|p| p.is_file())
+    else {
+        return String::new();
+    };
+    let (Ok(real), Ok(meta)) = (std::fs::canonicalize(&gcc), std::fs::metadata(&gcc)) else {
+        return String::new();
+    };
+    let modified = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(SystemTime::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_secs());
+    format!("{} {} {modified}", real.display(), meta.len())
 }
 
 /// Regular files under `root` (at most `depth` levels, not following links)
