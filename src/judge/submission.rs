@@ -1,9 +1,9 @@
 //! Turning a submitted file into something the sandbox can run: pick its
 //! language, compile it under limits (once: compiled programs are cached by a
 //! hash of the source, the language, the compiler and the compile command),
-//! and say how to start it in a fresh work folder. Many submissions (a contest folder) are
-//! prepared as work of the command's pool (`judge::pool`), each compilation
-//! holding a slot.
+//! and say how to start it in a fresh work folder. Many submissions (a
+//! contest folder) are prepared as work of the command's pool
+//! (`judge::pool`), each compilation holding a slot.
 //!
 //! A source over the package's limit ([`SourceLimit`], `problem.toml [limits]
 //! source_kib`) is refused before it is read or compiled, as a compilation
@@ -274,16 +274,13 @@ fn resolve_compiler(name: &str) -> Option<PathBuf> {
     use std::collections::HashMap;
     use std::sync::{Mutex, OnceLock};
     static FOUND: OnceLock<Mutex<HashMap<String, Option<PathBuf>>>> = OnceLock::new();
-    let found = FOUND.get_or_init(Default::default);
-    if let Some(known) = found.lock().unwrap_or_else(|p| p.into_inner()).get(name) {
-        return known.clone();
-    }
-    let resolved = find_compiler(name);
-    found
+    FOUND
+        .get_or_init(Default::default)
         .lock()
         .unwrap_or_else(|p| p.into_inner())
-        .insert(name.to_string(), resolved.clone());
-    resolved
+        .entry(name.to_string())
+        .or_insert_with(|| find_compiler(name))
+        .clone()
 }
 
 /// [`resolve_compiler`]'s search.

@@ -110,7 +110,7 @@ pub fn own_cpu() -> Duration {
 /// The time stolen by the hypervisor so far on `cores` (`/proc/stat`'s
 /// `steal` of each `cpuN` line; zero on a machine of its own), `None`
 /// when `/proc/stat` cannot be read.
-pub fn stolen(cores: &[usize]) -> Option<Duration> {
+fn stolen(cores: &[usize]) -> Option<Duration> {
     let text = std::fs::read_to_string("/proc/stat").ok()?;
     Some(ticks_to_time(steal_ticks(&text, cores)))
 }
@@ -135,18 +135,19 @@ pub struct Mark {
     pub at: Instant,
     /// The server's CPU time ([`tree_cpu`]).
     pub cpu: Option<Duration>,
-    /// The time the hypervisor stole from the judge's cores ([`stolen`]).
+    /// The time the hypervisor stole from the judge's cores ([`stolen`]:
+    /// this process's, which the server it started inherited).
     pub stolen: Option<Duration>,
     /// The load generator's CPU time ([`own_cpu`]).
     pub generator: Duration,
 }
 
 impl Mark {
-    /// Now, for the server `pid` on `cores` (the judge's).
-    pub fn now(pid: u32, cores: &[usize]) -> Mark {
+    /// Now, for the server `pid`.
+    pub fn now(pid: u32) -> Mark {
         Mark {
             cpu: tree_cpu(pid),
-            stolen: stolen(cores),
+            stolen: stolen(&crate::judge::pool::thread_cores()),
             generator: own_cpu(),
             at: Instant::now(),
         }
@@ -163,7 +164,6 @@ impl Listener {
     /// stream) and listens on the server `pid` at `url`; returns once the
     /// stream is open.
     pub fn start(url: &str, name: &str, password: &str, pid: u32) -> anyhow::Result<Listener> {
-        let cores = crate::judge::pool::thread_cores();
         let (ready_tx, ready) = mpsc::channel::<anyhow::Result<()>>();
         let (tx, marks) = mpsc::channel();
         let (url, name, password) = (url.to_string(), name.to_string(), password.to_string());
@@ -182,7 +182,7 @@ impl Listener {
                 Err(e) => return drop(ready_tx.send(Err(e))),
             };
             for line in BufReader::new(body).lines().map_while(Result::ok) {
-                if line.trim() == "event: ranking" && tx.send(Mark::now(pid, &cores)).is_err() {
+                if line.trim() == "event: ranking" && tx.send(Mark::now(pid)).is_err() {
                     return;
                 }
             }
@@ -254,9 +254,22 @@ impl Window {
         self.cpu.as_secs_f64() / (self.cores_time(cores) - taken).max(1e-9)
     }
 
+    /// [`Window::share_left`] in words, with what was taken, e.g. `92.5%
+    /// of the time left to it (the hypervisor took 0.4%, the load
+    /// generator 2.6%)`.
+    pub fn left_in_words(&self, cores: usize) -> String {
+        let (stolen, generator) = self.taken(cores);
+        format!(
+            "{:.1}% of the time left to it (the hypervisor took {:.1}%, the load generator {:.1}%)",
+            self.share_left(cores) * 100.0,
+            stolen * 100.0,
+            generator * 100.0
+        )
+    }
+
     /// What the hypervisor and the load generator took, as shares of
     /// `cores`' whole time.
-    pub fn taken(&self, cores: usize) -> (f64, f64) {
+    fn taken(&self, cores: usize) -> (f64, f64) {
         let whole = self.cores_time(cores).max(1e-9);
         (
             self.stolen.as_secs_f64() / whole,

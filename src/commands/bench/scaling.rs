@@ -416,14 +416,10 @@ fn print_report(
                 ),
                 window.is_some_and(|w| w.share_left(cores) >= 0.9),
                 window.map_or("not measured".into(), |w| {
-                    let (stolen, generator) = w.taken(cores);
                     format!(
-                        "{:.1}% of the time left to it on {cores} cores while at least {jobs} submissions remained \
-                         (>= 90%; {:.1}% of the cores' whole time, of which the hypervisor took {:.1}% and the load generator {:.1}%)",
-                        w.share_left(cores) * 100.0,
+                        "{} while at least {jobs} submissions remained (>= 90%; {:.1}% of the {cores} cores' whole time)",
+                        w.left_in_words(cores),
                         w.share(cores) * 100.0,
-                        stolen * 100.0,
-                        generator * 100.0
                     )
                 }),
             );

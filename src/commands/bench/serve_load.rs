@@ -685,7 +685,7 @@ fn burst(
     let stop = AtomicBool::new(false);
     let cpu_before = cpu_times();
     let generator_before = super::busy::own_cpu();
-    let mark = Mark::now(pid, &crate::judge::pool::thread_cores());
+    let mark = Mark::now(pid);
     let start = mark.at;
     let result = std::thread::scope(|s| {
         s.spawn(|| probe(setup, Phase::Load, &stop));
@@ -935,15 +935,6 @@ fn print_report(o: &LoadOptions, server: &Server, setup: &Setup, load: &Load, ch
 fn print_server_busy(busy: Option<&Busy>, jobs: usize, generator: Duration) {
     let cores = crate::judge::pool::available_cores();
     let pct = |w: &super::busy::Window| format!("{:.1}%", w.share(cores) * 100.0);
-    let left = |w: &super::busy::Window| {
-        let (stolen, generator) = w.taken(cores);
-        format!(
-            "{:.1}% of the time left to it (the hypervisor took {:.1}%, the load generator {:.1}%)",
-            w.share_left(cores) * 100.0,
-            stolen * 100.0,
-            generator * 100.0
-        )
-    };
     match busy {
         Some(b) => println!(
             "  The server and its runs (--jobs {jobs}, {cores} cores): {} busy while at least {jobs} submissions \
@@ -951,7 +942,7 @@ fn print_server_busy(busy: Option<&Busy>, jobs: usize, generator: Duration) {
              the load generator used {:.2} CPU-s. Counted: {}.",
             b.steady.as_ref().map_or("-".into(), pct),
             b.steady.map_or(0.0, |w| w.wall.as_secs_f64()),
-            b.steady.as_ref().map_or("-".into(), left),
+            b.steady.as_ref().map_or("-".into(), |w| w.left_in_words(cores)),
             pct(&b.whole),
             b.whole.wall.as_secs_f64(),
             b.cpu_per_submission().as_secs_f64(),
