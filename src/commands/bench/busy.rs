@@ -15,19 +15,20 @@
 //! work left for every slot, whatever the server does). The target is on
 //! the steady part; both are printed.
 //!
-//! Each window's share is counted two ways: of the cores' whole time, and
-//! of the time left to the server, without what two things outside it
-//! took of those cores meanwhile: the hypervisor (a virtual machine's
-//! `steal` in `/proc/stat`, the time its virtual CPUs did not run at all)
-//! and the load generator (this process: it sends the burst, listens and
-//! reads `/proc` at every verdict, on the same machine; a class's browsers
-//! are elsewhere). The kernel's own threads still count against the
-//! server: most of their work in a burst is its runs' (namespaces freed,
-//! RCU callbacks).
+//! Each window's share is counted two ways: of the cores' whole time (the
+//! target's), and of the time left to the server, without what two things
+//! outside it took of those cores meanwhile: the hypervisor (a virtual
+//! machine's `steal` in `/proc/stat`, the time its virtual CPUs did not
+//! run at all) and the load generator (this process: it sends the burst,
+//! polls and listens, and reads `/proc` at the verdicts that end a window,
+//! on the same machine; a class's browsers are elsewhere). The kernel's
+//! own threads count against the server in both: most of their work in a
+//! burst is its runs' (namespaces freed, RCU callbacks).
 
 use super::serve_load::Http;
 use std::io::{BufRead, BufReader};
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 /// The CPU time of process `root` and every process below it, now (user
@@ -152,21 +153,43 @@ impl Mark {
             at: Instant::now(),
         }
     }
+
+    /// Now, the time alone: no walk of `/proc`, for a verdict that ends
+    /// no window.
+    fn time_only() -> Mark {
+        Mark {
+            cpu: None,
+            stolen: None,
+            generator: own_cpu(),
+            at: Instant::now(),
+        }
+    }
 }
 
 /// Hears each stored verdict on a signed-in contestant's `/events`.
+///
+/// Only the verdicts that can end a window ([`Busy::of`]: the last `jobs`
+/// of the burst) are marked with the server's CPU time; the others with
+/// the time alone, so that the load generator does not walk `/proc` at
+/// every verdict (more than half of its CPU in a burst, on the cores the
+/// server is measured on). Until the burst's size is known ([`Listener::expect`])
+/// every verdict is marked in full.
 pub struct Listener {
     marks: mpsc::Receiver<Mark>,
+    /// The burst's size, once known (0 until then).
+    expected: Arc<AtomicUsize>,
 }
 
 impl Listener {
     /// Signs `name` in (a session of its own, with no time limit on the
-    /// stream) and listens on the server `pid` at `url`; returns once the
-    /// stream is open.
-    pub fn start(url: &str, name: &str, password: &str, pid: u32) -> anyhow::Result<Listener> {
+    /// stream) and listens on the server `pid`, judging with `jobs`
+    /// slots, at `url`; returns once the stream is open.
+    pub fn start(url: &str, name: &str, password: &str, pid: u32, jobs: usize) -> anyhow::Result<Listener> {
         let (ready_tx, ready) = mpsc::channel::<anyhow::Result<()>>();
         let (tx, marks) = mpsc::channel();
+        let expected = Arc::new(AtomicUsize::new(0));
         let (url, name, password) = (url.to_string(), name.to_string(), password.to_string());
+        let total = Arc::clone(&expected);
         // Not joined: it ends when the server closes the stream.
         std::thread::spawn(move || {
             let stats = super::serve_load::Stats::default();
@@ -181,14 +204,30 @@ impl Listener {
                 }
                 Err(e) => return drop(ready_tx.send(Err(e))),
             };
+            let mut heard = 0;
             for line in BufReader::new(body).lines().map_while(Result::ok) {
-                if line.trim() == "event: ranking" && tx.send(Mark::now(pid)).is_err() {
+                if line.trim() != "event: ranking" {
+                    continue;
+                }
+                heard += 1;
+                let mark = if ends_a_window(heard, total.load(Ordering::Acquire), jobs) {
+                    Mark::now(pid)
+                } else {
+                    Mark::time_only()
+                };
+                if tx.send(mark).is_err() {
                     return;
                 }
             }
         });
         ready.recv_timeout(Duration::from_secs(120))??;
-        Ok(Listener { marks })
+        Ok(Listener { marks, expected })
+    }
+
+    /// The burst has `n` verdicts to come in all (every submission
+    /// acknowledged).
+    pub fn expect(&self, n: usize) {
+        self.expected.store(n, Ordering::Release);
     }
 
     /// The verdicts heard so far, waiting up to `wait` for the `n`th.
@@ -206,6 +245,13 @@ impl Listener {
         }
         out
     }
+}
+
+/// Whether verdict number `heard` (from 1) of a burst of `expected` (0:
+/// not known yet) may end one of [`Busy::of`]'s windows with `jobs` slots:
+/// the one after which fewer than `jobs` remain, or a later one.
+fn ends_a_window(heard: usize, expected: usize, jobs: usize) -> bool {
+    expected == 0 || heard + jobs.max(1) > expected
 }
 
 /// What the server used over one window.
@@ -318,8 +364,8 @@ impl Busy {
 pub const HOW: &str = "the server's process and everything below it (launcher, compilations, runs; \
      /proc), from the first submission sent to the last verdict (whole) or to the verdict after \
      which fewer submissions than slots remain (steady: the target's window), over the cores the \
-     judge may use; \"left to it\": over their time less the hypervisor's steal and the load \
-     generator's CPU (the target's)";
+     judge may use (the target's); \"left to it\": over their time less the hypervisor's steal \
+     and the load generator's CPU";
 
 #[cfg(test)]
 mod tests {
@@ -338,6 +384,35 @@ mod tests {
         assert_eq!(sum_below(10, &procs), 5 + 7 + 9);
         assert_eq!(sum_below(99, &procs), 0);
         assert!(tree_cpu(std::process::id()).is_some());
+    }
+
+    #[test]
+    fn only_the_verdicts_that_can_end_a_window_walk_proc() {
+        // 10 verdicts, 2 slots: the steady window ends at the 9th.
+        let full: Vec<usize> = (1..=10).filter(|&h| ends_a_window(h, 10, 2)).collect();
+        assert_eq!(full, [9, 10]);
+        let t0 = Instant::now();
+        let marks: Vec<Mark> = (1..=10)
+            .map(|h| Mark {
+                at: t0 + Duration::from_millis(h as u64),
+                cpu: ends_a_window(h, 10, 2).then(|| Duration::from_millis(h as u64)),
+                stolen: None,
+                generator: Duration::ZERO,
+            })
+            .collect();
+        let start = Mark {
+            at: t0,
+            cpu: Some(Duration::ZERO),
+            stolen: None,
+            generator: Duration::ZERO,
+        };
+        let b = Busy::of(&start, &marks, 2).unwrap();
+        assert_eq!(b.steady.unwrap().cpu, Duration::from_millis(9));
+        assert_eq!(b.whole.cpu, Duration::from_millis(10));
+        // The size not known yet: every verdict in full.
+        assert!((1..=10).all(|h| ends_a_window(h, 0, 2)));
+        assert!(ends_a_window(1, 1, 0));
+        assert!(Mark::time_only().cpu.is_none());
     }
 
     #[test]

@@ -4,7 +4,8 @@
 //! is graded by this executable's `grade` with `--jobs 1, 2, 4, ...` up to
 //! the cores; then a fresh `serve` with as many slots judges a burst
 //! (`serve_load`'s machinery). Every figure is a ratio to `--jobs 1`
-//! measured in the same run, with the share of the machine's cores busy
+//! measured in the same run (the class's: in each of three rounds of the
+//! whole ladder, the median shown), with the share of the machine's cores busy
 //! meanwhile (`/proc/stat`: run it on a machine doing nothing else; the
 //! runs' CPU time is not all reaped by the judge, so its own rusage would
 //! miss part of it).
@@ -60,6 +61,55 @@ struct ClassFigure {
     bare: Duration,
 }
 
+/// Rounds of the class's ladder. The whole ladder is measured once per
+/// round, so a change in the host's speed (a neighbour's load, the
+/// hypervisor's steal) falls on one round's ratios, not on one `--jobs`:
+/// the ratios are each round's, and the median of the rounds' is shown.
+const CLASS_ROUNDS: usize = 3;
+
+/// The class at one `--jobs` over the rounds: medians.
+#[derive(Debug, PartialEq)]
+struct ClassRow {
+    /// The wall time `grade` took.
+    wall: Duration,
+    /// The machine's busy share meanwhile.
+    busy: Option<f64>,
+    /// Against `--jobs 1` of the same round.
+    speedup: f64,
+    /// The same runs bare, against one thread of the same round.
+    bare_up: f64,
+}
+
+/// The ladder's rows from `rounds[r][k]` (round `r`, `--jobs` the `k`th of
+/// the ladder): each figure the median of the rounds'.
+fn class_rows(rounds: &[Vec<ClassFigure>]) -> Vec<ClassRow> {
+    let ladder = rounds.first().map_or(0, Vec::len);
+    (0..ladder)
+        .map(|k| {
+            let each = |f: &dyn Fn(&[ClassFigure]) -> f64| median(rounds.iter().map(|r| f(r)).collect());
+            let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64().max(1e-9);
+            let busy: Vec<f64> = rounds.iter().filter_map(|r| r[k].graded.busy).collect();
+            ClassRow {
+                wall: Duration::from_secs_f64(each(&|r| r[k].graded.wall.as_secs_f64())),
+                busy: (!busy.is_empty()).then(|| median(busy)),
+                speedup: each(&|r| ratio(r[0].graded.wall, r[k].graded.wall)),
+                bare_up: each(&|r| ratio(r[0].bare, r[k].bare)),
+            }
+        })
+        .collect()
+}
+
+/// The median of `v` (the mean of the middle two for an even count; 0 for
+/// none).
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    match v.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => v[n / 2],
+        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    }
+}
+
 /// Runs the benchmark and prints its report.
 pub fn run(o: &ScalingOptions) -> Result<()> {
     let dir = tempfile::Builder::new()
@@ -83,22 +133,29 @@ pub fn run(o: &ScalingOptions) -> Result<()> {
         Expect::AllAccepted,
     )?;
     let inputs = test_inputs(o.tests)?;
-    let mut grading = Vec::new();
-    for &jobs in &ladder {
-        if !o.quiet {
-            eprintln!("grading the class with --jobs {jobs}, then running it bare");
+    let mut rounds = Vec::new();
+    for round in 1..=CLASS_ROUNDS {
+        let mut grading = Vec::new();
+        for &jobs in &ladder {
+            if !o.quiet {
+                eprintln!(
+                    "round {round} of {CLASS_ROUNDS}: grading the class with --jobs {jobs}, then running it bare"
+                );
+            }
+            let graded = grade_class(
+                &class,
+                problem.as_deref(),
+                &cache,
+                jobs,
+                None,
+                Expect::AllAccepted,
+            )?;
+            let bare = run_bare(&class, &inputs, jobs)?;
+            grading.push(ClassFigure { graded, bare });
         }
-        let graded = grade_class(
-            &class,
-            problem.as_deref(),
-            &cache,
-            jobs,
-            None,
-            Expect::AllAccepted,
-        )?;
-        let bare = run_bare(&class, &inputs, jobs)?;
-        grading.push(ClassFigure { graded, bare });
+        rounds.push(grading);
     }
+    let grading = class_rows(&rounds);
     let mut serving = Vec::new();
     for &jobs in &ladder {
         let load = LoadOptions {
@@ -349,7 +406,7 @@ fn programs_in(class: &Path) -> Result<Vec<PathBuf>> {
 fn print_report(
     o: &ScalingOptions,
     ladder: &[usize],
-    grading: &[ClassFigure],
+    grading: &[ClassRow],
     serving: &[serve_load::Throughput],
     loops: &Loops,
 ) {
@@ -357,7 +414,8 @@ fn print_report(
     println!();
     println!(
         "Judging on every core: {} submissions (the accepted program, ready executables) graded \
-         with --jobs J, then serve --jobs J judging a burst of {} submissions; the judge may use {cores} cores.",
+         with --jobs J (the medians of {CLASS_ROUNDS} rounds of the ladder, each ratio within its round), \
+         then serve --jobs J judging a burst of {} submissions; the judge may use {cores} cores.",
         o.class, o.burst
     );
     println!(
@@ -366,10 +424,8 @@ fn print_report(
     let mut targets = Targets::default();
     let pct = |b: Option<f64>| b.map_or("?".into(), |b| format!("{:.0}%", b * 100.0));
     for (k, &jobs) in ladder.iter().enumerate() {
-        let (c, s) = (&grading[k], &serving[k]);
-        let g = &c.graded;
-        let speedup = grading[0].graded.wall.as_secs_f64() / g.wall.as_secs_f64();
-        let bare_up = grading[0].bare.as_secs_f64() / c.bare.as_secs_f64().max(1e-9);
+        let (g, s) = (&grading[k], &serving[k]);
+        let (speedup, bare_up) = (g.speedup, g.bare_up);
         let rate_up = s.rate / serving[0].rate;
         let steady = s.server.and_then(|b| b.steady).map(|w| w.share(cores));
         let whole = s.server.map(|b| b.whole.share(cores));
@@ -414,12 +470,12 @@ fn print_report(
                 &format!(
                     "serve --jobs {jobs}: the server and its runs use the cores while a burst is judged (a quiet machine)"
                 ),
-                window.is_some_and(|w| w.share_left(cores) >= 0.9),
+                window.is_some_and(|w| w.share(cores) >= 0.9),
                 window.map_or("not measured".into(), |w| {
                     format!(
-                        "{} while at least {jobs} submissions remained (>= 90%; {:.1}% of the {cores} cores' whole time)",
-                        w.left_in_words(cores),
+                        "{:.1}% of the {cores} cores' whole time while at least {jobs} submissions remained (>= 90%); {}",
                         w.share(cores) * 100.0,
+                        w.left_in_words(cores),
                     )
                 }),
             );
@@ -467,6 +523,33 @@ fn print_report(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_slow_moment_of_the_host_falls_on_one_rounds_ratios() {
+        let figure = |wall: u64, bare: u64| ClassFigure {
+            graded: Figure {
+                wall: Duration::from_secs(wall),
+                busy: Some(wall as f64 / 100.0),
+            },
+            bare: Duration::from_secs(bare),
+        };
+        // Round 2's --jobs 2 ran while the host was slow; round 3 is
+        // slower throughout.
+        let rounds = vec![
+            vec![figure(10, 6), figure(5, 3)],
+            vec![figure(10, 6), figure(8, 5)],
+            vec![figure(12, 8), figure(6, 4)],
+        ];
+        let rows = class_rows(&rounds);
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[0].speedup, 1.0);
+        assert_eq!(rows[1].speedup, 2.0);
+        assert_eq!(rows[1].bare_up, 2.0);
+        assert_eq!(rows[1].wall, Duration::from_secs(6));
+        assert_eq!(rows[1].busy, Some(0.06));
+        assert_eq!(median(vec![3.0, 1.0]), 2.0);
+        assert_eq!(median(Vec::new()), 0.0);
+    }
 
     #[test]
     fn the_ladder_doubles_up_to_the_cores() {

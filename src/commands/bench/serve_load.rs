@@ -681,7 +681,7 @@ fn burst(
     let url = server.url.as_str();
     let pid = server.child.id();
     let first = probe_names().next().expect("a probe");
-    let listener = Listener::start(url, &first, &password(&first), pid)?;
+    let listener = Listener::start(url, &first, &password(&first), pid, o.jobs)?;
     let stop = AtomicBool::new(false);
     let cpu_before = cpu_times();
     let generator_before = super::busy::own_cpu();
@@ -690,6 +690,7 @@ fn burst(
     let result = std::thread::scope(|s| {
         s.spawn(|| probe(setup, Phase::Load, &stop));
         let sent = send_all(url, o, setup, stats);
+        listener.expect(sent.0.len());
         let sent_in = start.elapsed();
         let total = setup.before + sent.0.len();
         let shown = AtomicU64::new(setup.before as u64);

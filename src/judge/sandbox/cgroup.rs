@@ -732,26 +732,30 @@ fn read_u64_at(f: &File) -> Option<u64> {
     std::str::from_utf8(&buf[..n]).ok()?.trim().parse().ok()
 }
 
-/// Reclaims what an empty memory cgroup at `dir` still holds; whether it
-/// then holds under [`RECYCLE_MAX_LEFT_BYTES`].
+/// Reclaims what an empty memory cgroup at `dir` still holds, where that
+/// is over [`RECYCLE_MAX_LEFT_BYTES`]; whether it then holds no more.
+///
+/// Most groups hold only the kernel's own memory by now (slab objects
+/// of the run's files and processes, 30-220 KiB), which reclaim cannot
+/// take back: v1's `memory.force_empty` would try sixteen times over
+/// every priority, 0.3-1 ms of the runner's time and some 65 wake-ups of
+/// the kernel's workers (its memory-pressure events) per run, for nothing
+/// (docs/SPEED.md).
 fn give_back_memory(dir: &Path, version: CgroupVersion) -> bool {
-    let usage = match version {
-        CgroupVersion::V1 => {
+    let usage = dir.join(match version {
+        CgroupVersion::V1 => "memory.usage_in_bytes",
+        CgroupVersion::V2 => "memory.current",
+    });
+    if let Some(held) = read_u64(&usage).filter(|&b| b > RECYCLE_MAX_LEFT_BYTES) {
+        // Either fails where less could be reclaimed (v2 `EAGAIN`): the
+        // check below decides.
+        let _ = match version {
             // Reclaims every page of a group without tasks.
-            let _ = write_file(dir, "memory.force_empty", "0");
-            "memory.usage_in_bytes"
-        }
-        CgroupVersion::V2 => {
-            if let Some(held) = read_u64(&dir.join("memory.current")).filter(|&b| b > RECYCLE_MAX_LEFT_BYTES)
-            {
-                // Fails (EAGAIN) where less could be reclaimed: the check
-                // below decides.
-                let _ = write_file(dir, "memory.reclaim", &held.to_string());
-            }
-            "memory.current"
-        }
-    };
-    read_u64(&dir.join(usage)).is_some_and(|b| b <= RECYCLE_MAX_LEFT_BYTES)
+            CgroupVersion::V1 => write_file(dir, "memory.force_empty", "0"),
+            CgroupVersion::V2 => write_file(dir, "memory.reclaim", &held.to_string()),
+        };
+    }
+    read_u64(&usage).is_some_and(|b| b <= RECYCLE_MAX_LEFT_BYTES)
 }
 
 /// `memory.peak` of the cgroup at `dir`, opened to be reset: a write
@@ -793,6 +797,27 @@ mod tests {
             "user.slice",
         ] {
             assert_eq!(run_owner(other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn a_group_holding_only_a_little_of_the_kernels_memory_is_not_reclaimed() {
+        for (version, usage, reclaim) in [
+            (CgroupVersion::V1, "memory.usage_in_bytes", "memory.force_empty"),
+            (CgroupVersion::V2, "memory.current", "memory.reclaim"),
+        ] {
+            let group = tempfile::tempdir().unwrap();
+            let dir = group.path();
+            fs::write(dir.join(reclaim), "").unwrap();
+            // What a run's group holds once its processes are gone: slab
+            // objects, which reclaim cannot take back.
+            fs::write(dir.join(usage), "139264\n").unwrap();
+            assert!(give_back_memory(dir, version));
+            assert_eq!(fs::read_to_string(dir.join(reclaim)).unwrap(), "", "{reclaim}");
+            // Over 512 KiB: reclaimed, and still too much to keep.
+            fs::write(dir.join(usage), "1048576\n").unwrap();
+            assert!(!give_back_memory(dir, version));
+            assert_ne!(fs::read_to_string(dir.join(reclaim)).unwrap(), "", "{reclaim}");
         }
     }
 
