@@ -15,15 +15,16 @@
 //! work left for every slot, whatever the server does). The target is on
 //! the steady part; both are printed.
 //!
-//! Each window's share is counted two ways: of the cores' whole time (the
-//! target's), and of the time left to the server, without what two things
-//! outside it took of those cores meanwhile: the hypervisor (a virtual
+//! Each window's share is counted of the time the cores ran (the
+//! target's): their whole time less the hypervisor's steal (a virtual
 //! machine's `steal` in `/proc/stat`, the time its virtual CPUs did not
-//! run at all) and the load generator (this process: it sends the burst,
-//! polls and listens, and reads `/proc` at the verdicts that end a window,
-//! on the same machine; a class's browsers are elsewhere). The kernel's
-//! own threads count against the server in both: most of their work in a
-//! burst is its runs' (namespaces freed, RCU callbacks).
+//! run at all, which no process could use), and printed with the share of
+//! their whole time and what the load generator used (this process: it
+//! sends the burst, polls and listens, and reads `/proc` at the verdicts
+//! that end a window, on the same machine, where a class's browsers are
+//! elsewhere; it counts against the server). The kernel's own threads
+//! count against the server too: most of their work in a burst is its
+//! runs' (namespaces freed, RCU callbacks).
 
 use super::serve_load::Http;
 use std::io::{BufRead, BufReader};
@@ -293,23 +294,26 @@ impl Window {
         self.cpu.as_secs_f64() / self.cores_time(cores).max(1e-9)
     }
 
-    /// The share of the time left to the server on `cores`: their whole
-    /// time less the hypervisor's steal and the load generator's CPU.
-    pub fn share_left(&self, cores: usize) -> f64 {
-        let taken = (self.stolen + self.generator).as_secs_f64();
-        self.cpu.as_secs_f64() / (self.cores_time(cores) - taken).max(1e-9)
+    /// The share of the time `cores` ran: their whole time less the
+    /// hypervisor's steal, when they did not run at all (the target's).
+    /// The load generator's CPU counts against the server.
+    pub fn share_ran(&self, cores: usize) -> f64 {
+        self.cpu.as_secs_f64() / (self.cores_time(cores) - self.stolen.as_secs_f64()).max(1e-9)
     }
 
-    /// [`Window::share_left`] in words, with what was taken, e.g. `92.5%
-    /// of the time left to it (the hypervisor took 0.4%, the load
-    /// generator 2.6%)`.
-    pub fn left_in_words(&self, cores: usize) -> String {
+    /// [`Window::share_ran`] in words, with what the hypervisor and the
+    /// load generator took and the share of the whole time, e.g. `92.5% of
+    /// the time the 2 cores ran (the hypervisor stole 1.4% of their whole
+    /// time, the load generator used 1.1%; 91.2% of the whole time)`.
+    pub fn ran_in_words(&self, cores: usize) -> String {
         let (stolen, generator) = self.taken(cores);
         format!(
-            "{:.1}% of the time left to it (the hypervisor took {:.1}%, the load generator {:.1}%)",
-            self.share_left(cores) * 100.0,
+            "{:.1}% of the time the {cores} cores ran (the hypervisor stole {:.1}% of their whole time, \
+             the load generator used {:.1}%; {:.1}% of the whole time)",
+            self.share_ran(cores) * 100.0,
             stolen * 100.0,
-            generator * 100.0
+            generator * 100.0,
+            self.share(cores) * 100.0,
         )
     }
 
@@ -364,8 +368,7 @@ impl Busy {
 pub const HOW: &str = "the server's process and everything below it (launcher, compilations, runs; \
      /proc), from the first submission sent to the last verdict (whole) or to the verdict after \
      which fewer submissions than slots remain (steady: the target's window), over the cores the \
-     judge may use (the target's); \"left to it\": over their time less the hypervisor's steal \
-     and the load generator's CPU";
+     judge may use, less the hypervisor's steal (the time they ran: the target's)";
 
 #[cfg(test)]
 mod tests {
@@ -449,7 +452,14 @@ mod tests {
         // Of 4 s of the cores, the hypervisor took 0.1 s and the load
         // generator 0.05 s.
         assert_eq!(steady.taken(2), (0.025, 0.0125));
-        assert!((steady.share_left(2) - 3.9 / 3.85).abs() < 1e-9);
+        // The cores ran 3.9 s of the 4; the load generator's CPU counts
+        // against the server.
+        assert!((steady.share_ran(2) - 3.9 / 3.9).abs() < 1e-9);
+        assert!(
+            steady
+                .ran_in_words(2)
+                .starts_with("100.0% of the time the 2 cores ran (the hypervisor stole 2.5%")
+        );
         assert_eq!(b.cpu_per_submission(), Duration::from_nanos(4_900_000_000 / 3));
         // One slot: the steady part is the whole burst.
         assert_eq!(Busy::of(&start, &verdicts, 1).unwrap().steady, Some(b.whole));

@@ -470,12 +470,11 @@ fn print_report(
                 &format!(
                     "serve --jobs {jobs}: the server and its runs use the cores while a burst is judged (a quiet machine)"
                 ),
-                window.is_some_and(|w| w.share(cores) >= 0.9),
+                window.is_some_and(|w| w.share_ran(cores) >= 0.9),
                 window.map_or("not measured".into(), |w| {
                     format!(
-                        "{:.1}% of the {cores} cores' whole time while at least {jobs} submissions remained (>= 90%); {}",
-                        w.share(cores) * 100.0,
-                        w.left_in_words(cores),
+                        "{} while at least {jobs} submissions remained (>= 90%)",
+                        w.ran_in_words(cores)
                     )
                 }),
             );

@@ -943,7 +943,7 @@ fn print_server_busy(busy: Option<&Busy>, jobs: usize, generator: Duration) {
              the load generator used {:.2} CPU-s. Counted: {}.",
             b.steady.as_ref().map_or("-".into(), pct),
             b.steady.map_or(0.0, |w| w.wall.as_secs_f64()),
-            b.steady.as_ref().map_or("-".into(), |w| w.left_in_words(cores)),
+            b.steady.as_ref().map_or("-".into(), |w| w.ran_in_words(cores)),
             pct(&b.whole),
             b.whole.wall.as_secs_f64(),
             b.cpu_per_submission().as_secs_f64(),
