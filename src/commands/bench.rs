@@ -660,14 +660,19 @@ fn hard_boards(seed: u64, count: usize) -> Vec<Puzzle> {
 }
 
 /// Compiles a C++ baseline with `g++ -O2` (a trusted program of ours, so
-/// outside the sandbox) as `mayan-bench-<tag>-<pid>` in the temporary
-/// folder; `None` (with a note) when g++ or the source is missing.
-fn compile_baseline(src: &Path, tag: &str) -> Result<Option<PathBuf>> {
+/// outside the sandbox) as `mayan-bench-<tag>-XXXXXX` in the temporary
+/// folder, removed when the returned path is dropped; `None` (with a note)
+/// when g++ or the source is missing.
+fn compile_baseline(src: &Path, tag: &str) -> Result<Option<tempfile::TempPath>> {
     if !src.exists() {
         println!("Baseline {} not found: ratios skipped.", src.display());
         return Ok(None);
     }
-    let exe = std::env::temp_dir().join(format!("mayan-bench-{tag}-{}", std::process::id()));
+    let exe = tempfile::Builder::new()
+        .prefix(&format!("mayan-bench-{tag}-"))
+        .tempfile()
+        .context("a temporary file for the baseline")?
+        .into_temp_path();
     let status = Command::new("g++")
         .args(["-O2", "-std=c++17", "-o"])
         .arg(&exe)

@@ -10,6 +10,8 @@ fn the_grader_benchmark_survives_a_baseline_that_never_reads_its_input() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
+    // The judge's temporary folder, to see what it leaves there.
+    let tmp = tempfile::tempdir().unwrap();
     // The answer to the benchmark's board, printed without reading it: the
     // bare run's input pipe may be closed before the judge writes into it.
     let baseline = write_in(
@@ -20,12 +22,20 @@ fn the_grader_benchmark_survives_a_baseline_that_never_reads_its_input() {
     let out = judge_within(600)
         .args(["bench", "--only", "grader", "--runs", "40", "--baseline"])
         .arg(&baseline)
+        .env("TMPDIR", tmp.path())
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{:?}\n{stdout}\n{stderr}", out.status);
     assert!(stdout.contains("overhead per test"), "{stdout}");
+    // The compiled baseline is removed as the benchmark ends.
+    let left: Vec<_> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with("mayan-bench-"))
+        .collect();
+    assert!(left.is_empty(), "left in the temporary folder: {left:?}");
 }
 
 #[test]

@@ -935,23 +935,28 @@ fn print_report(o: &LoadOptions, server: &Server, setup: &Setup, load: &Load, ch
 /// generator's.
 fn print_server_busy(busy: Option<&Busy>, jobs: usize, generator: Duration) {
     let cores = crate::judge::pool::available_cores();
-    let pct = |w: &super::busy::Window| format!("{:.1}%", w.share(cores) * 100.0);
-    match busy {
-        Some(b) => println!(
-            "  The server and its runs (--jobs {jobs}, {cores} cores): {} busy while at least {jobs} submissions \
-             remained ({:.2} s; {}), {} over the whole burst ({:.2} s); {:.3} CPU-s per submission; \
-             the load generator used {:.2} CPU-s. Counted: {}.",
-            b.steady.as_ref().map_or("-".into(), pct),
-            b.steady.map_or(0.0, |w| w.wall.as_secs_f64()),
-            b.steady.as_ref().map_or("-".into(), |w| w.ran_in_words(cores)),
-            pct(&b.whole),
-            b.whole.wall.as_secs_f64(),
-            b.cpu_per_submission().as_secs_f64(),
-            generator.as_secs_f64(),
-            super::busy::HOW
-        ),
-        None => println!("  The server and its runs: not measured (not every verdict was heard on /events)."),
-    }
+    println!("{}", server_busy_line(busy, jobs, cores, generator));
+}
+
+/// [`print_server_busy`]'s line: the steady window once, in
+/// [`super::busy::Window::ran_in_words`] (its share of the time the cores
+/// ran, then of their whole time), and the whole burst's share beside it.
+fn server_busy_line(busy: Option<&Busy>, jobs: usize, cores: usize, generator: Duration) -> String {
+    let Some(b) = busy else {
+        return "  The server and its runs: not measured (not every verdict was heard on /events).".into();
+    };
+    format!(
+        "  The server and its runs (--jobs {jobs}, {cores} cores), while at least {jobs} submissions \
+         remained ({:.2} s): {}; {:.1}% over the whole burst ({:.2} s); {:.3} CPU-s per submission; \
+         the load generator used {:.2} CPU-s. Counted: {}.",
+        b.steady.map_or(0.0, |w| w.wall.as_secs_f64()),
+        b.steady.as_ref().map_or("-".into(), |w| w.ran_in_words(cores)),
+        b.whole.share(cores) * 100.0,
+        b.whole.wall.as_secs_f64(),
+        b.cpu_per_submission().as_secs_f64(),
+        generator.as_secs_f64(),
+        super::busy::HOW
+    )
 }
 
 /// What the server may keep after the sign-ins and the burst (the
@@ -1043,5 +1048,35 @@ fn print_targets(
     println!("Targets:");
     for (met, what) in rows {
         println!("  {:<7} {what}", if met { "met" } else { "MISSED" });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::busy::Window;
+    use super::*;
+
+    fn window(wall_s: u64, cpu_s: u64) -> Window {
+        Window {
+            wall: Duration::from_secs(wall_s),
+            cpu: Duration::from_secs(cpu_s),
+            stolen: Duration::ZERO,
+            generator: Duration::ZERO,
+        }
+    }
+
+    #[test]
+    fn the_server_line_gives_each_share_once() {
+        let busy = Busy {
+            whole: window(10, 15),
+            steady: Some(window(8, 14)),
+            verdicts: 100,
+        };
+        let line = server_busy_line(Some(&busy), 2, 2, Duration::from_millis(100));
+        // The steady window: 14 of 16 core-seconds, no steal.
+        assert_eq!(line.matches("87.5%").count(), 2, "{line}");
+        assert!(line.contains("87.5% of the time the 2 cores ran"), "{line}");
+        assert!(line.contains("75.0% over the whole burst (10.00 s)"), "{line}");
+        assert!(!line.contains(" busy while"), "{line}");
     }
 }
