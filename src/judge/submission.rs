@@ -266,21 +266,31 @@ pub fn check_cache_dir(dir: &Path) -> Result<(), SubmissionError> {
     Ok(())
 }
 
+/// Compilers found, by the name a language's command gives.
+type CompilerMemo = std::sync::Mutex<std::collections::HashMap<String, Option<PathBuf>>>;
+
 /// The compiler to run for a bare name: found in `PATH`; a rustup proxy is
 /// replaced by the toolchain's own binary (`<sysroot>/bin/<name>`), which
 /// needs no rustup environment inside the sandbox. Looked up once per
-/// name and process (asking rustup starts a process).
+/// name and process (asking rustup starts a process), and again where
+/// that found nothing or a file since gone: a toolchain removed or a
+/// compiler installed while `serve` runs is seen at the next compilation.
 fn resolve_compiler(name: &str) -> Option<PathBuf> {
-    use std::collections::HashMap;
-    use std::sync::{Mutex, OnceLock};
-    static FOUND: OnceLock<Mutex<HashMap<String, Option<PathBuf>>>> = OnceLock::new();
-    FOUND
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .entry(name.to_string())
-        .or_insert_with(|| find_compiler(name))
-        .clone()
+    static FOUND: std::sync::OnceLock<CompilerMemo> = std::sync::OnceLock::new();
+    resolve_in(FOUND.get_or_init(Default::default), name, find_compiler)
+}
+
+/// [`resolve_compiler`] with its memo and search given.
+fn resolve_in(memo: &CompilerMemo, name: &str, find: impl Fn(&str) -> Option<PathBuf>) -> Option<PathBuf> {
+    let mut memo = memo.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(Some(path)) = memo.get(name)
+        && path.is_file()
+    {
+        return Some(path.clone());
+    }
+    let found = find(name);
+    memo.insert(name.to_string(), found.clone());
+    found
 }
 
 /// [`resolve_compiler`]'s search.
@@ -638,6 +648,33 @@ fn compile(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_compiler_that_is_gone_or_was_missing_is_looked_up_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = dir.path().join("rustc-old");
+        let new = dir.path().join("rustc-new");
+        std::fs::write(&old, "").unwrap();
+        let memo = CompilerMemo::default();
+        let searches = std::cell::Cell::new(0);
+        let find = |_: &str| {
+            searches.set(searches.get() + 1);
+            [&old, &new].into_iter().find(|p| p.is_file()).cloned()
+        };
+        assert_eq!(resolve_in(&memo, "rustc", find), Some(old.clone()));
+        assert_eq!(resolve_in(&memo, "rustc", find), Some(old.clone()));
+        assert_eq!(searches.get(), 1, "found once, then remembered");
+        // The toolchain removed and another installed, the judge running.
+        std::fs::remove_file(&old).unwrap();
+        std::fs::write(&new, "").unwrap();
+        assert_eq!(resolve_in(&memo, "rustc", find), Some(new.clone()));
+        assert_eq!(searches.get(), 2);
+        // Nothing found is not remembered: a compiler installed later is.
+        std::fs::remove_file(&new).unwrap();
+        assert_eq!(resolve_in(&memo, "rustc", find), None);
+        std::fs::write(&new, "").unwrap();
+        assert_eq!(resolve_in(&memo, "rustc", find), Some(new));
+    }
 
     #[test]
     fn a_program_built_by_a_compiler_changed_in_place_or_behind_a_link_is_not_reused() {
