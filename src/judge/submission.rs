@@ -266,8 +266,9 @@ pub fn check_cache_dir(dir: &Path) -> Result<(), SubmissionError> {
     Ok(())
 }
 
-/// Compilers found, by the name a language's command gives.
-type CompilerMemo = std::sync::Mutex<std::collections::HashMap<String, Option<PathBuf>>>;
+/// Compilers found, by the name a language's command gives (a name found
+/// nowhere is not kept: it is searched for again).
+type CompilerMemo = std::sync::Mutex<std::collections::HashMap<String, PathBuf>>;
 
 /// The compiler to run for a bare name: found in `PATH`; a rustup proxy is
 /// replaced by the toolchain's own binary (`<sysroot>/bin/<name>`), which
@@ -283,13 +284,14 @@ fn resolve_compiler(name: &str) -> Option<PathBuf> {
 /// [`resolve_compiler`] with its memo and search given.
 fn resolve_in(memo: &CompilerMemo, name: &str, find: impl Fn(&str) -> Option<PathBuf>) -> Option<PathBuf> {
     let mut memo = memo.lock().unwrap_or_else(|p| p.into_inner());
-    if let Some(Some(path)) = memo.get(name)
-        && path.is_file()
-    {
+    if let Some(path) = memo.get(name).filter(|p| p.is_file()) {
         return Some(path.clone());
     }
     let found = find(name);
-    memo.insert(name.to_string(), found.clone());
+    match &found {
+        Some(path) => memo.insert(name.to_string(), path.clone()),
+        None => memo.remove(name),
+    };
     found
 }
 
