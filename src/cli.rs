@@ -251,7 +251,7 @@ pub struct GradeArgs {
     pub lang: Option<String>,
     /// NOIP file I/O: programs read STEM.in and write STEM.out in their
     /// folder (only STEM.out is judged), whatever the package says.
-    #[arg(long, value_name = "STEM", value_parser = crate::commands::file_stem, conflicts_with = "stdio")]
+    #[arg(long, value_name = "STEM", value_parser = crate::package::FileIo::check_stem, conflicts_with = "stdio")]
     pub file_io: Option<String>,
     /// Programs read stdin and write stdout, whatever the package says.
     #[arg(long)]
@@ -672,7 +672,7 @@ pub struct StressArgs {
     pub html: Option<PathBuf>,
     /// NOIP file I/O: the program reads STEM.in and writes STEM.out in its
     /// folder (only STEM.out is judged) instead of stdin and stdout.
-    #[arg(long, value_name = "STEM", value_parser = crate::commands::file_stem)]
+    #[arg(long, value_name = "STEM", value_parser = crate::package::FileIo::check_stem)]
     pub file_io: Option<String>,
     /// Most submission runs spent shrinking.
     #[arg(long, default_value_t = 2000)]

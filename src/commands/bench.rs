@@ -28,6 +28,7 @@ use std::time::{Duration, Instant};
 use super::solve::measured;
 
 mod busy;
+mod client;
 mod launch;
 mod scaling;
 mod serve_load;

@@ -49,23 +49,6 @@ pub fn untrusted_sandbox(
     Ok(sandbox)
 }
 
-/// `--file-io STEM`: a plain file stem (letters, digits, `.`, `_`, `-`), so
-/// that `STEM.in` and `STEM.out` are names in the program's folder.
-pub fn file_stem(stem: &str) -> std::result::Result<String, String> {
-    let plain = !stem.is_empty()
-        && !stem.starts_with('.')
-        && stem
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
-    if plain {
-        Ok(stem.to_string())
-    } else {
-        Err(format!(
-            "`{stem}`: a file stem is letters, digits, `.`, `_` or `-` (e.g. `mayan` for mayan.in and mayan.out)"
-        ))
-    }
-}
-
 /// Reads a file, or standard input for `-`.
 pub fn read_input(path: &Path) -> Result<Vec<u8>> {
     if path == Path::new("-") {

@@ -315,6 +315,24 @@ impl FileIo {
         }
     }
 
+    /// A stem as `--file-io STEM` takes it: letters, digits, `.`, `_` or `-`,
+    /// not starting with `.`, so that `STEM.in` and `STEM.out` are plain
+    /// names in the program's folder.
+    pub fn check_stem(stem: &str) -> Result<String, String> {
+        let plain = !stem.is_empty()
+            && !stem.starts_with('.')
+            && stem
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
+        if plain {
+            Ok(stem.to_string())
+        } else {
+            Err(format!(
+                "`{stem}`: a file stem is letters, digits, `.`, `_` or `-` (e.g. `mayan` for mayan.in and mayan.out)"
+            ))
+        }
+    }
+
     /// A plain file name: not empty, no `/`, not `.` or `..`, no NUL.
     fn valid_name(name: &str) -> bool {
         !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\', '\0'])

@@ -26,7 +26,7 @@
 //! count against the server too: most of their work in a burst is its
 //! runs' (namespaces freed, RCU callbacks).
 
-use super::serve_load::Http;
+use super::client::{Http, Stats};
 use std::io::{BufRead, BufReader};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, mpsc};
@@ -193,7 +193,7 @@ impl Listener {
         let total = Arc::clone(&expected);
         // Not joined: it ends when the server closes the stream.
         std::thread::spawn(move || {
-            let stats = super::serve_load::Stats::default();
+            let stats = Stats::default();
             let http = Http::streaming(&url, &stats);
             let open = http
                 .form_sign_in(&name, &password)
