@@ -89,6 +89,23 @@ pub struct Check {
     pub validation: Option<validate::Validation>,
 }
 
+impl Check {
+    /// A check of `name` in `package` not run yet: nothing found, nothing failed.
+    pub fn new(package: String, name: String, expected: Expectation) -> Check {
+        Check {
+            package,
+            name,
+            expected,
+            result: String::new(),
+            failure: None,
+            wall_ms: 0,
+            limit_ms: None,
+            grading: None,
+            validation: None,
+        }
+    }
+}
+
 /// The whole CI run.
 #[derive(Clone, Debug, Serialize)]
 pub struct CiReport {
@@ -245,22 +262,16 @@ pub fn run_unit(unit: &Unit, sandbox: &Sandbox, cache: &Path, pool: &Pool, group
 }
 
 fn validate_unit(found: &Found) -> Check {
-    let mut check = Check {
-        package: found
+    let mut check = Check::new(
+        found
             .dir
             .file_name()
             .unwrap_or_default()
             .to_string_lossy()
             .into_owned(),
-        name: "validate".into(),
-        expected: Expectation::ValidPackage,
-        result: String::new(),
-        failure: None,
-        wall_ms: 0,
-        limit_ms: None,
-        grading: None,
-        validation: None,
-    };
+        "validate".into(),
+        Expectation::ValidPackage,
+    );
     match &found.problem {
         Err(e) => {
             check.result = "does not load".into();
@@ -293,17 +304,7 @@ fn program_unit(
         .unwrap_or(program)
         .to_string_lossy()
         .into_owned();
-    let mut check = Check {
-        package: problem.config.name.clone(),
-        name,
-        expected: Expectation::Verdict(expected),
-        result: String::new(),
-        failure: None,
-        wall_ms: 0,
-        limit_ms: None,
-        grading: None,
-        validation: None,
-    };
+    let mut check = Check::new(problem.config.name.clone(), name, Expectation::Verdict(expected));
     let fail = |mut c: Check, why: String| {
         c.result = "not graded".into();
         c.failure = Some(why);
@@ -514,18 +515,10 @@ mod tests {
 
     fn timed(test: &str, time_ms: u64) -> TestResult {
         TestResult {
-            test: test.into(),
-            input: String::new(),
             verdict: Verdict::Accepted,
             time_ms,
             wall_ms: time_ms,
-            memory_kib: 0,
-            reason: String::new(),
-            judgement: None,
-            diff: None,
-            points: 0,
-            runs: 1,
-            transcript: Default::default(),
+            ..TestResult::new(test.into(), b"")
         }
     }
 
@@ -552,15 +545,9 @@ mod tests {
         let mut report = SubmissionReport::new(name.into(), "c", 0);
         report.tests = tests;
         Check {
-            package: "p".into(),
-            name: name.into(),
-            expected: Expectation::Verdict(expected),
-            result: String::new(),
-            failure: None,
-            wall_ms: 0,
             limit_ms: Some(1000),
             grading: Some(report),
-            validation: None,
+            ..Check::new("p".into(), name.into(), Expectation::Verdict(expected))
         }
     }
 
