@@ -691,16 +691,23 @@ mod tests {
         fs::create_dir_all(&own).unwrap();
         fs::write(own.join("cgroup.procs"), "700\n702\n").unwrap();
         fs::write(own.join("cgroup.subtree_control"), "\n").unwrap();
-        let undo = gather_leaf(&own).unwrap();
         // On a plain folder each write replaces the file: the last pid moved.
+        // The leaf's processes go back (the judge last), the controllers are
+        // disabled.
+        assert_leaf_made_and_undone(&own, gather_leaf(&own).unwrap(), "702");
+    }
+
+    /// `undo` was made in `own` with `moved` written last into the leaf's
+    /// `cgroup.procs` and memory and pids enabled (plain files record the
+    /// last write); undone, the judge is back in `own` and the last
+    /// controller enabled is disabled.
+    fn assert_leaf_made_and_undone(own: &Path, undo: Undo, moved: &str) {
         assert_eq!(
             fs::read_to_string(own.join("supervisor/cgroup.procs")).unwrap(),
-            "702"
+            moved
         );
         assert_eq!(undo.enabled, vec!["memory", "pids"]);
         undo.undo();
-        // The leaf's processes went back (the judge last), the controllers
-        // were disabled.
         assert_eq!(fs::read_to_string(own.join("cgroup.procs")).unwrap(), "0");
         assert_eq!(
             fs::read_to_string(own.join("cgroup.subtree_control")).unwrap(),
@@ -735,19 +742,6 @@ mod tests {
             }
         );
         // On a plain folder the files are ordinary: the steps are recorded.
-        let undo = make_leaf(&own).unwrap();
-        assert_eq!(
-            fs::read_to_string(own.join("supervisor/cgroup.procs")).unwrap(),
-            "0"
-        );
-        assert_eq!(undo.enabled, vec!["memory", "pids"]);
-        undo.undo();
-        // The judge moved back, and the last controller written is the
-        // first one enabled, now disabled.
-        assert_eq!(fs::read_to_string(own.join("cgroup.procs")).unwrap(), "0");
-        assert_eq!(
-            fs::read_to_string(own.join("cgroup.subtree_control")).unwrap(),
-            "-memory"
-        );
+        assert_leaf_made_and_undone(&own, make_leaf(&own).unwrap(), "0");
     }
 }
