@@ -170,6 +170,15 @@ fn the_cpp_testlib_checker_agrees_with_check_on_hundreds_of_outputs() {
 
 // ---- DMOJ ----------------------------------------------------------------------------
 
+/// A DMOJ run's stdout, then its stderr.
+fn both_streams(out: &std::process::Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
 /// The first program of `reference/mayan/<folder>/` with extension `ext`.
 fn reference(folder: &str, ext: &str) -> PathBuf {
     let dir = manifest().join("reference/mayan").join(folder);
@@ -255,11 +264,7 @@ fn dmoj_judges_the_export(dmoj_python: &Path, testlib: Option<&Path>) {
         .current_dir(root.path())
         .output()
         .expect("run dmoj.testsuite");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = both_streams(&out);
     assert!(
         out.status.success() && text.contains("All cases passed."),
         "{text}"
@@ -402,11 +407,7 @@ fn the_dmoj_judge_with_the_checker_module_takes_about_grades_time() {
         .env("MAYAN_JUDGE_BIN", assert_cmd::cargo::cargo_bin("mayan-judge"))
         .output()
         .expect("run tests/dmoj-speed");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = both_streams(&out);
     assert!(out.status.success(), "{text}");
     let ratio: f64 = text
         .lines()
@@ -639,7 +640,7 @@ fn every_format_carries_the_limits_file_io_and_scoring_groups() {
         &[
             "- batched:\n  - {in: \"secret-bottom-1.in\", out: \"secret-bottom-1.ans\"}\n  - {in: \"secret-bottom-2.in\", \
              out: \"secret-bottom-2.ans\"}\n  points: 60\n",
-            "type: testlib",
+            "\nchecker: checker.py\n",
         ],
     );
     has(
