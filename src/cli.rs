@@ -606,8 +606,9 @@ pub struct ExportArgs {
     /// Who holds the rights (Kattis only: `rights_owner`).
     #[arg(long)]
     pub rights_owner: Option<String>,
-    /// A testlib.h to ship with the compiled C++ checker (DMOJ only; without
-    /// it the checker is Python, several times DMOJ's cost per test).
+    /// A testlib.h to ship with the compiled C++ checker, bridged (DMOJ only;
+    /// without it the checker is checker.py as a module in DMOJ's judge
+    /// process, which costs DMOJ less).
     #[arg(long, value_name = "FILE")]
     pub testlib: Option<PathBuf>,
 }
@@ -621,7 +622,7 @@ pub enum ExportFormat {
     Polygon,
     /// Hydro's problem folder (testdata/config.yaml, checker_type: testlib); its testdata/ serves LOJ and UOJ.
     Hydro,
-    /// A DMOJ problem folder (init.yml, a bridged testlib checker).
+    /// A DMOJ problem folder (init.yml, the checker as a Python module: checker.py).
     Dmoj,
     /// A CMS task in the italy_yaml format (task.yaml, check/checker).
     Cms,

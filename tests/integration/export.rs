@@ -1,10 +1,15 @@
 //! `mayan-judge export --format kattis`: the package it writes passes
 //! problemtools' `verifyproblem` (which `.ci/run` installs into
 //! `target/problemtools-venv`), its Python output validator gives the
-//! verdicts of `mayan-judge check --protocol kattis` on the same files, and
+//! verdicts of `mayan-judge check --protocol kattis` on the same files (and
+//! so does the DMOJ export's checker module, its `check()` called as DMOJ's
+//! judge calls it), and
 //! the command refuses what it cannot export.
 
-use crate::util::{CASE4, CASE4_ANSWER, bundled_tests, judge, manifest, on_path, tool};
+use crate::util::{
+    CASE4, CASE4_ANSWER, bundled_tests, judge, manifest, on_path, target_dir, tool, tools_required,
+};
+use mayan_judge::workflows::export::checkers::{PythonProtocol, python_checker};
 use predicates::prelude::*;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -391,8 +396,67 @@ pub fn extra_outputs() -> Vec<(usize, &'static [u8])> {
     ]
 }
 
+/// The Python that judges with the DMOJ checker module: DMOJ's own where
+/// `.ci/run` installed it (and required with `MAYAN_JUDGE_REQUIRE_TOOLS=1`),
+/// else `python`, where the driver stands in for DMOJ's few names.
+fn dmoj_or(python: &Path) -> PathBuf {
+    let installed = target_dir().join("dmoj-venv/bin/dmoj").is_file();
+    (installed || tools_required())
+        .then(|| tool("dmoj"))
+        .flatten()
+        .unwrap_or_else(|| python.to_path_buf())
+}
+
+/// The verdicts (AC, WA, PE, FAIL) of the DMOJ export's checker module on
+/// `cases` (input, answer, output, any), its `check()` called in one Python
+/// process by `dmoj_check.py`, which also checks each result's contract.
+fn dmoj_module_verdicts(root: &Path, python: &Path, cases: &[(&str, &str, &[u8], bool)]) -> Vec<String> {
+    let dmoj = root.join("dmoj");
+    judge()
+        .args(["export", "--format", "dmoj"])
+        .arg(manifest().join("problems/mayan"))
+        .arg(&dmoj)
+        .assert()
+        .success();
+    let any = root.join("any-checker.py");
+    std::fs::write(&any, python_checker(PythonProtocol::Testlib, true)).unwrap();
+    let dir = root.join("dmoj-cases");
+    std::fs::create_dir(&dir).unwrap();
+    for (n, (input, answer, output, any)) in cases.iter().enumerate() {
+        let file = |ext: &str| dir.join(format!("{n}.{ext}"));
+        std::fs::write(file("in"), input).unwrap();
+        std::fs::write(file("ans"), answer).unwrap();
+        std::fs::write(file("out"), output).unwrap();
+        std::fs::write(file("flag"), if *any { "any" } else { "smallest" }).unwrap();
+    }
+    let out = std::process::Command::new(dmoj_or(python))
+        .arg(manifest().join("tests/integration/dmoj_check.py"))
+        .arg(dmoj.join("checker.py"))
+        .arg(&any)
+        .arg(&dir)
+        .arg(cases.len().to_string())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "dmoj_check.py: {stderr}");
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// `check --protocol kattis`'s verdict as the DMOJ module's driver words it.
+fn kattis_word((code, word): &(i32, String)) -> &str {
+    match code {
+        42 => "AC",
+        1 => "FAIL",
+        _ => word,
+    }
+}
+
 #[test]
-fn the_python_output_validator_agrees_with_check_protocol_kattis() {
+fn the_python_output_validator_and_dmoj_checker_module_agree_with_check() {
     let Some(python) = python() else { return };
     let root = tempfile::tempdir().unwrap();
     let validator = exported_validator(root.path(), "output_validators");
@@ -432,11 +496,11 @@ fn the_python_output_validator_agrees_with_check_protocol_kattis() {
         );
         checked += (v.rust.0 == 42) as usize;
     }
-    let cases = cases.len();
-    assert_eq!(verdicts.len(), cases);
+    assert_eq!(verdicts.len(), cases.len());
     assert!(
         checked >= 2 * boards.len(),
-        "some accepted cases: {checked} of {cases}"
+        "some accepted cases: {checked} of {}",
+        cases.len()
     );
     // Judge errors: an invalid puzzle, an answer file that is not an answer.
     let run_of_three = "1\n1 1 1 0\n0\n0\n0\n0\n";
@@ -444,7 +508,28 @@ fn the_python_output_validator_agrees_with_check_protocol_kattis() {
     assert_eq!((v.rust.0, v.python.0), (1, 1), "invalid puzzle");
     let v = both(&work, &python, &validator, CASE4, "x y z\n", b"-1\n", false);
     assert_eq!((v.rust.0, v.python.0), (1, 1), "malformed answer file");
-    eprintln!("{cases} outputs judged alike by both checkers ({checked} accepted)");
+    // The DMOJ checker module, on the same cases and the two judge errors.
+    let mut module_cases: Vec<(&str, &str, &[u8], bool)> = cases
+        .iter()
+        .map(|(i, answer, output, any)| (boards[*i].as_str(), answer.as_str(), output.as_slice(), *any))
+        .collect();
+    module_cases.push((run_of_three, "-1\n", b"-1\n", false));
+    module_cases.push((CASE4, "x y z\n", b"-1\n", false));
+    let module = dmoj_module_verdicts(root.path(), &python, &module_cases);
+    assert_eq!(module.len(), module_cases.len());
+    for (n, ((i, _, output, any), v)) in cases.iter().zip(&verdicts).enumerate() {
+        assert_eq!(
+            kattis_word(&v.rust),
+            module[n],
+            "board {i}, any = {any}, output {:?}: check --protocol kattis says {:?}, the DMOJ module {}",
+            String::from_utf8_lossy(output),
+            v.rust,
+            module[n]
+        );
+    }
+    assert_eq!(module[cases.len()..], ["FAIL", "FAIL"], "the judge errors");
+    let cases = cases.len();
+    eprintln!("{cases} outputs judged alike by check, validate.py and the DMOJ module ({checked} accepted)");
 }
 
 #[test]

@@ -3,7 +3,8 @@
 //! the C++ testlib checker (Polygon, Hydro, LOJ, UOJ), compiled against the
 //! real testlib.h, gives `check`'s verdicts on a few hundred outputs; the
 //! DMOJ export is judged by the real DMOJ judge (`dmoj` 4.1.0 from PyPI),
-//! an accepted program AC on every test and a wrong one WA; the CMS
+//! an accepted program AC on every test and a wrong one WA, with the
+//! checker's reasons as DMOJ's feedback, in about `grade`'s time; the CMS
 //! comparator and the LemonLime special judge score every test of their
 //! export; and each format's files say what the package says (limits, file
 //! I/O, scoring groups).
@@ -169,6 +170,15 @@ fn the_cpp_testlib_checker_agrees_with_check_on_hundreds_of_outputs() {
 
 // ---- DMOJ ----------------------------------------------------------------------------
 
+/// A DMOJ run's stdout, then its stderr.
+fn both_streams(out: &std::process::Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
 /// The first program of `reference/mayan/<folder>/` with extension `ext`.
 fn reference(folder: &str, ext: &str) -> PathBuf {
     let dir = manifest().join("reference/mayan").join(folder);
@@ -197,15 +207,17 @@ fn dmoj_judges_the_export(dmoj_python: &Path, testlib: Option<&Path>) {
     }
     cmd.assert().success();
     let init = std::fs::read_to_string(problem.join("init.yml")).unwrap();
-    let (files, lang) = match testlib {
-        Some(_) => ("[checker.cpp, testlib.h]", "CPP17"),
-        None => ("checker.py", "PY3"),
+    let checker = match testlib {
+        Some(_) => {
+            "checker:\n  name: bridged\n  args:\n    files: [checker.cpp, testlib.h]\n    lang: CPP17\n"
+        }
+        None => "\nchecker: checker.py\ntest_cases:\n",
     };
-    assert!(
-        init.contains(&format!("files: {files}\n    lang: {lang}\n")) && init.contains("    type: testlib\n"),
-        "{init}"
-    );
+    assert!(init.contains(checker), "{init}");
     assert_eq!(init.matches("{in: ").count(), bundled_tests());
+    if testlib.is_none() {
+        feedback_problems(&problems, &init);
+    }
     // DMOJ's own test harness: tests/<case>/test.yml beside init.yml, one
     // submission each, judged as the judge judges any submission.
     for (case, program, expect) in [
@@ -252,17 +264,14 @@ fn dmoj_judges_the_export(dmoj_python: &Path, testlib: Option<&Path>) {
         .current_dir(root.path())
         .output()
         .expect("run dmoj.testsuite");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = both_streams(&out);
     assert!(
         out.status.success() && text.contains("All cases passed."),
         "{text}"
     );
     // The accepted program: every one of the bundled tests AC (the harness
-    // checked it); the wrong one: WA somewhere, and nothing but AC or WA.
+    // checked it, and each case's feedback in the other problems); the wrong
+    // one: WA somewhere, and nothing but AC or WA.
     // Each case's part of the log: from its header to the next one, in
     // whatever order the harness ran them.
     let part = |case: &str| {
@@ -285,13 +294,131 @@ fn dmoj_judges_the_export(dmoj_python: &Path, testlib: Option<&Path>) {
     );
 }
 
+/// Outputs of Python programs that DMOJ's checker module judges on the
+/// official sample (n = 3, smallest solution `2 1 1`, `3 1 1`, `3 0 1`):
+/// (case, output, the feedback DMOJ must show). Every one but the first is
+/// WA in DMOJ, the feedback saying `check`'s verdict (WA or PE) and why.
+const SAMPLE_OUTPUTS: &[(&str, &str, &str)] = &[
+    ("right", "2 1 1\n3 1 1\n3 0 1\n", ""),
+    ("empty", "", "PE: empty output: expected n moves or -1"),
+    ("short", "2 1 1\n", "PE: 1 moves given, n = 3 required"),
+    // Output that stops in the middle of a line (longer than the 50
+    // characters DMOJ's site keeps: whole in the extended feedback too).
+    (
+        "cut",
+        "2 1 1\n3 1 1\n3 0",
+        "PE: line 3: expected 3 integers `x y g`, found 2 tokens",
+    ),
+    (
+        "none",
+        "-1\n",
+        "WA: answer is -1 but a solution exists (it starts with `2 1 1`)",
+    ),
+];
+
+/// Two more DMOJ problems beside the export, with `init`'s checker and the
+/// official sample as their one test: `mayanfeedback`, judging each of
+/// [`SAMPLE_OUTPUTS`] (printed by a PY3 program) with the feedback `check`
+/// gives, and `mayanbroken`, whose answer file is not an answer: an
+/// internal error, as `checker.py` under testlib fails with `FAIL`.
+fn feedback_problems(problems: &Path, init: &str) {
+    let header = &init[..init.find("test_cases:\n").expect("test_cases in init.yml")];
+    let one_test = format!("{header}test_cases:\n- {{in: sample-1.in, out: sample-1.ans, points: 10}}\n");
+    let source = problems.join("mayan");
+    for name in ["mayanfeedback", "mayanbroken"] {
+        let dir = problems.join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        for file in ["checker.py", "sample-1.in", "sample-1.ans"] {
+            std::fs::copy(source.join(file), dir.join(file)).unwrap();
+        }
+        std::fs::write(dir.join("init.yml"), &one_test).unwrap();
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for (case, output, feedback) in SAMPLE_OUTPUTS {
+        // The verdict `check` gives, which the feedback must start with.
+        let out = dir.path().join("out");
+        std::fs::write(&out, output).unwrap();
+        let sample = |ext: &str| source.join(format!("sample-1.{ext}"));
+        let code = judge()
+            .args(["check"])
+            .arg(sample("in"))
+            .arg(&out)
+            .arg(sample("ans"))
+            .output()
+            .unwrap();
+        let word = ["AC", "WA", "PE"][code.status.code().unwrap() as usize];
+        assert!(
+            feedback.starts_with(&format!("{word}: ")) || (word == "AC" && feedback.is_empty()),
+            "{case}: check says {word}"
+        );
+        let extended = if feedback.chars().count() > 50 {
+            feedback
+        } else {
+            ""
+        };
+        let expect = if feedback.is_empty() { "AC" } else { "WA" };
+        write_case(
+            &problems.join("mayanfeedback/tests").join(case),
+            &format!(
+                "language: PY3\ntime: 3\nmemory: 131072\nsource: main.py\nexpect: {expect}\n\
+                 feedback: {feedback:?}\nextended_feedback: {extended:?}\n"
+            ),
+            &format!("import sys\nsys.stdout.write({output:?})\n"),
+        );
+    }
+    std::fs::write(problems.join("mayanbroken/sample-1.ans"), "x y z\n").unwrap();
+    write_case(
+        &problems.join("mayanbroken/tests/broken"),
+        "language: PY3\ntime: 3\nmemory: 131072\nsource: main.py\nexpect: IE\n\
+         feedback: \"judge error: stored answer: line 1: token `x` is not an integer\"\n",
+        "print(-1)\n",
+    );
+}
+
+/// A case of DMOJ's test harness: `test.yml` and the program `main.py`.
+fn write_case(dir: &Path, test_yml: &str, program: &str) {
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(dir.join("test.yml"), test_yml).unwrap();
+    std::fs::write(dir.join("main.py"), program).unwrap();
+}
+
 #[test]
 fn the_dmoj_judge_accepts_a_reference_program_and_rejects_a_wrong_one() {
     let (Some(dmoj_python), Some(_)) = (tool("dmoj"), tool("g++")) else {
         return;
     };
-    // The Python checker (no testlib.h given).
+    // The checker module (no testlib.h given), and its feedback.
     dmoj_judges_the_export(&dmoj_python, None);
+}
+
+/// DMOJ with the checker module judges the accepted program in about the
+/// time `grade --jobs 1` takes (docs/EXPORT.md: at most twice, measured by
+/// `tests/dmoj-speed`, which this runs): the ratio of the two measured side
+/// by side, best of two rounds, is printed, and only a checker process per
+/// test (the bridged checker.py: 8 to 17 times grade's time) fails it.
+#[test]
+fn the_dmoj_judge_with_the_checker_module_takes_about_grades_time() {
+    let (Some(dmoj_python), Some(_)) = (tool("dmoj"), tool("g++")) else {
+        return;
+    };
+    let out = Command::new(dmoj_python)
+        .arg(manifest().join("tests/dmoj-speed"))
+        .args(["--rounds", "2", "--ways", "module"])
+        .env("MAYAN_JUDGE_BIN", assert_cmd::cargo::cargo_bin("mayan-judge"))
+        .output()
+        .expect("run tests/dmoj-speed");
+    let text = both_streams(&out);
+    assert!(out.status.success(), "{text}");
+    let ratio: f64 = text
+        .lines()
+        .find_map(|l| l.strip_prefix("ratio module / grade: "))
+        .and_then(|r| r.parse().ok())
+        .unwrap_or_else(|| panic!("no ratio in:\n{text}"));
+    eprintln!("{text}");
+    eprintln!("DMOJ with the checker module: {ratio:.2}x grade --jobs 1's time (target: at most 2x)");
+    // Twice the target: the machine running the tests is shared, and a
+    // ratio of two busy programs moves with the load.
+    assert!(ratio <= 4.0, "DMOJ took {ratio:.2}x grade's time:\n{text}");
 }
 
 #[test]
@@ -513,7 +640,7 @@ fn every_format_carries_the_limits_file_io_and_scoring_groups() {
         &[
             "- batched:\n  - {in: \"secret-bottom-1.in\", out: \"secret-bottom-1.ans\"}\n  - {in: \"secret-bottom-2.in\", \
              out: \"secret-bottom-2.ans\"}\n  points: 60\n",
-            "type: testlib",
+            "\nchecker: checker.py\n",
         ],
     );
     has(

@@ -20,6 +20,10 @@ cms (CMS comparators):
     The score (1.0 or 0.0) on stdout, `translate:success` or `translate:wrong`
     on stderr; exit 1 on a judge error.
 
+Whatever PROTOCOL says, the file is also a DMOJ checker module (init.yml
+`checker: checker.py`): DMOJ loads it once into its judge process and calls
+check() below for every test, with no process started.
+
 The team's moves are replayed in a simulator. They are accepted when they are
 exactly n legal moves that leave the board empty (a board emptied before the
 n-th move is not a solution) and equal the answer file's moves, which are the
@@ -362,9 +366,18 @@ def verdict(input_path, answer_path, output, accept_any):
     """(verdict, message, move): AC, WA or PE (the move to blame, or None), or
     FAIL for a judge error."""
     try:
-        n, board = parse_puzzle(read(input_path, "input"))
+        puzzle, answer = read(input_path, "input"), read(answer_path, "answer")
+    except JudgeError as e:
+        return "FAIL", "judge error: %s" % e, None
+    return verdict_of(puzzle, answer, output, accept_any)
+
+
+def verdict_of(puzzle, answer, output, accept_any):
+    """verdict() on the files' bytes."""
+    try:
+        n, board = parse_puzzle(puzzle)
         try:
-            reference = parse_answer(read(answer_path, "answer"), n)
+            reference = parse_answer(answer, n)
             if reference != NO_SOLUTION:
                 replay(n, board, reference)
         except Rejected as r:
@@ -448,6 +461,30 @@ def main_cms(args):
     sys.stdout.write("1.0\n" if v == "AC" else "0.0\n")
     sys.stderr.write("translate:success\n" if v == "AC" else "translate:wrong\n")
     return 0
+
+
+# What DMOJ's site keeps of a test's feedback (SubmissionTestCase.feedback).
+FEEDBACK_CHARS = 50
+
+
+def check(process_output, judge_output, judge_input=b"", point_value=1, **kwargs):
+    """DMOJ's checker call (bytes: the program's output, the answer file, the
+    input file): a CheckerResult whose feedback is the reason as under kattis
+    (`WA: ...`, `PE: ...`), and also its extended_feedback when longer than
+    the FEEDBACK_CHARS DMOJ's site keeps of feedback. A judge error raises
+    InternalError, as DMOJ's bridged testlib checkers do on `FAIL`. DMOJ's
+    other keywords are not used."""
+    from dmoj.error import InternalError
+    from dmoj.result import CheckerResult
+
+    v, message, _ = verdict_of(judge_input, judge_output, process_output, ACCEPT_ANY)
+    if v == "FAIL":
+        raise InternalError("checker failed: %s" % message)
+    if v == "AC":
+        return CheckerResult(True, point_value)
+    feedback = "%s: %s" % (v, message)
+    extended = feedback if len(feedback) > FEEDBACK_CHARS else None
+    return CheckerResult(False, 0, feedback=feedback, extended_feedback=extended)
 
 
 def main():

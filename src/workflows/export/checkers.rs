@@ -3,8 +3,9 @@
 //! `mayan-judge check` by `tests/integration/`:
 //!
 //! - `checker.py`: Python 3, standard library only, in three calling
-//!   conventions (Kattis output validator, testlib for DMOJ's bridged
-//!   checkers, CMS comparator), chosen by its `PROTOCOL` line;
+//!   conventions (Kattis output validator, testlib, CMS comparator), chosen
+//!   by its `PROTOCOL` line, and whatever the line a DMOJ checker module
+//!   (its `check()`, called in DMOJ's judge process);
 //! - `testlib_checker.cpp`: C++11 against `testlib.h`, which the judges that
 //!   take testlib checkers (Polygon, Hydro, LOJ, UOJ) supply themselves.
 //!

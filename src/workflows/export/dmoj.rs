@@ -3,24 +3,26 @@
 //!
 //! ```text
 //! init.yml                      the tests with their points (scoring groups as
-//!                               batches), the bridged checker
-//! checker.cpp, testlib.h        the C++ testlib checker, with the testlib.h
-//!                               given by `--testlib` (or, without one:)
-//! checker.py                    the Python checker under testlib's protocol
+//!                               batches), the checker
+//! checker.py                    the Python checker, as a checker module (or:)
+//! checker.cpp, testlib.h        the C++ testlib checker, bridged, with the
+//!                               testlib.h given by `--testlib`
 //! <group>-<name>.in / .ans      the tests
 //! ```
 //!
-//! The checker is a bridged checker (`type: testlib`): DMOJ runs it in its
-//! sandbox as `checker INPUT OUTPUT ANSWER` and reads testlib's exit codes.
-//! The compiled one (`lang: CPP17`, the C++ checker the Polygon and Hydro
-//! exports carry) costs DMOJ a compilation per submission and little per
-//! test; the Python one (`lang: PY3`) a Python start per test under DMOJ's
-//! ptrace sandbox (`tests/dmoj-speed` measures both; docs/EXPORT.md). A DMOJ
-//! problem must ship `testlib.h` itself (DMOJ compiles the checker with the
-//! problem's files), and this project does not distribute it: the C++
-//! checker is written when `--testlib FILE` names one, the Python one
-//! otherwise. Time and memory limits live on the site, not in `init.yml`;
-//! DMOJ 4.1 has no file I/O, so programs read stdin there.
+//! By default the checker is `checker.py` as DMOJ's own checkers are Python
+//! modules (`checker: checker.py`): DMOJ loads it once into its judge process
+//! and calls its `check()` for every test, with no process started (its
+//! `PROTOCOL` is testlib, so the same file also runs as a bridged testlib
+//! checker where an admin wants it sandboxed). With `--testlib FILE` it is
+//! the C++ testlib checker the Polygon and Hydro exports carry, as a bridged
+//! checker (`type: testlib`, `lang: CPP17`): DMOJ compiles it once per
+//! submission and runs it in its sandbox as `checker INPUT OUTPUT ANSWER`
+//! for each test. A DMOJ problem must ship `testlib.h` itself (DMOJ compiles
+//! the checker with the problem's files), and this project does not
+//! distribute it. `tests/dmoj-speed` measures each way against `grade`
+//! (docs/EXPORT.md). Time and memory limits live on the site, not in
+//! `init.yml`; DMOJ 4.1 has no file I/O, so programs read stdin there.
 
 use super::checkers::{PythonProtocol, python_checker, testlib_checker};
 use super::data::{checked_tests, flat_name, subtasks, write_flat};
@@ -35,7 +37,8 @@ const TESTLIB_MARK: &str = "registerTestlibCmd";
 /// The DMOJ format.
 #[derive(Clone, Debug, Default)]
 pub struct Dmoj {
-    /// testlib.h to ship beside the C++ checker; `None` writes the Python one.
+    /// testlib.h to ship beside the C++ checker; `None` writes the Python
+    /// checker module.
     pub testlib: Option<PathBuf>,
 }
 
@@ -48,9 +51,7 @@ impl Dmoj {
                 &dir.join("checker.py"),
                 python_checker(PythonProtocol::Testlib, accept_any),
             )?;
-            return Ok(
-                "checker:\n  name: bridged\n  args:\n    files: checker.py\n    lang: PY3\n    type: testlib\n",
-            );
+            return Ok("checker: checker.py\n");
         };
         let header = std::fs::read(testlib).map_err(ExportError::io(testlib))?;
         if !String::from_utf8_lossy(&header).contains(TESTLIB_MARK) {
@@ -111,13 +112,6 @@ impl PackageFormat for Dmoj {
             }
         }
         write(&dir.join("init.yml"), y)?;
-        if self.testlib.is_none() {
-            summary.notes.push(
-                "the checker is checker.py (a Python start per test under DMOJ's sandbox): \
-                 give --testlib FILE (a testlib.h) for the compiled C++ checker, several times faster per test"
-                    .into(),
-            );
-        }
         summary.notes.push(format!(
             "set the limits on the DMOJ site: {} ms, {} MiB (init.yml holds none)",
             config.limits.time_ms, config.limits.memory_mib
