@@ -3,6 +3,7 @@
 //! whose side-by-side view of a pair is also the teacher's page in `serve`.
 
 use super::{Analysis, Pair};
+use crate::safe::{csv_cell, terminal_safe};
 use html_escape::encode_text as esc;
 use serde::Serialize;
 use std::fmt::Write;
@@ -92,6 +93,8 @@ fn round(x: f64) -> f64 {
 }
 
 /// One row a pair that shares anything: names, similarity, shares, lines.
+/// Names are written through [`csv_cell`]: a folder named `=HYPERLINK(...)`
+/// is text in a spreadsheet, not a formula.
 pub fn csv(analysis: &Analysis) -> String {
     let mut w = csv::Writer::from_writer(Vec::new());
     let header = [
@@ -118,8 +121,8 @@ pub fn csv(analysis: &Analysis) -> String {
                 .join(" ")
         };
         w.write_record([
-            analysis.programs[p.a].name.clone(),
-            analysis.programs[p.b].name.clone(),
+            csv_cell(&analysis.programs[p.a].name),
+            csv_cell(&analysis.programs[p.b].name),
             format!("{:.4}", p.similarity),
             format!("{:.4}", p.share_a),
             format!("{:.4}", p.share_b),
@@ -133,7 +136,9 @@ pub fn csv(analysis: &Analysis) -> String {
     String::from_utf8(w.into_inner().expect("flushing to memory")).expect("CSV of UTF-8 is UTF-8")
 }
 
-/// The terminal's summary: the `top` most similar pairs, and the groups.
+/// The terminal's summary: the `top` most similar pairs, and the groups,
+/// through [`terminal_safe`] (a folder's name cannot set the terminal's
+/// title or clear it).
 pub fn text(analysis: &Analysis, top: usize) -> String {
     let mut out = String::new();
     let name = |i: usize| analysis.programs[i].name.as_str();
@@ -177,7 +182,7 @@ pub fn text(analysis: &Analysis, top: usize) -> String {
         let names: Vec<&str> = g.iter().map(|&i| name(i)).collect();
         let _ = writeln!(out, "group of {}: {}", g.len(), names.join(", "));
     }
-    out
+    terminal_safe(&out)
 }
 
 /// The style of the HTML views.
