@@ -284,6 +284,8 @@ pub struct FullSubmission {
 /// A contestant's last program.
 #[derive(Clone, Debug)]
 pub struct FinalProgram {
+    /// The submission's id.
+    pub id: i64,
     /// The contestant's name.
     pub user: String,
     /// Its file name.
@@ -732,6 +734,7 @@ impl Db {
         let rows = stmt
             .query_map([], |r| {
                 Ok(FinalProgram {
+                    id: r.get(0)?,
                     user: r.get(1)?,
                     file_name: r.get(2)?,
                     source: r.get(3)?,
