@@ -48,7 +48,10 @@ fn main() {
         Ok(code) => std::process::exit(code),
         Err(err) => {
             // An error may name a file or a contestant: no escape sequence reaches the terminal.
-            eprintln!("mayan-judge: error: {}", mayan_judge::safe::terminal_safe(&format!("{err:#}")));
+            eprintln!(
+                "mayan-judge: error: {}",
+                mayan_judge::safe::terminal_safe(&format!("{err:#}"))
+            );
             std::process::exit(2);
         }
     }

@@ -104,7 +104,9 @@ mod tests {
 
     #[test]
     fn other_text_is_left_as_it_is() {
-        for plain in ["alice", "secret/1", "", "'x", "a=b", "1", "a\tb", "Hugo;1", "x, y", "é=1"] {
+        for plain in [
+            "alice", "secret/1", "", "'x", "a=b", "1", "a\tb", "Hugo;1", "x, y", "é=1",
+        ] {
             assert_eq!(csv_cell(plain), plain);
         }
     }

@@ -13,8 +13,8 @@
 //! Injection"); numbers are written as they are.
 
 use super::ReportFormat;
-use crate::safe::csv_cell;
 use crate::judge::grading::GradeReport;
+use crate::safe::csv_cell;
 use crate::workflows::ci::CiReport;
 use crate::workflows::validate::ValidationReport;
 

@@ -22,7 +22,10 @@ const PROG: &str = include_str!("../../reference/mayan/accepted/backtrack.cpp");
 /// the line there, quotes or not), that starts with `=`, `+`, `-` or `@`
 /// after spaces and quotes. Numbers are left alone.
 fn formulas(text: &str) -> Vec<String> {
-    let starts = |part: &str| part.trim_start_matches([' ', '"']).starts_with(['=', '+', '-', '@']);
+    let starts = |part: &str| {
+        part.trim_start_matches([' ', '"'])
+            .starts_with(['=', '+', '-', '@'])
+    };
     let mut found = Vec::new();
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
@@ -79,7 +82,10 @@ fn similar_writes_names_as_text_to_its_csv_and_the_terminal() {
     assert!(stdout.contains("\\u{1b}]0;title\\u{7}"), "{stdout}");
     let text = std::fs::read_to_string(&csv).unwrap();
     assert_eq!(formulas(&text), Vec::<String>::new(), "{text}");
-    assert!(text.contains("Hugo;'=1+1") && text.contains("'=HYPERLINK"), "{text}");
+    assert!(
+        text.contains("Hugo;'=1+1") && text.contains("'=HYPERLINK"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -120,8 +126,16 @@ fn serve_downloads_write_names_as_text() {
     ] {
         let page = teacher.get(path);
         assert_eq!(page.status, 200, "{path}");
-        assert_eq!(formulas(&page.body), Vec::<String>::new(), "{path}: {}", page.body);
+        assert_eq!(
+            formulas(&page.body),
+            Vec::<String>::new(),
+            "{path}: {}",
+            page.body
+        );
     }
     let moodle = teacher.get("/admin/grades-moodle.csv").body;
-    assert!(moodle.contains("Hugo;'=1+1") && moodle.contains("'=HYPERLINK"), "{moodle}");
+    assert!(
+        moodle.contains("Hugo;'=1+1") && moodle.contains("'=HYPERLINK"),
+        "{moodle}"
+    );
 }

@@ -98,8 +98,12 @@ fn similar_page(teacher: &Client, path: &str) -> crate::serve_util::Page {
 fn serve_the_teachers_page_over_hostile_programs_is_compared_once_and_blocks_nobody() {
     let server = Server::start(&["alice", "bob", "mallory", "trudy", "carol"], "", &[]);
     server.contestant("alice").submit("mayan.cpp", PROG);
-    server.contestant("bob").submit("mayan.cpp", &PROG.replace("bd", "board"));
-    server.contestant("mallory").submit("mayan.cpp", &self_naming(200));
+    server
+        .contestant("bob")
+        .submit("mayan.cpp", &PROG.replace("bd", "board"));
+    server
+        .contestant("mallory")
+        .submit("mayan.cpp", &self_naming(200));
     server.contestant("trudy").submit("mayan.cpp", &unclosed_uses());
     let teacher = server.teacher();
     let alice = server.contestant("alice");

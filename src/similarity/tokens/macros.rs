@@ -293,7 +293,10 @@ impl Expander<'_> {
         self.work += next - start;
         let args = arguments(text, open, close);
         let fits = args.len() == params.len() || params.is_empty() && args.len() == 1 && args[0].is_empty();
-        let Some(body) = fits.then(|| substitute(&m.body, params, &args, self.left)).flatten() else {
+        let Some(body) = fits
+            .then(|| substitute(&m.body, params, &args, self.left))
+            .flatten()
+        else {
             return (text[start..next].to_string(), next);
         };
         self.charge(body.len());
@@ -404,8 +407,16 @@ mod tests {
     fn bounded(src: &str) -> (String, usize) {
         let (out, work) = expand_counted(src).unwrap();
         let bound = 16 * (src.len() + budget(src.len()));
-        assert!(work <= bound, "work {work} > {bound} for a source of {} bytes", src.len());
-        assert!(out.len() <= src.len() + budget(src.len()), "{} bytes written", out.len());
+        assert!(
+            work <= bound,
+            "work {work} > {bound} for a source of {} bytes",
+            src.len()
+        );
+        assert!(
+            out.len() <= src.len() + budget(src.len()),
+            "{} bytes written",
+            out.len()
+        );
         (out, work)
     }
 
@@ -415,7 +426,10 @@ mod tests {
             let src = self_naming(names);
             let (out, _) = bounded(&src);
             assert_eq!(out.lines().count(), src.lines().count());
-            assert!(out.ends_with("int main() { return 0; }\n"), "{names}: the rest as written");
+            assert!(
+                out.ends_with("int main() { return 0; }\n"),
+                "{names}: the rest as written"
+            );
         }
     }
 
@@ -424,8 +438,14 @@ mod tests {
         let (y, z) = ("y".repeat(4000), "z".repeat(1000));
         let src = format!("#define W(x) x x x x x x x x\nint a = W(W(W(W({y})))); int b = W({z});\n");
         let (out, _) = bounded(&src);
-        assert!(out.contains(&format!("int b = W({z});")), "the budget is spent before b");
-        assert!(out.contains(&format!("int a = W(W(W({y}))) W(W(W({y})))")), "a is written out as far as it can be");
+        assert!(
+            out.contains(&format!("int b = W({z});")),
+            "the budget is spent before b"
+        );
+        assert!(
+            out.contains(&format!("int a = W(W(W({y}))) W(W(W({y})))")),
+            "a is written out as far as it can be"
+        );
     }
 
     #[test]
