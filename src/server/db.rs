@@ -744,6 +744,17 @@ impl Db {
         Ok(rows)
     }
 
+    /// The ids of [`Db::final_programs`], in its order, without their
+    /// sources (what the teacher's page of copied programs is kept by).
+    pub fn final_program_ids(&self) -> DbResult<Vec<i64>> {
+        let sql = "SELECT s.id FROM submissions s JOIN users u ON u.id = s.user_id \
+                   WHERE s.id IN (SELECT MAX(id) FROM submissions GROUP BY user_id) ORDER BY u.name";
+        let conn = self.read();
+        let mut stmt = conn.prepare(sql)?;
+        let ids = stmt.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
+        Ok(ids)
+    }
+
     /// Puts back in the queue what a killed server was judging: its
     /// results were never stored, so it is judged again, once.
     pub fn requeue_interrupted(&self) -> DbResult<usize> {

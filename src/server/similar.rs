@@ -12,7 +12,7 @@
 //! nobody else (contestants' pages, sign-ins) waits for it.
 
 use super::app::App;
-use super::db::FinalProgram;
+use super::db::{Db, FinalProgram};
 use super::http::{Fail, Identity, PageResult, render};
 use crate::similarity::{self, Analysis, Lang, Source};
 use axum::Router;
@@ -56,11 +56,10 @@ impl Analyses {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The comparison of `finals` and its number if it is made; otherwise
-    /// one is started on a thread of its own, unless one is running, and
-    /// `None`.
-    fn find_or_start(app: &Arc<App>, finals: &[FinalProgram]) -> Option<(u64, Arc<Analysis>)> {
-        let key: Vec<i64> = finals.iter().map(|f| f.id).collect();
+    /// The comparison of the final submissions `key` and its number if it
+    /// is made; otherwise one of the final programs as they are is started on
+    /// a thread of its own, unless one is running, and `None`.
+    fn find_or_start(app: &Arc<App>, key: &[i64]) -> Option<(u64, Arc<Analysis>)> {
         let mut kept = app.similar.lock();
         if let Some((k, number, a)) = &kept.last
             && *k == key
@@ -70,10 +69,10 @@ impl Analyses {
         if !kept.running {
             kept.running = true;
             kept.started += 1;
-            let (app, finals, number) = (app.clone(), finals.to_vec(), kept.started);
+            let (app, number) = (app.clone(), kept.started);
             let spawned = std::thread::Builder::new()
                 .name("similar".into())
-                .spawn(move || app.similar.run(key, number, &finals));
+                .spawn(move || app.similar.run(&app.db, number));
             if spawned.is_err() {
                 kept.running = false;
             }
@@ -81,12 +80,21 @@ impl Analyses {
         None
     }
 
-    /// Compares `finals` (on this thread) and keeps the result as `number`.
-    fn run(&self, key: Vec<i64>, number: u64, finals: &[FinalProgram]) {
-        let analysis = std::panic::catch_unwind(|| compare(finals));
+    /// Reads the final programs and compares them (on this thread), and
+    /// keeps the result as `number`, keyed by the submissions it read.
+    fn run(&self, db: &Db, number: u64) {
+        let compared = std::panic::catch_unwind(|| {
+            let finals = db
+                .final_programs()
+                .map_err(|e| {
+                    eprintln!("mayan-judge serve: error: reading the final programs to compare: {e}")
+                })
+                .ok()?;
+            Some((finals.iter().map(|f| f.id).collect(), compare(&finals)))
+        });
         let mut kept = self.lock();
         kept.running = false;
-        if let Ok(a) = analysis {
+        if let Ok(Some((key, a))) = compared {
             kept.last = Some((key, number, Arc::new(a)));
         }
         drop(kept);
@@ -133,13 +141,13 @@ async fn one(state: State<Arc<App>>, id: axum::Extension<Identity>, Path(n): Pat
 /// The comparison of the final programs as they are now, waiting for it at
 /// most [`WAIT`]; with its number.
 async fn current(app: &Arc<App>) -> Result<Option<(u64, Arc<Analysis>)>, Fail> {
-    let finals = app.db.final_programs()?;
+    let key = app.db.final_program_ids()?;
     let deadline = tokio::time::Instant::now() + WAIT;
     loop {
         let ended = app.similar.done.notified();
         tokio::pin!(ended);
         ended.as_mut().enable();
-        if let Some(found) = Analyses::find_or_start(app, &finals) {
+        if let Some(found) = Analyses::find_or_start(app, &key) {
             return Ok(Some(found));
         }
         if tokio::time::timeout_at(deadline, ended).await.is_err() {
