@@ -10,7 +10,9 @@
 //! - [`commands`] and [`cli`]: the command line, and nothing below knows it;
 //! - [`server`]: the online judge (`serve`), a front end beside `commands`;
 //! - [`similarity`]: which programs were copied, a domain of its own (it
-//!   imports none of the others).
+//!   imports none of the others);
+//! - [`safe`]: text made safe for a spreadsheet's cell or a terminal, under
+//!   all of them (it imports nothing).
 //!
 //! `docs/ARCHITECTURE.md` maps it on one page.
 
@@ -24,6 +26,7 @@ pub mod judge;
 pub mod package;
 pub mod puzzle;
 pub mod report;
+pub mod safe;
 pub mod server;
 pub mod similarity;
 pub mod workflows;

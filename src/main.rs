@@ -47,7 +47,11 @@ fn main() {
     match result {
         Ok(code) => std::process::exit(code),
         Err(err) => {
-            eprintln!("mayan-judge: error: {err:#}");
+            // An error may name a file or a contestant: no escape sequence reaches the terminal.
+            eprintln!(
+                "mayan-judge: error: {}",
+                mayan_judge::safe::terminal_safe(&format!("{err:#}"))
+            );
             std::process::exit(2);
         }
     }

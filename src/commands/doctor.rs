@@ -5,7 +5,7 @@
 use crate::cli::{ColorChoice, DoctorArgs};
 use crate::judge::doctor::{Check, Level, Machine, machine_checks, sandbox_checks, worst};
 use crate::judge::sandbox::Sandbox;
-use crate::puzzle::sim::terminal_safe;
+use crate::safe::terminal_safe;
 use anyhow::Result;
 use std::io::IsTerminal;
 

@@ -1,6 +1,8 @@
 //! Progress for long work, on stderr: an indicatif bar on a terminal, plain
 //! lines elsewhere (logs, CI, a pipe), nothing with `--quiet`. Plain lines
-//! are never empty: a step with nothing to say prints nothing.
+//! are never empty: a step with nothing to say prints nothing. What is shown
+//! (contestants' and folders' names) goes through
+//! [`crate::safe::terminal_safe`].
 
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
@@ -33,7 +35,7 @@ impl Progress {
     /// A new phase (a submission, a package): the bar's message, or a line.
     pub fn phase(&self, what: &str) {
         match self {
-            Progress::Bar(bar) => bar.set_message(what.to_string()),
+            Progress::Bar(bar) => bar.set_message(crate::safe::terminal_safe(what)),
             Progress::Lines => print_line("", what),
             Progress::Quiet => {}
         }
@@ -67,6 +69,6 @@ impl Progress {
 /// out blank ones (a pipe or a log gets no empty lines).
 fn print_line(indent: &str, text: &str) {
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        eprintln!("{indent}{line}");
+        eprintln!("{indent}{}", crate::safe::terminal_safe(line));
     }
 }

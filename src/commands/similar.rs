@@ -139,7 +139,7 @@ fn read_all(entries: Vec<Entry>, forced: Option<Lang>, reference: bool, threads:
     for read in read {
         match read {
             Ok(s) => out.push(s),
-            Err(why) => eprintln!("skipped: {why}"),
+            Err(why) => eprintln!("skipped: {}", crate::safe::terminal_safe(&why)),
         }
     }
     out

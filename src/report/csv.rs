@@ -8,35 +8,18 @@
 //! gradebook import).
 //!
 //! Every cell that holds text (contestant, test, package and file names,
-//! results, messages) goes through [`text_cell`], which keeps a spreadsheet
-//! from reading it as a formula (OWASP's "CSV Injection"); numbers are
-//! written as they are.
+//! results, messages) goes through [`crate::safe::csv_cell`], which keeps a
+//! spreadsheet from reading any part of it as a formula (OWASP's "CSV
+//! Injection"); numbers are written as they are.
 
 use super::ReportFormat;
 use crate::judge::grading::GradeReport;
+use crate::safe::csv_cell;
 use crate::workflows::ci::CiReport;
 use crate::workflows::validate::ValidationReport;
 
 /// Comma-separated values.
 pub struct Csv;
-
-/// The first characters that make a spreadsheet (Excel, LibreOffice Calc,
-/// Google Sheets) read a cell as a formula, as OWASP's "CSV Injection" page
-/// lists them: `=`, `+`, `-`, `@`, tab and carriage return.
-const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
-
-/// A text cell as written: a cell that would start a formula gets a single
-/// quote in front (`=HYPERLINK(...)` becomes `'=HYPERLINK(...)`), which
-/// spreadsheets read as "this is text"; anything else is unchanged. Only for
-/// text: a number (`-1` in a numeric column) must stay a number. The `csv`
-/// crate then quotes the cell as RFC 4180 says.
-fn text_cell(text: &str) -> String {
-    if text.starts_with(FORMULA_STARTS) {
-        format!("'{text}")
-    } else {
-        text.to_string()
-    }
-}
 
 /// Rows to CSV text.
 fn table(rows: impl IntoIterator<Item = Vec<String>>) -> String {
@@ -51,9 +34,9 @@ impl ReportFormat for Csv {
     fn grade(&self, report: &GradeReport) -> String {
         let report = &*super::with_every_test(report);
         let mut header = vec!["contestant".to_string(), "total".to_string()];
-        header.extend(report.tests.iter().map(|t| text_cell(t)));
+        header.extend(report.tests.iter().map(|t| csv_cell(t)));
         let rows = super::ranked(report).into_iter().map(|(_, _, s)| {
-            let mut row = vec![text_cell(s.name()), s.score.to_string()];
+            let mut row = vec![csv_cell(s.name()), s.score.to_string()];
             row.extend(
                 report
                     .tests
@@ -72,10 +55,10 @@ impl ReportFormat for Csv {
         let rows = report.checks.iter().map(|c| {
             let status = if c.failure.is_some() { "mismatch" } else { "ok" };
             vec![
-                text_cell(&c.package),
-                text_cell(&c.name),
-                text_cell(&c.expected.to_string()),
-                text_cell(&c.result),
+                csv_cell(&c.package),
+                csv_cell(&c.name),
+                csv_cell(&c.expected.to_string()),
+                csv_cell(&c.result),
                 status.to_string(),
             ]
         });
@@ -86,9 +69,9 @@ impl ReportFormat for Csv {
         let header = ["file", "line", "problem"].map(String::from).to_vec();
         let rows = report.problems.iter().map(|p| {
             vec![
-                text_cell(&p.file.display().to_string()),
+                csv_cell(&p.file.display().to_string()),
                 p.line.map(|l| l.to_string()).unwrap_or_default(),
-                text_cell(&p.message),
+                csv_cell(&p.message),
             ]
         });
         table(std::iter::once(header).chain(rows))
@@ -147,13 +130,13 @@ pub struct FinalGrade {
 /// Final grades for `lms`'s import: one row per student, the grade in a
 /// column named `assignment` (out of `points_possible`).
 pub fn gradebook(lms: Gradebook, assignment: &str, points_possible: i64, grades: &[FinalGrade]) -> String {
-    let assignment = text_cell(assignment);
+    let assignment = csv_cell(assignment);
     match lms {
         Gradebook::Moodle => {
             let header = vec!["username".into(), "fullname".into(), assignment];
             let rows = grades
                 .iter()
-                .map(|g| vec![text_cell(&g.login), text_cell(&g.name), g.points.to_string()]);
+                .map(|g| vec![csv_cell(&g.login), csv_cell(&g.name), g.points.to_string()]);
             table(std::iter::once(header).chain(rows))
         }
         Gradebook::Canvas => {
@@ -173,10 +156,10 @@ pub fn gradebook(lms: Gradebook, assignment: &str, points_possible: i64, grades:
             ];
             let rows = grades.iter().map(|g| {
                 vec![
-                    text_cell(&g.name),
+                    csv_cell(&g.name),
                     blank(),
                     blank(),
-                    text_cell(&g.login),
+                    csv_cell(&g.login),
                     blank(),
                     g.points.to_string(),
                 ]
@@ -205,20 +188,6 @@ mod tests {
     }
 
     #[test]
-    fn text_that_would_start_a_formula_gets_a_quote_in_front() {
-        for hostile in [LINK, "+1+1", "-2+3", "@SUM(A1:A9)", "\tx", "\r=1+1"] {
-            assert_eq!(text_cell(hostile), format!("'{hostile}"), "{hostile:?}");
-        }
-    }
-
-    #[test]
-    fn other_text_is_left_as_it_is() {
-        for plain in ["alice", "secret/1", "", "'x", " =1", "a=b", "1", "a\tb"] {
-            assert_eq!(text_cell(plain), plain);
-        }
-    }
-
-    #[test]
     fn a_grading_quotes_names_and_test_names_but_not_points() {
         let mut report = GradeReport::new("mayan", String::new());
         report.tests = vec!["secret/1".into(), "-2".into()];
@@ -238,6 +207,19 @@ mod tests {
                 vec![&format!("'{LINK}"), "0", "0", "0"]
             ]
         );
+    }
+
+    #[test]
+    fn a_formula_after_a_semicolon_is_neutralised_in_both_gradebooks() {
+        let grades = [FinalGrade {
+            login: "hugo".into(),
+            name: "Hugo;=1+1".into(),
+            points: 7,
+        }];
+        for lms in [Gradebook::Moodle, Gradebook::Canvas] {
+            let text = gradebook(lms, "Mayan puzzle", 310, &grades);
+            assert!(text.contains("Hugo;'=1+1") && !text.contains(";=1+1"), "{text}");
+        }
     }
 
     fn class() -> Vec<FinalGrade> {

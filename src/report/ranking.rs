@@ -144,7 +144,7 @@ impl ReportFormat for Ranking {
         header(&mut out, report);
         table(&mut out, report);
         legend(&mut out, report);
-        crate::puzzle::sim::terminal_safe(&out)
+        crate::safe::terminal_safe(&out)
     }
 
     fn ci(&self, report: &CiReport) -> String {

@@ -67,7 +67,7 @@ fn submission(out: &mut String, report: &GradeReport, s: &SubmissionReport) {
 }
 
 /// Everything a program wrote (outputs in diffs, compiler messages) is
-/// passed through [`crate::puzzle::sim::terminal_safe`]: no escape sequence reaches
+/// passed through [`crate::safe::terminal_safe`]: no escape sequence reaches
 /// the terminal.
 impl ReportFormat for Text {
     fn grade(&self, report: &GradeReport) -> String {
@@ -110,7 +110,7 @@ impl ReportFormat for Text {
                 let _ = writeln!(out, "{:<width$}  {:>9}  {}", s.name(), score, s.verdict_counts());
             }
         }
-        crate::puzzle::sim::terminal_safe(&out)
+        crate::safe::terminal_safe(&out)
     }
 
     fn ci(&self, report: &CiReport) -> String {
@@ -172,7 +172,7 @@ impl ReportFormat for Text {
             report.checks.len(),
             report.failures()
         );
-        crate::puzzle::sim::terminal_safe(&out)
+        crate::safe::terminal_safe(&out)
     }
 
     fn validation(&self, report: &ValidationReport) -> String {
@@ -188,6 +188,6 @@ impl ReportFormat for Text {
             report.coverage.tests,
             if n == 1 { "" } else { "s" }
         );
-        crate::puzzle::sim::terminal_safe(&out)
+        crate::safe::terminal_safe(&out)
     }
 }

@@ -133,6 +133,8 @@ pub struct App {
     /// The admission of password checks (one per core at a time: each
     /// argon2id check takes 19 MiB; fair between accounts).
     pub signins: Admission,
+    /// The teacher's page of copied programs: its comparisons.
+    pub similar: super::similar::Analyses,
 }
 
 /// What a viewer sees of a judged submission: the one table of
@@ -250,6 +252,7 @@ impl App {
                 r.submissions_per_minute,
             ))),
             signins: Admission::new(sign_in_cores(), sign_in_checks_admitted()),
+            similar: Default::default(),
         };
         Ok(Arc::new(app))
     }

@@ -284,6 +284,8 @@ pub struct FullSubmission {
 /// A contestant's last program.
 #[derive(Clone, Debug)]
 pub struct FinalProgram {
+    /// The submission's id.
+    pub id: i64,
     /// The contestant's name.
     pub user: String,
     /// Its file name.
@@ -732,6 +734,7 @@ impl Db {
         let rows = stmt
             .query_map([], |r| {
                 Ok(FinalProgram {
+                    id: r.get(0)?,
                     user: r.get(1)?,
                     file_name: r.get(2)?,
                     source: r.get(3)?,
@@ -739,6 +742,17 @@ impl Db {
             })?
             .collect::<Result<_, _>>()?;
         Ok(rows)
+    }
+
+    /// The ids of [`Db::final_programs`], in its order, without their
+    /// sources (what the teacher's page of copied programs is kept by).
+    pub fn final_program_ids(&self) -> DbResult<Vec<i64>> {
+        let sql = "SELECT s.id FROM submissions s JOIN users u ON u.id = s.user_id \
+                   WHERE s.id IN (SELECT MAX(id) FROM submissions GROUP BY user_id) ORDER BY u.name";
+        let conn = self.read();
+        let mut stmt = conn.prepare(sql)?;
+        let ids = stmt.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
+        Ok(ids)
     }
 
     /// Puts back in the queue what a killed server was judging: its

@@ -3,6 +3,7 @@
 //! whose side-by-side view of a pair is also the teacher's page in `serve`.
 
 use super::{Analysis, Pair};
+use crate::safe::{csv_cell, terminal_safe};
 use html_escape::encode_text as esc;
 use serde::Serialize;
 use std::fmt::Write;
@@ -92,6 +93,8 @@ fn round(x: f64) -> f64 {
 }
 
 /// One row a pair that shares anything: names, similarity, shares, lines.
+/// Names are written through [`csv_cell`]: a folder named `=HYPERLINK(...)`
+/// is text in a spreadsheet, not a formula.
 pub fn csv(analysis: &Analysis) -> String {
     let mut w = csv::Writer::from_writer(Vec::new());
     let header = [
@@ -118,8 +121,8 @@ pub fn csv(analysis: &Analysis) -> String {
                 .join(" ")
         };
         w.write_record([
-            analysis.programs[p.a].name.clone(),
-            analysis.programs[p.b].name.clone(),
+            csv_cell(&analysis.programs[p.a].name),
+            csv_cell(&analysis.programs[p.b].name),
             format!("{:.4}", p.similarity),
             format!("{:.4}", p.share_a),
             format!("{:.4}", p.share_b),
@@ -133,7 +136,9 @@ pub fn csv(analysis: &Analysis) -> String {
     String::from_utf8(w.into_inner().expect("flushing to memory")).expect("CSV of UTF-8 is UTF-8")
 }
 
-/// The terminal's summary: the `top` most similar pairs, and the groups.
+/// The terminal's summary: the `top` most similar pairs, and the groups,
+/// through [`terminal_safe`] (a folder's name cannot set the terminal's
+/// title or clear it).
 pub fn text(analysis: &Analysis, top: usize) -> String {
     let mut out = String::new();
     let name = |i: usize| analysis.programs[i].name.as_str();
@@ -177,7 +182,7 @@ pub fn text(analysis: &Analysis, top: usize) -> String {
         let names: Vec<&str> = g.iter().map(|&i| name(i)).collect();
         let _ = writeln!(out, "group of {}: {}", g.len(), names.join(", "));
     }
-    out
+    terminal_safe(&out)
 }
 
 /// The style of the HTML views.
@@ -195,7 +200,8 @@ table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding
 /// with every fragment highlighted in its colour.
 pub fn pair_html(analysis: &Analysis, p: &Pair) -> String {
     let (pa, pb) = (&analysis.programs[p.a], &analysis.programs[p.b]);
-    let (ta, tb) = (&analysis.texts[p.a], &analysis.texts[p.b]);
+    let ta: Vec<&str> = analysis.texts[p.a].lines().collect();
+    let tb: Vec<&str> = analysis.texts[p.b].lines().collect();
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -229,8 +235,8 @@ pub fn pair_html(analysis: &Analysis, p: &Pair) -> String {
             "<tr{low}><td class=\"m{}\">{}</td><td>{}</td><td>{}</td><td>{} ({} tokens, weight {:.0})</td></tr>",
             i % 8,
             i + 1,
-            code(ta, f.lines_a, &[]),
-            code(tb, f.lines_b, &[]),
+            code(&ta, f.lines_a, &[]),
+            code(&tb, f.lines_b, &[]),
             esc(&f.reason),
             f.tokens,
             f.weight
@@ -249,36 +255,44 @@ pub fn pair_html(analysis: &Analysis, p: &Pair) -> String {
         .enumerate()
         .map(|(i, f)| (f.lines_b, i))
         .collect();
-    let all = |t: &str| [1, t.lines().count().max(1) as u32];
+    let all = |t: &[&str]| [1, t.len() as u32];
     let _ = write!(
         out,
         "<div>{}</div><div>{}</div>",
-        code(ta, all(ta), &marks_a),
-        code(tb, all(tb), &marks_b)
+        code(&ta, all(&ta), &marks_a),
+        code(&tb, all(&tb), &marks_b)
     );
     out.push_str("</div></details>\n");
     out
 }
 
-/// Lines `range` of `text`, numbered, those in a mark highlighted in its colour.
-fn code(text: &str, range: [u32; 2], marks: &[([u32; 2], usize)]) -> String {
-    let mut out = String::from("<div class=\"code\">");
-    for (n, line) in text.lines().enumerate().map(|(i, l)| (i as u32 + 1, l)) {
-        if n < range[0] || n > range[1] {
-            continue;
+/// Lines `range` of `lines`, numbered, those in a mark highlighted in its
+/// colour (the first mark that holds it). Each line is looked at once, and
+/// each mark's lines once: a program of many lines and many fragments costs
+/// their sum, not their product.
+fn code(lines: &[&str], range: [u32; 2], marks: &[([u32; 2], usize)]) -> String {
+    let (from, to) = (range[0].max(1) as usize, (range[1] as usize).min(lines.len()));
+    let mut mark: Vec<Option<usize>> = vec![None; to.saturating_sub(from) + 1];
+    for &(r, i) in marks.iter().rev() {
+        let (a, b) = ((r[0] as usize).max(from), (r[1] as usize).min(to));
+        for n in a..=b {
+            mark[n - from] = Some(i);
         }
-        match marks.iter().find(|(r, _)| r[0] <= n && n <= r[1]) {
-            Some((_, i)) => {
+    }
+    let mut out = String::from("<div class=\"code\">");
+    for n in from..=to {
+        let line = esc(lines[n - 1]);
+        match mark[n - from] {
+            Some(i) => {
                 let _ = writeln!(
                     out,
-                    "<span class=\"m{}\" title=\"fragment {}\"><span class=\"n\">{n}</span>{}</span>",
+                    "<span class=\"m{}\" title=\"fragment {}\"><span class=\"n\">{n}</span>{line}</span>",
                     i % 8,
                     i + 1,
-                    esc(line)
                 );
             }
             None => {
-                let _ = writeln!(out, "<span class=\"n\">{n}</span>{}", esc(line));
+                let _ = writeln!(out, "<span class=\"n\">{n}</span>{line}");
             }
         }
     }

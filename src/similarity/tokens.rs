@@ -320,8 +320,11 @@ impl Walker<'_> {
         self.node(left, depth + 1)?;
         let mid = self.out.len();
         self.node(right, depth + 1)?;
-        let key = |t: &[Token]| (t.len(), t.iter().map(|t| t.tok).collect::<Vec<_>>());
-        if key(&self.out[mid..]) < key(&self.out[start..mid]) {
+        // Compared in place, length first: a deep chain (`a + b + c + ...`)
+        // costs its length once, not once per level.
+        let (l, r) = (&self.out[start..mid], &self.out[mid..]);
+        let toks = |t: &[Token]| t.iter().map(|t| t.tok).collect::<Vec<_>>();
+        if r.len() < l.len() || r.len() == l.len() && toks(r) < toks(l) {
             self.out[start..].rotate_left(mid - start);
         }
         Ok(())

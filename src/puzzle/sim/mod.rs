@@ -13,7 +13,7 @@ pub use board::{
     is_marked,
 };
 pub use parse::{
-    BOM, Location, MAX_MOVES, Puzzle, PuzzleError, PuzzleRule, Token, describe_first_run, escape_control,
-    parse_int, show_token, strip_bom, terminal_safe, tokens, unsupported_max_n,
+    BOM, Location, MAX_MOVES, Puzzle, PuzzleError, PuzzleRule, Token, describe_first_run, parse_int,
+    show_token, strip_bom, tokens, unsupported_max_n,
 };
 pub use render::{Style, render, render_replay, render_trace};

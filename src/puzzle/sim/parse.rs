@@ -211,23 +211,7 @@ pub fn show_token(tok: &[u8]) -> String {
     }
 }
 
-/// A character as it may be shown on a terminal: control characters (ESC,
-/// BEL, CR, ...) escaped as `\u{1b}`, so text from a program can neither
-/// move the cursor nor recolour the screen; newline and tab kept.
-pub fn escape_control(c: char) -> impl Iterator<Item = char> {
-    let escape = c.is_control() && c != '\n' && c != '\t';
-    let (plain, escaped) = if escape {
-        (None, Some(c.escape_unicode()))
-    } else {
-        (Some(c), None)
-    };
-    plain.into_iter().chain(escaped.into_iter().flatten())
-}
-
-/// `text` with [`escape_control`] applied to every character.
-pub fn terminal_safe(text: &str) -> String {
-    text.chars().flat_map(escape_control).collect()
-}
+use crate::safe::escape_control;
 
 /// Parses a decimal integer (optional sign). Values beyond i64 saturate, so a
 /// huge number is still "a number that is out of range", not a different
@@ -396,6 +380,5 @@ mod tests {
     fn shown_tokens_are_short_and_escape_control_characters() {
         assert_eq!(show_token(b"\x1b[2Jwipe"), "\\u{1b}[2Jwipe");
         assert_eq!(show_token(&[b'9'; 100]), format!("{}...", "9".repeat(20)));
-        assert_eq!(terminal_safe("a\x07b\nc\td\re"), "a\\u{7}b\nc\td\\u{d}e");
     }
 }
