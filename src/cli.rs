@@ -475,9 +475,15 @@ pub struct SimilarArgs {
     /// The language of files whose extension does not say (c, cpp, python, rust).
     #[arg(long)]
     pub language: Option<String>,
-    /// Pairs at or above this similarity (0 to 1) are flagged and grouped.
-    #[arg(long, default_value_t = 0.55)]
-    pub threshold: f64,
+    /// Pairs at or above this similarity (0 to 1) are flagged and grouped
+    /// [default: from the class: --spreads above its median similarity].
+    #[arg(long)]
+    pub threshold: Option<f64>,
+    /// Without --threshold: pairs this many spreads (robust standard
+    /// deviations) above the class's median similarity are flagged (the
+    /// threshold kept between 0.35 and 0.6).
+    #[arg(long, default_value_t = crate::similarity::SPREADS)]
+    pub spreads: f64,
     /// A fragment in at least this share of the programs counts for nothing.
     #[arg(long, default_value_t = 0.3)]
     pub common_share: f64,

@@ -97,7 +97,7 @@ fn ours(items: &[Item]) -> Scores {
         .collect();
     let sim = |i: usize, j: usize| sims.get(&(i, j)).copied().unwrap_or(0.0);
     explain(items, &sim);
-    corpus::score(items, &sim)
+    corpus::score(items, &sim, None)
 }
 
 /// The cases closest to the line, for a person reading the figures: the
@@ -121,7 +121,7 @@ fn explain(items: &[Item], sim: &dyn Fn(usize, usize) -> f64) {
     }
     neg.sort_by(|x, y| y.0.total_cmp(&x.0));
     heavy.sort_by(|x, y| x.0.total_cmp(&y.0));
-    let t = Options::default().threshold;
+    let t = Options::default().threshold.unwrap_or(0.5);
     let share = |v: &[(f64, usize, usize)]| {
         100.0 * v.iter().filter(|p| p.0 >= t).count() as f64 / v.len().max(1) as f64
     };
@@ -200,9 +200,11 @@ fn peer(
             }
         }
     }
-    Ok(corpus::score(items, &|i, j| {
-        sims.get(&(i, j)).copied().unwrap_or(0.0)
-    }))
+    Ok(corpus::score(
+        items,
+        &|i, j| sims.get(&(i, j)).copied().unwrap_or(0.0),
+        None,
+    ))
 }
 
 fn output(cmd: &mut Command) -> Result<String> {
