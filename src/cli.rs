@@ -481,11 +481,11 @@ pub struct SimilarArgs {
     pub threshold: Option<f64>,
     /// Without --threshold: pairs this many spreads (robust standard
     /// deviations) above the class's median similarity are flagged (the
-    /// threshold kept between 0.35 and 0.6).
+    /// threshold kept between 0.5 and 0.55).
     #[arg(long, default_value_t = crate::similarity::SPREADS)]
     pub spreads: f64,
     /// A fragment in at least this share of the programs counts for nothing.
-    #[arg(long, default_value_t = 0.3)]
+    #[arg(long, default_value_t = 0.2)]
     pub common_share: f64,
     /// Pairs shown on the terminal (and, with every flagged pair, in --html).
     #[arg(long, default_value_t = 20)]

@@ -471,16 +471,27 @@ mod tests {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let items = build(root, 2, 7).unwrap();
         let tuning = part(&items, Part::Tuning);
-        for spreads in [3.0, 4.0, 5.0, 6.0] {
-            let o = super::super::Options {
-                spreads,
-                ..Default::default()
-            };
-            let (s, a) = evaluate(&tuning, &o);
-            eprintln!(
-                "tuning, spreads {spreads}: median {:.3} spread {:.3} threshold {:.3} ({:?}); {s:?}",
-                a.baseline.median, a.baseline.spread, a.threshold, a.baseline.rule
-            );
+        let held = part(&build(root, 2, 7).unwrap(), Part::HeldOut);
+        for max_share_weight in [1.0] {
+            for common_share in [0.2] {
+                let o = super::super::Options {
+                    max_share_weight,
+                    common_share,
+                    ..Default::default()
+                };
+                for (name, class) in [("tuning", &tuning), ("held", &held)] {
+                    let (s, a) = evaluate(class, &o);
+                    eprintln!(
+                        "{name} max {max_share_weight} common {common_share}: median {:.3} spread {:.3} threshold {:.3} ({:?}); auc {:.4} h1 {:.3} t1 {:.3} flagged heavy {:.3} indep {:.4} trans {:.2}",
+                        a.baseline.median, a.baseline.spread, a.threshold, a.baseline.rule, s.auc, s.heavy_at_1, s.threshold_1, s.heavy_flagged.unwrap(), s.independent_flagged.unwrap(), s.translations_flagged.unwrap()
+                    );
+                    for t in [0.5, 0.55, 0.6] {
+                        let o = super::super::Options { threshold: Some(t), ..o.clone() };
+                        let (s, _) = evaluate(class, &o);
+                        eprintln!("   at {t}: heavy {:.3} indep {:.4} trans {:.2}", s.heavy_flagged.unwrap(), s.independent_flagged.unwrap(), s.translations_flagged.unwrap());
+                    }
+                }
+            }
         }
         let held = part(&build(root, 2, 2011).unwrap(), Part::HeldOut);
         let (s, a) = evaluate(&held, &Default::default());
@@ -508,5 +519,20 @@ mod tests {
             .collect();
         neg.sort_by(|x, y| y.0.total_cmp(&x.0));
         eprintln!("closest independent: {:?}", &neg[..neg.len().min(6)]);
+        let n_neg = held
+            .iter()
+            .enumerate()
+            .flat_map(|(i, x)| held[i + 1..].iter().map(move |y| (x, y)))
+            .filter(|(x, y)| x.family != y.family && x.lang == y.lang)
+            .count();
+        for t in [0.45, 0.5, 0.55, 0.6, 0.65, 0.7] {
+            let fp = neg.iter().filter(|x| x.0 >= t).count();
+            let tp = heavy.iter().filter(|x| x.0 >= t).count();
+            eprintln!("at {t}: {fp} of {n_neg} independent, {tp} of {} copies", heavy.len());
+        }
+        for lang in [Lang::C, Lang::Cpp, Lang::Python, Lang::Rust] {
+            let top: Vec<_> = neg.iter().filter(|x| x.1.ends_with(match lang { Lang::C => ".c", Lang::Cpp => ".cpp", Lang::Python => ".py", Lang::Rust => ".rs" })).take(2).collect();
+            eprintln!("{lang:?}: {top:?}");
+        }
     }
 }

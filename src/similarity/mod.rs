@@ -117,7 +117,7 @@ impl Default for Options {
         // Chosen on the tuning part of the labelled corpus (`corpus::Part`,
         // tests/integration/similar.rs `tune`), reported on the held-out part.
         Options {
-            common_share: 0.3,
+            common_share: 0.2,
             threshold: None,
             spreads: SPREADS,
             min_tokens: 60.0,
@@ -141,6 +141,10 @@ pub struct Fragment {
     pub weight: f64,
     /// Why it is counted.
     pub reason: String,
+    /// Whether it stands elsewhere in the order of the other program's
+    /// fragments (a reordered function or statement): not on the longest
+    /// run of fragments in the same order in both.
+    pub moved: bool,
 }
 
 /// Two programs compared.
@@ -169,11 +173,11 @@ pub const SPREADS: f64 = 4.0;
 /// The class's threshold is never below this: in a class of programs that
 /// are all alike (one published outline), the spread is small and the tail
 /// of honest pairs would otherwise be flagged.
-pub const FLOOR: f64 = 0.35;
+pub const FLOOR: f64 = 0.5;
 /// Nor above this: a pair this similar is flagged in any class.
-pub const CEILING: f64 = 0.6;
+pub const CEILING: f64 = 0.55;
 /// The threshold of a class too small to have a distribution.
-pub const SMALL_CLASS_THRESHOLD: f64 = 0.5;
+pub const SMALL_CLASS_THRESHOLD: f64 = 0.55;
 /// Programs below which a class has no distribution of its own.
 pub const MIN_CLASS: usize = 5;
 /// The smallest spread used (similarities are rounded to 4 places; a class
@@ -193,6 +197,8 @@ pub struct Baseline {
     pub pairs: usize,
     /// How the threshold in force was set.
     pub rule: Rule,
+    /// The spreads above the median a pair is flagged at (with [`Rule::Class`]).
+    pub spreads: f64,
 }
 
 /// How the threshold in force was set.
@@ -249,6 +255,7 @@ fn baseline(sources: &[Source], pairs: &[Pair], options: &Options) -> (Baseline,
         spread,
         pairs: n,
         rule,
+        spreads: options.spreads,
     };
     (base, threshold)
 }
@@ -572,6 +579,7 @@ fn compare(sources: &[Source], prepared: &[Prepared], a: usize, b: usize, option
     let similarity = share_a.max(share_b) * m + share_a.min(share_b) * (1.0 - m);
     let similarity = similarity * evidence;
     fragments.sort_by_key(|f| (f.lines_a[0], f.lines_b[0]));
+    mark_moved(&mut fragments);
     Some(Pair {
         a,
         b,
@@ -582,6 +590,34 @@ fn compare(sources: &[Source], prepared: &[Prepared], a: usize, b: usize, option
         above_baseline: 0.0,
         fragments,
     })
+}
+
+/// Marks the fragments (in the first program's order) that are not on the
+/// longest run in the same order in the second program.
+fn mark_moved(fragments: &mut [Fragment]) {
+    let n = fragments.len();
+    // Longest increasing subsequence of the starts in the second program (O(n²): tens of fragments).
+    let mut best = vec![1usize; n];
+    let mut prev = vec![usize::MAX; n];
+    for i in 0..n {
+        for j in 0..i {
+            if fragments[j].lines_b[0] <= fragments[i].lines_b[0] && best[j] + 1 > best[i] {
+                best[i] = best[j] + 1;
+                prev[i] = j;
+            }
+        }
+    }
+    let Some(mut at) = (0..n).max_by_key(|&i| best[i]) else {
+        return;
+    };
+    fragments.iter_mut().for_each(|f| f.moved = true);
+    loop {
+        fragments[at].moved = false;
+        match prev[at] {
+            usize::MAX => break,
+            p => at = p,
+        }
+    }
 }
 
 fn fragment(
@@ -605,6 +641,7 @@ fn fragment(
         tokens: len,
         weight,
         reason,
+        moved: false,
     }
 }
 
@@ -734,6 +771,47 @@ int clear_marks(int n) {
         );
         assert_eq!(a.compared, 2);
         assert!(a.pairs.iter().all(|p| p.a == 2 || p.b == 2));
+    }
+
+    #[test]
+    fn a_class_of_two_or_three_says_so_and_uses_the_stated_default() {
+        let s: Vec<Source> = ["a", "b", "c"].iter().map(|n| src(n, PROG, Lang::Cpp)).collect();
+        let a = analyse(&s, &[], &Options::default(), &|_, _| {});
+        assert_eq!(a.baseline.rule, Rule::SmallClass);
+        assert_eq!(a.threshold, SMALL_CLASS_THRESHOLD);
+    }
+
+    #[test]
+    fn a_class_sharing_nothing_flags_from_the_floor_and_a_fixed_threshold_is_kept() {
+        let s: Vec<Source> = (0..6)
+            .map(|k| {
+                let body = "x = x * 3 + y; ".repeat(k + 1);
+                src(&format!("p{k}"), &format!("int f{k}(int x, int y) {{ {body} return x; }}"), Lang::C)
+            })
+            .collect();
+        let a = analyse(&s, &[], &Options::default(), &|_, _| {});
+        assert_eq!((a.baseline.rule, a.threshold), (Rule::Floor, FLOOR), "{:?}", a.baseline);
+        let fixed = Options {
+            threshold: Some(0.9),
+            ..Options::default()
+        };
+        let a = analyse(&s, &[], &fixed, &|_, _| {});
+        assert_eq!((a.baseline.rule, a.threshold), (Rule::Fixed, 0.9));
+    }
+
+    #[test]
+    fn fragments_out_of_order_are_marked_moved() {
+        let (head, tail) = PROG.split_at(PROG.find("int clear_marks").unwrap());
+        let head = head.replacen("int grid[5][7];\nint best = 0;\n", "", 1);
+        let swapped = format!("int grid[5][7];\nint best = 0;\n{tail}\n{head}");
+        let a = analyse(
+            &[src("a", PROG, Lang::Cpp), src("b", &swapped, Lang::Cpp)],
+            &[],
+            &Options::default(),
+            &|_, _| {},
+        );
+        let f = &a.pairs[0].fragments;
+        assert!(f.iter().any(|f| f.moved) && f.iter().any(|f| !f.moved), "{f:?}");
     }
 
     #[test]
