@@ -40,9 +40,7 @@ pub fn if_as_conditional(text: &str, lang: Lang, _: &mut fastrand::Rng) -> Strin
     let Some(tree) = parse(text, lang) else {
         return text.to_string();
     };
-    let ifs = nodes(&tree, &|n| {
-        matches!(n.kind(), "if_statement" | "if_expression") && n.child_by_field_name("alternative").is_some()
-    });
+    let ifs = nodes(&tree, &|n| matches!(n.kind(), "if_statement" | "if_expression"));
     let t = |n: tree_sitter::Node| &text[n.byte_range()];
     let edits: Vec<Edit> = ifs
         .iter()
@@ -51,6 +49,19 @@ pub fn if_as_conditional(text: &str, lang: Lang, _: &mut fastrand::Rng) -> Strin
             let then = n.child_by_field_name("consequence")?;
             let mut w = n.walk();
             let alts: Vec<_> = n.children_by_field_name("alternative", &mut w).collect();
+            if alts.is_empty() && lang != Lang::Rust {
+                // `if (c) x = a;` as `x = c ? a : x;`.
+                let (x, a) = assigns(text, only_statement(then)?)?;
+                if x == "return" || n.parent().is_some_and(|p| !matches!(p.kind(), "compound_statement" | "block")) {
+                    return None;
+                }
+                let c = t(cond);
+                let c = c.strip_prefix('(').and_then(|c| c.strip_suffix(')')).unwrap_or(c);
+                return Some(match lang {
+                    Lang::Python => (n.byte_range(), format!("{x} = {a} if {c} else {x}")),
+                    _ => (n.byte_range(), format!("{x} = ({c}) ? {a} : {x};")),
+                });
+            }
             let [alt] = alts[..] else { return None };
             let other = match alt.kind() {
                 "else_clause" => alt.child_by_field_name("body").or_else(|| alt.named_child(0))?,
