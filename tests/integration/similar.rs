@@ -389,3 +389,72 @@ fn serve_the_teachers_page_shows_copied_programs_and_contestants_get_403() {
         );
     }
 }
+
+#[test]
+fn a_flagged_pair_says_how_far_above_the_class_it_stands_and_moved_code_is_marked() {
+    let dir = tempfile::tempdir().unwrap();
+    write_in(dir.path(), "a.cpp", PROG);
+    let (_, reorder) = disguise::MEDIUM
+        .iter()
+        .find(|(n, _)| *n == "reorder functions")
+        .unwrap();
+    let moved = reorder(
+        PROG,
+        mayan_judge::similarity::Lang::Cpp,
+        &mut fastrand::Rng::with_seed(5),
+    );
+    assert_ne!(moved, PROG);
+    write_in(dir.path(), "b.cpp", &moved);
+    for f in [
+        "flat_array.c",
+        "struct_ptr.c",
+        "struct_board.cpp",
+        "lambda_solver.cpp",
+        "textbook.cpp",
+        "class_solver.py",
+        "vec_columns.rs",
+    ] {
+        std::fs::copy(
+            manifest().join("testdata/similar/independent").join(f),
+            dir.path().join(f),
+        )
+        .unwrap();
+    }
+    let (json, html) = (dir.path().join("r.json"), dir.path().join("r.html"));
+    let out = judge()
+        .arg("similar")
+        .arg(dir.path())
+        .arg("--json")
+        .arg(&json)
+        .arg("--html")
+        .arg(&html)
+        .arg("-q")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.lines().nth(1).unwrap().contains("this class's median similarity"),
+        "{stdout}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let base = &v["baseline"];
+    assert!(
+        ["class", "floor", "ceiling"].contains(&base["rule"].as_str().unwrap()),
+        "{base}"
+    );
+    let top = &v["pairs"][0];
+    assert!(top["b"].as_str().unwrap().ends_with("b.cpp"), "{top}");
+    assert!(top["above_baseline"].as_f64().unwrap() > 4.0, "{top}");
+    assert!(
+        top["fragments"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["moved"] == true),
+        "{top}"
+    );
+    let html = std::fs::read_to_string(&html).unwrap();
+    assert!(html.contains("moved: in another order in the other program"));
+    assert!(html.contains("spreads above the class&#39;s median") || html.contains("spreads above the class's median"));
+}
