@@ -84,8 +84,8 @@ pub enum Command {
 reformatting, reordered functions and translations between languages do not hide a copy; code most programs \
 of the class share counts for little. A file that cannot be read (not text, over 1 MiB, unknown language) is \
 named on stderr and the rest are compared. How it works, and the JSON schema: docs/SIMILAR.md.\n\n\
-Exit codes: 0 no pair at or above --threshold, 1 some pair at or above it, 2 fewer than two programs to \
-compare, or bad options."
+Exit codes: 0 no pair at or above the threshold (--threshold, or the class's own), 1 some pair at or above \
+it, 2 fewer than two programs to compare, or bad options."
     )]
     Similar(SimilarArgs),
     /// Generate new tests (`.in` and `.ans`) from a seed, reproducibly.

@@ -36,7 +36,7 @@ pub fn run(args: &SimilarArgs) -> Result<i32> {
     {
         bail!("--threshold {t}: a similarity is between 0 and 1");
     }
-    if !(args.spreads > 0.0) {
+    if args.spreads.is_nan() || args.spreads <= 0.0 {
         bail!("--spreads {}: a number of spreads above 0", args.spreads);
     }
     let entries = match &args.contest {

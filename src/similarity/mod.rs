@@ -10,7 +10,10 @@
 //! 4. [`tiling`]: Greedy String Tiling measures and aligns each candidate
 //!    pair exactly; each token counts by how rare its k-grams are in the
 //!    class, so code every solution shares counts for little.
-//! 5. Pairs ranked, groups of three or more (connected above a threshold).
+//! 5. Pairs ranked; the threshold from the class's own similarities (its
+//!    median and spread, [`Baseline`]) unless one is fixed; each pair's
+//!    distance above that median; groups of three or more (connected above
+//!    the threshold).
 //!
 //! It knows nothing of the command line or the server: [`Source`]s in,
 //! an [`Analysis`] out, and [`render`] writes it as JSON, CSV or HTML.
@@ -237,7 +240,11 @@ fn baseline(sources: &[Source], pairs: &[Pair], options: &Options) -> (Baseline,
             }
         }
     }
-    let (mut v, n) = if n_same >= 10 { (same, n_same) } else { (all, n_all) };
+    let (mut v, n) = if n_same >= 10 {
+        (same, n_same)
+    } else {
+        (all, n_all)
+    };
     v.resize(n.max(v.len()), 0.0);
     let median = median(&mut v);
     let mut dev: Vec<f64> = v.iter().map(|s| (s - median).abs()).collect();
@@ -266,7 +273,11 @@ fn median(v: &mut [f64]) -> f64 {
     }
     v.sort_by(f64::total_cmp);
     let m = v.len() / 2;
-    if v.len() % 2 == 1 { v[m] } else { (v[m - 1] + v[m]) / 2.0 }
+    if v.len() % 2 == 1 {
+        v[m]
+    } else {
+        (v[m - 1] + v[m]) / 2.0
+    }
 }
 
 /// A program as the analysis saw it.
@@ -786,11 +797,20 @@ int clear_marks(int n) {
         let s: Vec<Source> = (0..6)
             .map(|k| {
                 let body = "x = x * 3 + y; ".repeat(k + 1);
-                src(&format!("p{k}"), &format!("int f{k}(int x, int y) {{ {body} return x; }}"), Lang::C)
+                src(
+                    &format!("p{k}"),
+                    &format!("int f{k}(int x, int y) {{ {body} return x; }}"),
+                    Lang::C,
+                )
             })
             .collect();
         let a = analyse(&s, &[], &Options::default(), &|_, _| {});
-        assert_eq!((a.baseline.rule, a.threshold), (Rule::Floor, FLOOR), "{:?}", a.baseline);
+        assert_eq!(
+            (a.baseline.rule, a.threshold),
+            (Rule::Floor, FLOOR),
+            "{:?}",
+            a.baseline
+        );
         let fixed = Options {
             threshold: Some(0.9),
             ..Options::default()

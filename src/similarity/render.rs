@@ -212,7 +212,10 @@ pub fn baseline_line(analysis: &Analysis) -> String {
             "threshold {:.3}: the ceiling ({} spreads above {class} is higher)",
             analysis.threshold, b.spreads
         ),
-        Rule::Fixed => format!("threshold {:.3}: fixed by --threshold; {class}", analysis.threshold),
+        Rule::Fixed => format!(
+            "threshold {:.3}: fixed by --threshold; {class}",
+            analysis.threshold
+        ),
         Rule::SmallClass => format!(
             "threshold {:.3}: the default for a class of fewer than {} programs, which has no distribution of its own",
             analysis.threshold,

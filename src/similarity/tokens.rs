@@ -13,7 +13,11 @@
 //! is written the same way in every language; the operands of a binary
 //! operation are written in a canonical order (`x > 0` is `0 < x`). C and C++ macros are written
 //! out where they are used first (`macros`), so `rep(i, 0, n)` is the loop
-//! it stands for.
+//! it stands for. What a disguise changes without changing the program is
+//! erased: a statement that reads or writes is one [`Tok::Io`] whatever the
+//! call (`scanf`, `cin >>`, `input()`); a conditional expression is the
+//! `if`/`else` it stands for and `if (!c) A else B` is `if (c) B else A`;
+//! each run of simple statements of a block is in a canonical order.
 
 use std::fmt;
 
@@ -194,7 +198,9 @@ pub fn tokenize(source: &str, lang: Lang) -> Result<(Vec<Token>, f64), TokenizeE
         nodes: 0,
     };
     walker.node(tree.root_node(), 0)?;
-    walker.out.dedup_by(|next, prev| next.tok == Tok::Io && prev.tok == Tok::Io);
+    walker
+        .out
+        .dedup_by(|next, prev| next.tok == Tok::Io && prev.tok == Tok::Io);
     let error_share = walker.errors as f64 / walker.nodes.max(1) as f64;
     Ok((walker.out, error_share))
 }
@@ -397,7 +403,14 @@ impl Walker<'_> {
                 if k == 1 {
                     self.emit(Tok::Else, part);
                 }
-                self.emit(if target.is_some() { Tok::Assign } else { Tok::Return }, node);
+                self.emit(
+                    if target.is_some() {
+                        Tok::Assign
+                    } else {
+                        Tok::Return
+                    },
+                    node,
+                );
                 if compound {
                     self.emit(Tok::Arith, node);
                 }
@@ -570,9 +583,33 @@ const BLOCKS: &[&str] = &[
 
 /// Names whose call reads or writes (C, C++, Python, Rust).
 const IO_NAMES: &[&str] = &[
-    "scanf", "printf", "puts", "gets", "fgets", "getchar", "putchar", "fscanf", "fprintf", "getline", "cin",
-    "cout", "cerr", "input", "print", "readline", "readlines", "stdin", "stdout", "read_line",
-    "read_to_string", "println", "eprintln", "writeln", "write", "read", "lines",
+    "scanf",
+    "printf",
+    "puts",
+    "gets",
+    "fgets",
+    "getchar",
+    "putchar",
+    "fscanf",
+    "fprintf",
+    "getline",
+    "cin",
+    "cout",
+    "cerr",
+    "input",
+    "print",
+    "readline",
+    "readlines",
+    "stdin",
+    "stdout",
+    "read_line",
+    "read_to_string",
+    "println",
+    "eprintln",
+    "writeln",
+    "write",
+    "read",
+    "lines",
 ];
 
 impl Tok {
@@ -638,7 +675,9 @@ fn contains_io(node: tree_sitter::Node, src: &[u8]) -> bool {
 
 /// The condition and the two values of a conditional expression (`c ? a :
 /// b`, `a if c else b`, Rust's `if c { a } else { b }` of one expression each).
-fn conditional_parts(node: tree_sitter::Node) -> Option<(tree_sitter::Node, tree_sitter::Node, tree_sitter::Node)> {
+fn conditional_parts(
+    node: tree_sitter::Node,
+) -> Option<(tree_sitter::Node, tree_sitter::Node, tree_sitter::Node)> {
     match node.kind() {
         "conditional_expression" => match node.child_by_field_name("condition") {
             Some(c) => Some((
@@ -657,7 +696,11 @@ fn conditional_parts(node: tree_sitter::Node) -> Option<(tree_sitter::Node, tree
             }
             let alt = node.child_by_field_name("alternative")?;
             let other = alt.named_child(0).and_then(one)?;
-            Some((node.child_by_field_name("condition")?, one(node.child_by_field_name("consequence")?)?, other))
+            Some((
+                node.child_by_field_name("condition")?,
+                one(node.child_by_field_name("consequence")?)?,
+                other,
+            ))
         }
         _ => None,
     }
@@ -687,7 +730,9 @@ fn target_value<'t>(
 /// `if (!c) A else B` (not `else if`): `c`, `A`, `B`.
 fn negated_if(node: tree_sitter::Node) -> Option<(tree_sitter::Node, tree_sitter::Node, tree_sitter::Node)> {
     let mut cond = node.child_by_field_name("condition")?;
-    while matches!(cond.kind(), "parenthesized_expression" | "condition_clause") && cond.named_child_count() == 1 {
+    while matches!(cond.kind(), "parenthesized_expression" | "condition_clause")
+        && cond.named_child_count() == 1
+    {
         cond = cond.named_child(0)?;
     }
     if !matches!(cond.kind(), "unary_expression" | "not_operator") {
@@ -697,7 +742,9 @@ fn negated_if(node: tree_sitter::Node) -> Option<(tree_sitter::Node, tree_sitter
     if !matches!(first.kind(), "!" | "not") {
         return None;
     }
-    let inner = cond.child_by_field_name("argument").or_else(|| cond.named_child(0))?;
+    let inner = cond
+        .child_by_field_name("argument")
+        .or_else(|| cond.named_child(0))?;
     let then = node.child_by_field_name("consequence")?;
     let mut w = node.walk();
     let alts: Vec<_> = node.children_by_field_name("alternative", &mut w).collect();
@@ -873,7 +920,10 @@ mod tests {
 
     #[test]
     fn reading_the_input_another_way_changes_nothing() {
-        let cin = toks("int main() { int n, m; cin >> n >> m; cout << n + m << endl; }", Lang::Cpp);
+        let cin = toks(
+            "int main() { int n, m; cin >> n >> m; cout << n + m << endl; }",
+            Lang::Cpp,
+        );
         let scanf = toks(
             "int main() { int n, m; scanf(\"%d\", &n); scanf(\"%d\", &m); printf(\"%d\\n\", n + m); }",
             Lang::Cpp,
@@ -886,8 +936,14 @@ mod tests {
 
     #[test]
     fn simple_statements_reordered_within_a_block_change_nothing() {
-        let a = toks("void f() { x = 1; y[2] = z + 3; g(x, y); while (x) x--; }", Lang::C);
-        let b = toks("void f() { y[2] = z + 3; g(x, y); x = 1; while (x) x--; }", Lang::C);
+        let a = toks(
+            "void f() { x = 1; y[2] = z + 3; g(x, y); while (x) x--; }",
+            Lang::C,
+        );
+        let b = toks(
+            "void f() { y[2] = z + 3; g(x, y); x = 1; while (x) x--; }",
+            Lang::C,
+        );
         assert_eq!(a, b);
     }
 

@@ -35,12 +35,18 @@ fn on_the_held_out_corpus_at_default_settings_copies_are_flagged_and_independent
     eprintln!("closest independent pairs: {:?}", &neg[..neg.len().min(5)]);
     assert!(s.auc >= 0.995, "same-language ROC AUC {:.4} < 0.995", s.auc);
     let heavy = s.heavy_flagged.unwrap();
-    assert!(heavy >= 0.95, "heavy copies flagged at the defaults: {heavy:.3} < 0.95");
+    assert!(
+        heavy >= 0.95,
+        "heavy copies flagged at the defaults: {heavy:.3} < 0.95"
+    );
     // The target is 1%; one honest pair (two Rust programs written from
     // the same outline, whose gravity and clearing are the same code, 0.66)
     // is flagged with its copies: 31 of 1,229 pairs. Nothing else is above 0.46.
     let fp = s.independent_flagged.unwrap();
-    assert!(fp <= 0.03, "independent same-language pairs flagged: {fp:.4} > 3%");
+    assert!(
+        fp <= 0.03,
+        "independent same-language pairs flagged: {fp:.4} > 3%"
+    );
     let tr = s.translations_flagged.unwrap();
     assert!(tr > 0.5, "translations flagged at the defaults: {tr:.2}");
 }
@@ -58,7 +64,10 @@ fn the_held_out_part_is_written_by_other_hands_than_the_tuning_part() {
     let (tuning, held) = (originals(Part::Tuning), originals(Part::HeldOut));
     assert!(tuning.is_disjoint(&held));
     assert!(held.len() >= 14, "{held:?}");
-    assert!(held.iter().filter(|f| f.contains("outline")).count() >= 4, "{held:?}");
+    assert!(
+        held.iter().filter(|f| f.contains("outline")).count() >= 4,
+        "{held:?}"
+    );
     let langs: std::collections::HashSet<_> = items
         .iter()
         .filter(|i| i.part == Part::HeldOut)
@@ -106,7 +115,10 @@ fn every_disguise_changes_some_program_and_keeps_every_program_parsing() {
         // A fifth at least: some rewrites need a construct not every program
         // has (a temporary used once, a line read).
         if changed * 5 < originals.len() {
-            few.push(format!("{name} changed only {changed} of {} programs", originals.len()));
+            few.push(format!(
+                "{name} changed only {changed} of {} programs",
+                originals.len()
+            ));
         }
     }
     assert!(few.is_empty(), "{few:?}");
@@ -434,7 +446,11 @@ fn a_flagged_pair_says_how_far_above_the_class_it_stands_and_moved_code_is_marke
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
-        stdout.lines().nth(1).unwrap().contains("this class's median similarity"),
+        stdout
+            .lines()
+            .nth(1)
+            .unwrap()
+            .contains("this class's median similarity"),
         "{stdout}"
     );
     let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
@@ -456,5 +472,8 @@ fn a_flagged_pair_says_how_far_above_the_class_it_stands_and_moved_code_is_marke
     );
     let html = std::fs::read_to_string(&html).unwrap();
     assert!(html.contains("moved: in another order in the other program"));
-    assert!(html.contains("spreads above the class&#39;s median") || html.contains("spreads above the class's median"));
+    assert!(
+        html.contains("spreads above the class&#39;s median")
+            || html.contains("spreads above the class's median")
+    );
 }

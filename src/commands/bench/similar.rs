@@ -91,7 +91,10 @@ const COPYDETECT_DEFAULT: f64 = 0.33;
 
 fn ours(items: &[Item]) -> Scores {
     let (scores, analysis) = corpus::evaluate(items, &Options::default());
-    println!("  mayan-judge at its defaults: {}", similarity::render::baseline_line(&analysis));
+    println!(
+        "  mayan-judge at its defaults: {}",
+        similarity::render::baseline_line(&analysis)
+    );
     let sims: HashMap<(usize, usize), f64> = analysis
         .pairs
         .iter()
@@ -229,7 +232,13 @@ fn output(cmd: &mut Command) -> Result<String> {
 fn print_table(rows: &[(String, Scores)]) {
     println!(
         "  {:<26} {:>9} {:>8} {:>12} {:>12} {:>13} | {:>28}",
-        "detector", "same-lang", "best F1", "heavy at 5%", "heavy at 1%", "translations", "at its defaults: flagged"
+        "detector",
+        "same-lang",
+        "best F1",
+        "heavy at 5%",
+        "heavy at 1%",
+        "translations",
+        "at its defaults: flagged"
     );
     println!(
         "  {:<26} {:>9} {:>8} {:>12} {:>12} {:>13} | {:>8} {:>10} {:>8}",

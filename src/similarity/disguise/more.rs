@@ -25,9 +25,13 @@ fn assigns<'a>(text: &'a str, s: tree_sitter::Node) -> Option<(&'a str, &'a str)
             if !matches!(e.kind(), "assignment_expression" | "assignment") {
                 return None;
             }
-            let op = text[e.child_by_field_name("left")?.end_byte()..e.child_by_field_name("right")?.start_byte()]
+            let op = text
+                [e.child_by_field_name("left")?.end_byte()..e.child_by_field_name("right")?.start_byte()]
                 .trim();
-            (op == "=").then_some((t(e.child_by_field_name("left")?), t(e.child_by_field_name("right")?)))
+            (op == "=").then_some((
+                t(e.child_by_field_name("left")?),
+                t(e.child_by_field_name("right")?),
+            ))
         }
         _ => None,
     }
@@ -52,7 +56,10 @@ pub fn if_as_conditional(text: &str, lang: Lang, _: &mut fastrand::Rng) -> Strin
             if alts.is_empty() && lang != Lang::Rust {
                 // `if (c) x = a;` as `x = c ? a : x;`.
                 let (x, a) = assigns(text, only_statement(then)?)?;
-                if x == "return" || n.parent().is_some_and(|p| !matches!(p.kind(), "compound_statement" | "block")) {
+                if x == "return"
+                    || n.parent()
+                        .is_some_and(|p| !matches!(p.kind(), "compound_statement" | "block"))
+                {
                     return None;
                 }
                 let c = t(cond);
@@ -75,7 +82,12 @@ pub fn if_as_conditional(text: &str, lang: Lang, _: &mut fastrand::Rng) -> Strin
                 return in_statement.then(|| {
                     (
                         n.byte_range(),
-                        format!("match {} {{ true => {}, false => {} }}", t(cond), t(then), t(other)),
+                        format!(
+                            "match {} {{ true => {}, false => {} }}",
+                            t(cond),
+                            t(then),
+                            t(other)
+                        ),
                     )
                 });
             }
@@ -107,17 +119,24 @@ fn long_operands(tree: &tree_sitter::Tree) -> Vec<(tree_sitter::Node<'_>, tree_s
         matches!(
             n.kind(),
             "expression_statement" | "declaration" | "let_declaration" | "return_statement" | "if_statement"
-        ) && n.parent().is_some_and(|p| matches!(p.kind(), "compound_statement" | "block"))
+        ) && n
+            .parent()
+            .is_some_and(|p| matches!(p.kind(), "compound_statement" | "block"))
     });
     let binary = |n: tree_sitter::Node| {
-        matches!(n.kind(), "binary_expression" | "binary_operator" | "boolean_operator" | "comparison_operator")
+        matches!(
+            n.kind(),
+            "binary_expression" | "binary_operator" | "boolean_operator" | "comparison_operator"
+        )
     };
     stmts
         .into_iter()
         .filter_map(|s| {
             let value = match s.kind() {
                 "if_statement" => s.child_by_field_name("condition")?,
-                "declaration" => s.child_by_field_name("declarator")?.child_by_field_name("value")?,
+                "declaration" => s
+                    .child_by_field_name("declarator")?
+                    .child_by_field_name("value")?,
                 "let_declaration" => s.child_by_field_name("value")?,
                 "return_statement" => s.named_child(0)?,
                 _ => {
@@ -130,7 +149,9 @@ fn long_operands(tree: &tree_sitter::Tree) -> Vec<(tree_sitter::Node<'_>, tree_s
                 top = top.named_child(0)?;
             }
             // The left operand: evaluated first, and always (`&&` may skip the right).
-            let left = top.child_by_field_name("left").or_else(|| binary(top).then(|| top.named_child(0)).flatten())?;
+            let left = top
+                .child_by_field_name("left")
+                .or_else(|| binary(top).then(|| top.named_child(0)).flatten())?;
             let ok = binary(left) && left.end_byte() - left.start_byte() >= 6;
             ok.then_some((s, left))
         })
@@ -171,8 +192,12 @@ pub fn fold_temporaries(text: &str, lang: Lang, _: &mut fastrand::Rng) -> String
     let t = |n: tree_sitter::Node| &text[n.byte_range()];
     let ids = nodes(&tree, &|n| n.kind() == "identifier");
     let decls = nodes(&tree, &|n| {
-        matches!(n.kind(), "declaration" | "let_declaration" | "expression_statement")
-            && n.parent().is_some_and(|p| matches!(p.kind(), "compound_statement" | "block"))
+        matches!(
+            n.kind(),
+            "declaration" | "let_declaration" | "expression_statement"
+        ) && n
+            .parent()
+            .is_some_and(|p| matches!(p.kind(), "compound_statement" | "block"))
     });
     let mut edits: Vec<Edit> = Vec::new();
     for d in decls {
@@ -181,10 +206,17 @@ pub fn fold_temporaries(text: &str, lang: Lang, _: &mut fastrand::Rng) -> String
                 let Some(init) = d.child_by_field_name("declarator") else {
                     continue;
                 };
-                if d.named_children(&mut d.walk()).filter(|c| c.kind() == "init_declarator").count() != 1 {
+                if d.named_children(&mut d.walk())
+                    .filter(|c| c.kind() == "init_declarator")
+                    .count()
+                    != 1
+                {
                     continue;
                 }
-                (init.child_by_field_name("declarator"), init.child_by_field_name("value"))
+                (
+                    init.child_by_field_name("declarator"),
+                    init.child_by_field_name("value"),
+                )
             }
             "let_declaration" => (d.child_by_field_name("pattern"), d.child_by_field_name("value")),
             _ => match d.named_child(0).filter(|e| e.kind() == "assignment") {
@@ -203,7 +235,10 @@ pub fn fold_temporaries(text: &str, lang: Lang, _: &mut fastrand::Rng) -> String
             .iter()
             .filter(|i| i.start_byte() >= next.start_byte() && i.end_byte() <= next.end_byte())
             .collect();
-        if uses.len() != 2 || in_next.len() != 1 || matches!(next.kind(), "return_statement") && lang == Lang::Rust {
+        if uses.len() != 2
+            || in_next.len() != 1
+            || matches!(next.kind(), "return_statement") && lang == Lang::Rust
+        {
             continue;
         }
         edits.push((d.start_byte()..next.start_byte(), String::new()));
@@ -229,7 +264,8 @@ pub fn read_another_way(text: &str, lang: Lang, _: &mut fastrand::Rng) -> String
             let reads = nodes(&tree, &|n| {
                 n.kind() == "binary_expression"
                     && t(n).starts_with("cin")
-                    && n.parent().is_none_or(|p| p.kind() != "binary_expression" || !t(p).starts_with("cin"))
+                    && n.parent()
+                        .is_none_or(|p| p.kind() != "binary_expression" || !t(p).starts_with("cin"))
             });
             for r in reads {
                 let targets: Vec<&str> = t(r).split(">>").skip(1).map(str::trim).collect();
@@ -239,7 +275,14 @@ pub fn read_another_way(text: &str, lang: Lang, _: &mut fastrand::Rng) -> String
                 let args: Vec<String> = targets.iter().map(|x| format!("&{x}")).collect();
                 let call = format!("scanf(\"{}\", {})", "%d".repeat(args.len()), args.join(", "));
                 let statement = r.parent().is_some_and(|p| p.kind() == "expression_statement");
-                edits.push((r.byte_range(), if statement { call } else { format!("({call} == {})", args.len()) }));
+                edits.push((
+                    r.byte_range(),
+                    if statement {
+                        call
+                    } else {
+                        format!("({call} == {})", args.len())
+                    },
+                ));
             }
             if !edits.is_empty() && !text.contains("<cstdio>") && !text.contains("bits/stdc++") {
                 edits.push((0..0, "#include <cstdio>\n".to_string()));
@@ -251,14 +294,27 @@ pub fn read_another_way(text: &str, lang: Lang, _: &mut fastrand::Rng) -> String
                     && n.child_by_field_name("function").is_some_and(|f| t(f) == "scanf")
             });
             for c in calls {
-                let Some(args) = c.child_by_field_name("arguments") else { continue };
+                let Some(args) = c.child_by_field_name("arguments") else {
+                    continue;
+                };
                 let parts: Vec<_> = args.named_children(&mut args.walk()).collect();
-                let Some((fmt, targets)) = parts.split_first() else { continue };
+                let Some((fmt, targets)) = parts.split_first() else {
+                    continue;
+                };
                 let specs = t(*fmt).matches('%').count();
-                if specs != targets.len() || t(*fmt).replace("%d", "").trim_matches(|c| c == '"' || c == ' ') != "" {
+                if specs != targets.len()
+                    || !t(*fmt)
+                        .replace("%d", "")
+                        .trim_matches(|c| c == '"' || c == ' ')
+                        .is_empty()
+                {
                     continue;
                 }
-                let Some(vars) = targets.iter().map(|a| t(*a).strip_prefix('&')).collect::<Option<Vec<_>>>() else {
+                let Some(vars) = targets
+                    .iter()
+                    .map(|a| t(*a).strip_prefix('&'))
+                    .collect::<Option<Vec<_>>>()
+                else {
                     continue;
                 };
                 let assigns: Vec<String> = vars.iter().map(|v| format!("{v} = read_int()")).collect();
@@ -270,7 +326,10 @@ pub fn read_another_way(text: &str, lang: Lang, _: &mut fastrand::Rng) -> String
                 };
                 edits.push((c.byte_range(), new));
             }
-            let first = tree.root_node().named_children(&mut tree.root_node().walk()).find(|n| n.kind() == "function_definition");
+            let first = tree
+                .root_node()
+                .named_children(&mut tree.root_node().walk())
+                .find(|n| n.kind() == "function_definition");
             if let (false, Some(f)) = (edits.is_empty(), first) {
                 edits.push((f.start_byte()..f.start_byte(), READER.to_string()));
             }
@@ -278,13 +337,17 @@ pub fn read_another_way(text: &str, lang: Lang, _: &mut fastrand::Rng) -> String
         Lang::Python => {
             let calls = nodes(&tree, &|n| {
                 n.kind() == "call"
-                    && n.child_by_field_name("function").is_some_and(|f| matches!(t(f), "input" | "sys.stdin.readline"))
+                    && n.child_by_field_name("function")
+                        .is_some_and(|f| matches!(t(f), "input" | "sys.stdin.readline"))
             });
             for c in calls {
                 edits.push((c.byte_range(), "next(_lines)".to_string()));
             }
             if !edits.is_empty() {
-                edits.push((0..0, "import sys\n_lines = iter(sys.stdin.read().split(\"\\n\"))\n".to_string()));
+                edits.push((
+                    0..0,
+                    "import sys\n_lines = iter(sys.stdin.read().split(\"\\n\"))\n".to_string(),
+                ));
             }
         }
         Lang::Rust => {}
