@@ -256,6 +256,22 @@ fn references_are_compared_with_the_class_not_with_each_other() {
     );
 }
 
+/// Six independent solutions of the corpus (and `more`) copied into `dir`.
+fn independent_into(dir: &std::path::Path, more: &[&str]) {
+    let six = [
+        "flat_array.c",
+        "struct_ptr.c",
+        "struct_board.cpp",
+        "lambda_solver.cpp",
+        "class_solver.py",
+        "vec_columns.rs",
+    ];
+    for f in six.iter().chain(more) {
+        let from = manifest().join("testdata/similar/independent").join(f);
+        std::fs::copy(from, dir.join(f)).unwrap();
+    }
+}
+
 #[test]
 fn three_who_share_code_are_a_group() {
     let dir = tempfile::tempdir().unwrap();
@@ -267,20 +283,7 @@ fn three_who_share_code_are_a_group() {
         write_in(dir.path(), name, &text);
     }
     // Others, independent, so that the class shows what every solution shares.
-    for f in [
-        "flat_array.c",
-        "struct_ptr.c",
-        "struct_board.cpp",
-        "lambda_solver.cpp",
-        "class_solver.py",
-        "vec_columns.rs",
-    ] {
-        std::fs::copy(
-            manifest().join("testdata/similar/independent").join(f),
-            dir.path().join(f),
-        )
-        .unwrap();
-    }
+    independent_into(dir.path(), &[]);
     let json = dir.path().join("r.json");
     judge()
         .arg("similar")
@@ -417,21 +420,7 @@ fn a_flagged_pair_says_how_far_above_the_class_it_stands_and_moved_code_is_marke
     );
     assert_ne!(moved, PROG);
     write_in(dir.path(), "b.cpp", &moved);
-    for f in [
-        "flat_array.c",
-        "struct_ptr.c",
-        "struct_board.cpp",
-        "lambda_solver.cpp",
-        "textbook.cpp",
-        "class_solver.py",
-        "vec_columns.rs",
-    ] {
-        std::fs::copy(
-            manifest().join("testdata/similar/independent").join(f),
-            dir.path().join(f),
-        )
-        .unwrap();
-    }
+    independent_into(dir.path(), &["textbook.cpp"]);
     let (json, html) = (dir.path().join("r.json"), dir.path().join("r.html"));
     let out = judge()
         .arg("similar")
