@@ -84,8 +84,8 @@ pub enum Command {
 reformatting, reordered functions and translations between languages do not hide a copy; code most programs \
 of the class share counts for little. A file that cannot be read (not text, over 1 MiB, unknown language) is \
 named on stderr and the rest are compared. How it works, and the JSON schema: docs/SIMILAR.md.\n\n\
-Exit codes: 0 no pair at or above --threshold, 1 some pair at or above it, 2 fewer than two programs to \
-compare, or bad options."
+Exit codes: 0 no pair at or above the threshold (--threshold, or the class's own), 1 some pair at or above \
+it, 2 fewer than two programs to compare, or bad options."
     )]
     Similar(SimilarArgs),
     /// Generate new tests (`.in` and `.ans`) from a seed, reproducibly.
@@ -475,11 +475,17 @@ pub struct SimilarArgs {
     /// The language of files whose extension does not say (c, cpp, python, rust).
     #[arg(long)]
     pub language: Option<String>,
-    /// Pairs at or above this similarity (0 to 1) are flagged and grouped.
-    #[arg(long, default_value_t = 0.55)]
-    pub threshold: f64,
+    /// Pairs at or above this similarity (0 to 1) are flagged and grouped
+    /// [default: from the class: --spreads above its median similarity].
+    #[arg(long)]
+    pub threshold: Option<f64>,
+    /// Without --threshold: pairs this many spreads (robust standard
+    /// deviations) above the class's median similarity are flagged (the
+    /// threshold kept between 0.5 and 0.55).
+    #[arg(long, default_value_t = crate::similarity::SPREADS)]
+    pub spreads: f64,
     /// A fragment in at least this share of the programs counts for nothing.
-    #[arg(long, default_value_t = 0.3)]
+    #[arg(long, default_value_t = 0.2)]
     pub common_share: f64,
     /// Pairs shown on the terminal (and, with every flagged pair, in --html).
     #[arg(long, default_value_t = 20)]

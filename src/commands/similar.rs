@@ -31,8 +31,13 @@ pub fn run(args: &SimilarArgs) -> Result<i32> {
         ),
         None => None,
     };
-    if !(0.0..=1.0).contains(&args.threshold) {
-        bail!("--threshold {}: a similarity is between 0 and 1", args.threshold);
+    if let Some(t) = args.threshold
+        && !(0.0..=1.0).contains(&t)
+    {
+        bail!("--threshold {t}: a similarity is between 0 and 1");
+    }
+    if args.spreads.is_nan() || args.spreads <= 0.0 {
+        bail!("--spreads {}: a number of spreads above 0", args.spreads);
     }
     let entries = match &args.contest {
         Some(dir) => contest_entries(dir, &args.stem)?,
@@ -51,6 +56,7 @@ pub fn run(args: &SimilarArgs) -> Result<i32> {
     let options = similarity::Options {
         common_share: args.common_share,
         threshold: args.threshold,
+        spreads: args.spreads,
         threads,
         ..Default::default()
     };

@@ -3,14 +3,20 @@
 //! and Rust (the repository's reference programs and those of
 //! `testdata/similar/independent/`), copies of each disguised by a
 //! generator (each disguise a function, its level recorded), and line-by-line
-//! translations from C++ to Python (`testdata/similar/translations/`).
+//! translations from C++ to Python (`testdata/similar/translations/`), and
+//! copies disguised by hand (`testdata/similar/by_hand/`). It is split by
+//! who wrote the programs ([`Part`]): the defaults are chosen on the tuning
+//! part and the figures reported on the held-out part, which holds the
+//! solutions written from one outline (`testdata/similar/outline/`).
 //!
 //! A disguise rewrites the source text at nodes tree-sitter finds, so the
 //! copies are programs a student could have written by hand: renamed,
 //! reformatted, commented, functions reordered, `for` loops rewritten as
 //! `while`, `if`/`else` branches swapped, compound assignments spelled out,
-//! a loop extracted into a helper, dead code added, types changed. A heavy
-//! disguise is renaming and reformatting plus three of the others.
+//! a loop extracted into a helper, dead code added, types changed, `if` as a
+//! conditional expression, expressions split or folded, the input read
+//! another way (`disguise`). A heavy disguise is renaming, reformatting and
+//! dead code plus five of the others.
 
 use super::Lang;
 use std::path::{Path, PathBuf};
@@ -28,6 +34,56 @@ pub const REFERENCE_PROGRAMS: &[&str] = &[
 
 /// Independent programs written for the corpus, under the repository.
 pub const INDEPENDENT_DIR: &str = "testdata/similar/independent";
+
+/// Independent programs written from one published outline (the same
+/// steps, in the same order, as a class that read the same blog writes
+/// them), by another hand than the rest: all held out.
+pub const OUTLINE_DIR: &str = "testdata/similar/outline";
+
+/// The independent programs written by the hand that wrote the held-out
+/// part (one session, in one commit); the others, and the repository's
+/// reference programs, are the tuning part.
+pub const HELD_OUT: &[&str] = &[
+    "class_solver.py",
+    "explicit_stack.rs",
+    "flat_array.c",
+    "iterative_stack.cpp",
+    "lambda_solver.cpp",
+    "strings_groupby.py",
+    "struct_board.cpp",
+    "struct_ptr.c",
+    "vec_columns.rs",
+];
+
+/// Copies disguised by hand (not by the generator), of held-out programs,
+/// and the program each copies: several of the disguises each.
+pub const BY_HAND: &[(&str, &str)] = &[
+    (
+        "testdata/similar/by_hand/struct_board_inlined.cpp",
+        "testdata/similar/independent/struct_board.cpp",
+    ),
+    (
+        "testdata/similar/by_hand/outline_globals_scanf.cpp",
+        "testdata/similar/outline/globals.cpp",
+    ),
+    (
+        "testdata/similar/by_hand/outline_lists_whole_input.py",
+        "testdata/similar/outline/lists.py",
+    ),
+    (
+        "testdata/similar/by_hand/vec_columns_match.rs",
+        "testdata/similar/independent/vec_columns.rs",
+    ),
+];
+
+/// The part of the corpus a program belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Part {
+    /// The defaults are chosen on it.
+    Tuning,
+    /// The figures are reported on it (as one class, not seen while tuning).
+    HeldOut,
+}
 
 /// Translations, and the program each translates.
 pub const TRANSLATIONS: &[(&str, &str)] = &[
@@ -85,6 +141,8 @@ pub struct Item {
     pub level: Level,
     /// The disguises applied, in order.
     pub disguises: Vec<&'static str>,
+    /// Tuning or held out (a copy's part is its original's).
+    pub part: Part,
     /// Its text.
     pub text: String,
 }
@@ -113,6 +171,16 @@ pub fn build(root: &Path, copies: usize, seed: u64) -> Result<Vec<Item>, CorpusE
         .collect();
     own.sort();
     originals.extend(own);
+    let outline = root.join(OUTLINE_DIR);
+    let mut more: Vec<PathBuf> = std::fs::read_dir(&outline)
+        .map_err(|source| CorpusError {
+            path: outline.clone(),
+            source,
+        })?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    more.sort();
+    originals.extend(more);
     let read = |p: &Path| {
         std::fs::read_to_string(p).map_err(|source| CorpusError {
             path: p.to_path_buf(),
@@ -129,12 +197,13 @@ pub fn build(root: &Path, copies: usize, seed: u64) -> Result<Vec<Item>, CorpusE
             continue;
         };
         let family = family_of(root, path);
+        let part = part_of(root, path);
         let text = read(path)?;
         let mut rng = fastrand::Rng::with_seed(seed ^ (k as u64).wrapping_mul(0x9e37_79b9));
         items.push(item(
             &family,
             "original",
-            lang,
+            (lang, part),
             Level::Original,
             vec![],
             text.clone(),
@@ -143,7 +212,7 @@ pub fn build(root: &Path, copies: usize, seed: u64) -> Result<Vec<Item>, CorpusE
             for level in [Level::Light, Level::Medium, Level::Heavy] {
                 let (names, out) = disguise(&text, lang, level, &mut rng);
                 let kind = format!("{level:?}{c}").to_lowercase();
-                items.push(item(&family, &kind, lang, level, names, out));
+                items.push(item(&family, &kind, (lang, part), level, names, out));
             }
         }
     }
@@ -153,13 +222,45 @@ pub fn build(root: &Path, copies: usize, seed: u64) -> Result<Vec<Item>, CorpusE
         items.push(item(
             &family,
             "translation",
-            Lang::Python,
+            (Lang::Python, part_of(root, &root.join(of))),
             Level::Translation,
             vec![],
             read(&path)?,
         ));
     }
+    for (k, (file, of)) in BY_HAND.iter().enumerate() {
+        let path = root.join(file);
+        let lang = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .and_then(Lang::from_extension)
+            .unwrap_or(Lang::Cpp);
+        items.push(item(
+            &family_of(root, &root.join(of)),
+            &format!("hand{k}"),
+            (lang, part_of(root, &root.join(of))),
+            Level::Heavy,
+            vec!["by hand"],
+            read(&path)?,
+        ));
+    }
     Ok(items)
+}
+
+/// The part of the corpus an original program is in.
+fn part_of(root: &Path, path: &Path) -> Part {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    let name = rel.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    if rel.starts_with(OUTLINE_DIR) || rel.starts_with(INDEPENDENT_DIR) && HELD_OUT.contains(&name) {
+        Part::HeldOut
+    } else {
+        Part::Tuning
+    }
+}
+
+/// The items of one part, in order.
+pub fn part(items: &[Item], part: Part) -> Vec<Item> {
+    items.iter().filter(|i| i.part == part).cloned().collect()
 }
 
 fn family_of(root: &Path, path: &Path) -> String {
@@ -174,7 +275,7 @@ fn family_of(root: &Path, path: &Path) -> String {
 fn item(
     family: &str,
     kind: &str,
-    lang: Lang,
+    (lang, part): (Lang, Part),
     level: Level,
     disguises: Vec<&'static str>,
     text: String,
@@ -191,11 +292,32 @@ fn item(
         lang,
         level,
         disguises,
+        part,
         text,
     }
 }
 
 pub use super::disguise::disguise;
+
+/// `items` compared as one class with `options`; the figures, at the class's
+/// decision and over thresholds, and the analysis.
+pub fn evaluate(items: &[Item], options: &super::Options) -> (Scores, super::Analysis) {
+    let sources: Vec<super::Source> = items
+        .iter()
+        .filter_map(|it| super::Source::parse(&it.name, &it.name, it.lang, it.text.clone(), false).ok())
+        .collect();
+    assert_eq!(sources.len(), items.len(), "every corpus program parses");
+    let analysis = super::analyse(&sources, &[], options, &|_, _| {});
+    let sims: std::collections::HashMap<(usize, usize), f64> = analysis
+        .pairs
+        .iter()
+        .map(|p| ((p.a, p.b), p.similarity))
+        .collect();
+    let sim = |i: usize, j: usize| sims.get(&(i, j)).copied().unwrap_or(0.0);
+    let t = analysis.threshold;
+    let flagged = |i: usize, j: usize| sim(i, j) >= t;
+    (score(items, &sim, Some(&flagged)), analysis)
+}
 
 /// A detector's figures on the corpus.
 #[derive(Clone, Debug, PartialEq)]
@@ -213,11 +335,31 @@ pub struct Scores {
     pub translations_at_1: f64,
     /// That 1% threshold (same-language pairs).
     pub threshold_1: f64,
+    /// At the detector's default decision (where it has one): share of the
+    /// heavily disguised copies flagged.
+    pub heavy_flagged: Option<f64>,
+    /// Share of the independent same-language pairs flagged.
+    pub independent_flagged: Option<f64>,
+    /// Share of the translations flagged.
+    pub translations_flagged: Option<f64>,
 }
 
 /// Scores a detector on `items`, given its similarity of each pair
 /// (`sim(i, j)` with `i < j`, indices into `items`; 0 where it has none).
-pub fn score(items: &[Item], sim: &dyn Fn(usize, usize) -> f64) -> Scores {
+/// `flagged(i, j)`: whether the detector's default decision flags the pair
+/// (none for a detector without one).
+pub fn score(
+    items: &[Item],
+    sim: &dyn Fn(usize, usize) -> f64,
+    flagged: Option<&dyn Fn(usize, usize) -> bool>,
+) -> Scores {
+    let (mut flag_heavy, mut flag_neg, mut flag_trans) = ((0, 0), (0, 0), (0, 0));
+    let tally = |t: &mut (usize, usize), i: usize, j: usize| {
+        if let Some(f) = flagged {
+            t.0 += usize::from(f(i, j));
+            t.1 += 1;
+        }
+    };
     let (mut pos, mut neg, mut neg_all, mut heavy, mut trans) = (vec![], vec![], vec![], vec![], vec![]);
     for i in 0..items.len() {
         for j in i + 1..items.len() {
@@ -230,6 +372,7 @@ pub fn score(items: &[Item], sim: &dyn Fn(usize, usize) -> f64) -> Scores {
             let levels = [a.level, b.level];
             if same_family && levels.contains(&Level::Translation) && levels.contains(&Level::Original) {
                 trans.push(s);
+                tally(&mut flag_trans, i, j);
             }
             if a.lang != b.lang {
                 continue;
@@ -238,9 +381,11 @@ pub fn score(items: &[Item], sim: &dyn Fn(usize, usize) -> f64) -> Scores {
                 pos.push(s);
                 if levels.contains(&Level::Original) && levels.contains(&Level::Heavy) {
                     heavy.push(s);
+                    tally(&mut flag_heavy, i, j);
                 }
             } else {
                 neg.push(s);
+                tally(&mut flag_neg, i, j);
             }
         }
     }
@@ -253,6 +398,7 @@ pub fn score(items: &[Item], sim: &dyn Fn(usize, usize) -> f64) -> Scores {
     };
     let found = |v: &[f64], t: f64| v.iter().filter(|&&s| s > t).count() as f64 / v.len().max(1) as f64;
     let (t5, t1) = (at(&neg, 0.05), at(&neg, 0.01));
+    let share = |(k, n): (usize, usize)| (flagged.is_some() && n > 0).then(|| k as f64 / n as f64);
     Scores {
         auc: auc(&pos, &neg),
         best_f1: best_f1(&pos, &neg),
@@ -260,6 +406,9 @@ pub fn score(items: &[Item], sim: &dyn Fn(usize, usize) -> f64) -> Scores {
         heavy_at_1: found(&heavy, t1),
         translations_at_1: found(&trans, at(&neg_all, 0.01).max(t1)),
         threshold_1: t1,
+        heavy_flagged: share(flag_heavy),
+        independent_flagged: share(flag_neg),
+        translations_flagged: share(flag_trans),
     }
 }
 
@@ -313,4 +462,114 @@ fn best_f1(pos: &[f64], neg: &[f64]) -> f64 {
         }
     }
     best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Not a test: the figures of the tuning part over a grid of options, to
+    /// choose the defaults (`cargo test --lib similarity::corpus -- --ignored
+    /// --nocapture`); the held-out part printed once, at the defaults.
+    #[test]
+    #[ignore]
+    fn tune() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let items = build(root, 2, 7).unwrap();
+        let tuning = part(&items, Part::Tuning);
+        let held = part(&build(root, 2, 7).unwrap(), Part::HeldOut);
+        for max_share_weight in [1.0] {
+            for common_share in [0.2] {
+                let o = super::super::Options {
+                    max_share_weight,
+                    common_share,
+                    ..Default::default()
+                };
+                for (name, class) in [("tuning", &tuning), ("held", &held)] {
+                    let (s, a) = evaluate(class, &o);
+                    eprintln!(
+                        "{name} max {max_share_weight} common {common_share}: median {:.3} spread {:.3} threshold {:.3} ({:?}); auc {:.4} h1 {:.3} t1 {:.3} flagged heavy {:.3} indep {:.4} trans {:.2}",
+                        a.baseline.median,
+                        a.baseline.spread,
+                        a.threshold,
+                        a.baseline.rule,
+                        s.auc,
+                        s.heavy_at_1,
+                        s.threshold_1,
+                        s.heavy_flagged.unwrap(),
+                        s.independent_flagged.unwrap(),
+                        s.translations_flagged.unwrap()
+                    );
+                    for t in [0.5, 0.55, 0.6] {
+                        let o = super::super::Options {
+                            threshold: Some(t),
+                            ..o.clone()
+                        };
+                        let (s, _) = evaluate(class, &o);
+                        eprintln!(
+                            "   at {t}: heavy {:.3} indep {:.4} trans {:.2}",
+                            s.heavy_flagged.unwrap(),
+                            s.independent_flagged.unwrap(),
+                            s.translations_flagged.unwrap()
+                        );
+                    }
+                }
+            }
+        }
+        let held = part(&build(root, 2, 2011).unwrap(), Part::HeldOut);
+        let (s, a) = evaluate(&held, &Default::default());
+        eprintln!(
+            "held out ({} programs): median {:.3} spread {:.3} threshold {:.3}; {s:?}",
+            held.len(),
+            a.baseline.median,
+            a.baseline.spread,
+            a.threshold
+        );
+        let mut heavy: Vec<(f64, &str)> = a
+            .pairs
+            .iter()
+            .filter(|p| held[p.a].family == held[p.b].family && held[p.a].lang == held[p.b].lang)
+            .filter(|p| [held[p.a].level, held[p.b].level].contains(&Level::Original))
+            .map(|p| (p.similarity, held[p.a.max(p.b)].name.as_str()))
+            .collect();
+        heavy.sort_by(|x, y| x.0.total_cmp(&y.0));
+        eprintln!("weakest copies: {:?}", &heavy[..heavy.len().min(8)]);
+        let mut neg: Vec<(f64, &str, &str)> = a
+            .pairs
+            .iter()
+            .filter(|p| held[p.a].family != held[p.b].family && held[p.a].lang == held[p.b].lang)
+            .map(|p| (p.similarity, held[p.a].name.as_str(), held[p.b].name.as_str()))
+            .collect();
+        neg.sort_by(|x, y| y.0.total_cmp(&x.0));
+        eprintln!("closest independent: {:?}", &neg[..neg.len().min(6)]);
+        let n_neg = held
+            .iter()
+            .enumerate()
+            .flat_map(|(i, x)| held[i + 1..].iter().map(move |y| (x, y)))
+            .filter(|(x, y)| x.family != y.family && x.lang == y.lang)
+            .count();
+        for t in [0.45, 0.5, 0.55, 0.6, 0.65, 0.7] {
+            let fp = neg.iter().filter(|x| x.0 >= t).count();
+            let tp = heavy.iter().filter(|x| x.0 >= t).count();
+            eprintln!(
+                "at {t}: {fp} of {n_neg} independent, {tp} of {} copies",
+                heavy.len()
+            );
+        }
+        for lang in [Lang::C, Lang::Cpp, Lang::Python, Lang::Rust] {
+            let top: Vec<_> = neg
+                .iter()
+                .filter(|x| {
+                    x.1.ends_with(match lang {
+                        Lang::C => ".c",
+                        Lang::Cpp => ".cpp",
+                        Lang::Python => ".py",
+                        Lang::Rust => ".rs",
+                    })
+                })
+                .take(2)
+                .collect();
+            eprintln!("{lang:?}: {top:?}");
+        }
+    }
 }

@@ -10,6 +10,8 @@
 use super::Lang;
 use super::corpus::Level;
 
+mod more;
+
 /// A disguise: a rewrite of a program's text (unchanged where it does not apply).
 pub type Disguise = fn(&str, Lang, &mut fastrand::Rng) -> String;
 
@@ -30,6 +32,10 @@ pub const MEDIUM: &[(&str, Disguise)] = &[
     ("change types", change_types),
     ("macros", macros),
     ("swap operands", swap_operands),
+    ("conditional expression", more::if_as_conditional),
+    ("split expressions", more::split_expressions),
+    ("fold temporaries", more::fold_temporaries),
+    ("read input another way", more::read_another_way),
 ];
 
 /// Structural disguises in a heavy copy, besides renaming, layout and dead code.

@@ -17,6 +17,7 @@ struct JsonReport<'a> {
     schema: &'static str,
     version: u32,
     threshold: f64,
+    baseline: &'a super::Baseline,
     compared: usize,
     programs: &'a [super::ProgramInfo],
     pairs: Vec<JsonPair<'a>>,
@@ -32,6 +33,7 @@ struct JsonPair<'a> {
     share_b: f64,
     matched_tokens: u32,
     flagged: bool,
+    above_baseline: f64,
     fragments: &'a [super::Fragment],
 }
 
@@ -54,6 +56,9 @@ pub fn json(analysis: &Analysis) -> String {
                     share_b: 0.0,
                     matched_tokens: 0,
                     flagged: false,
+                    above_baseline: round(
+                        -analysis.baseline.median / analysis.baseline.spread.max(super::MIN_SPREAD),
+                    ),
                     fragments: &[],
                 });
             }
@@ -63,6 +68,7 @@ pub fn json(analysis: &Analysis) -> String {
         schema: "mayan-judge/similar",
         version: SCHEMA_VERSION,
         threshold: analysis.threshold,
+        baseline: &analysis.baseline,
         compared: analysis.compared,
         programs: &analysis.programs,
         pairs,
@@ -84,6 +90,7 @@ fn json_pair<'a>(analysis: &'a Analysis, p: &'a Pair) -> JsonPair<'a> {
         share_b: round(p.share_b),
         matched_tokens: p.matched_tokens,
         flagged: p.similarity >= analysis.threshold,
+        above_baseline: round(p.above_baseline),
         fragments: &p.fragments,
     }
 }
@@ -107,6 +114,7 @@ pub fn csv(analysis: &Analysis) -> String {
         "flagged",
         "lines_a",
         "lines_b",
+        "above_baseline",
     ];
     w.write_record(header).expect("writing to memory");
     for p in &analysis.pairs {
@@ -130,6 +138,7 @@ pub fn csv(analysis: &Analysis) -> String {
             (p.similarity >= analysis.threshold).to_string(),
             ranges(&|f| f.lines_a),
             ranges(&|f| f.lines_b),
+            format!("{:.2}", p.above_baseline),
         ])
         .expect("writing to memory");
     }
@@ -155,11 +164,12 @@ pub fn text(analysis: &Analysis, top: usize) -> String {
         flagged,
         analysis.threshold
     );
+    let _ = writeln!(out, "{}", baseline_line(analysis));
     if !analysis.pairs.is_empty() {
         let _ = writeln!(
             out,
-            "{:>10}  {:>7}  {:>7}  pair",
-            "similarity", "share a", "share b"
+            "{:>10}  {:>7}  {:>7}  {:>7}  pair",
+            "similarity", "spreads", "share a", "share b"
         );
     }
     for p in analysis.pairs.iter().take(top) {
@@ -170,8 +180,9 @@ pub fn text(analysis: &Analysis, top: usize) -> String {
         };
         let _ = writeln!(
             out,
-            "{:>10.3}  {:>6.0}%  {:>6.0}%  {}  {}{mark}",
+            "{:>10.3}  {:>+7.1}  {:>6.0}%  {:>6.0}%  {}  {}{mark}",
             p.similarity,
+            p.above_baseline,
             p.share_a * 100.0,
             p.share_b * 100.0,
             name(p.a),
@@ -185,6 +196,39 @@ pub fn text(analysis: &Analysis, top: usize) -> String {
     terminal_safe(&out)
 }
 
+/// The class's baseline and the threshold in force, in words.
+pub fn baseline_line(analysis: &Analysis) -> String {
+    use super::Rule;
+    let b = &analysis.baseline;
+    let class = format!(
+        "this class's median similarity {:.3}, spread {:.3} (over {} pairs)",
+        b.median, b.spread, b.pairs
+    );
+    match b.rule {
+        Rule::Class => format!(
+            "threshold {:.3}: {} spreads above {class}",
+            analysis.threshold, b.spreads
+        ),
+        Rule::Floor => format!(
+            "threshold {:.3}: the floor ({} spreads above {class} is lower)",
+            analysis.threshold, b.spreads
+        ),
+        Rule::Ceiling => format!(
+            "threshold {:.3}: the ceiling ({} spreads above {class} is higher)",
+            analysis.threshold, b.spreads
+        ),
+        Rule::Fixed => format!(
+            "threshold {:.3}: fixed by --threshold; {class}",
+            analysis.threshold
+        ),
+        Rule::SmallClass => format!(
+            "threshold {:.3}: the default for a class of fewer than {} programs, which has no distribution of its own",
+            analysis.threshold,
+            super::MIN_CLASS
+        ),
+    }
+}
+
 /// The style of the HTML views.
 pub const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em;color:#222}\
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}\
@@ -193,7 +237,7 @@ table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding
 .side{display:grid;grid-template-columns:1fr 1fr;gap:1em}.side>div{overflow-x:auto;border:1px solid #ddd}\
 .m0{background:#ffe3a3}.m1{background:#c6f0c2}.m2{background:#cfe0ff}.m3{background:#f6cdf0}\
 .m4{background:#d9f4f7}.m5{background:#f9d7c4}.m6{background:#e3d7fb}.m7{background:#eef7c2}\
-.low{opacity:.55}";
+.low{opacity:.55}.moved{font-weight:bold;color:#a33}";
 
 /// The HTML of one pair: its fragments side by side (each row a fragment,
 /// aligned, its lines numbered, why it counts), then both programs whole
@@ -205,10 +249,12 @@ pub fn pair_html(analysis: &Analysis, p: &Pair) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "<h2>{} and {}: {:.0}%</h2><p>{:.0}% of {} ({}) and {:.0}% of {} ({}) match; {} tokens in {} fragments.</p>",
+        "<h2>{} and {}: {:.0}%</h2><p>{:+.1} spreads above the class's median similarity ({:.3}). {:.0}% of {} ({}) and {:.0}% of {} ({}) match; {} tokens in {} fragments.</p>",
         esc(&pa.name),
         esc(&pb.name),
         p.similarity * 100.0,
+        p.above_baseline,
+        analysis.baseline.median,
         p.share_a * 100.0,
         esc(&pa.name),
         esc(&pa.path),
@@ -232,11 +278,16 @@ pub fn pair_html(analysis: &Analysis, p: &Pair) -> String {
         };
         let _ = writeln!(
             out,
-            "<tr{low}><td class=\"m{}\">{}</td><td>{}</td><td>{}</td><td>{} ({} tokens, weight {:.0})</td></tr>",
+            "<tr{low}><td class=\"m{}\">{}</td><td>{}</td><td>{}</td><td>{}{} ({} tokens, weight {:.0})</td></tr>",
             i % 8,
             i + 1,
             code(&ta, f.lines_a, &[]),
             code(&tb, f.lines_b, &[]),
+            if f.moved {
+                "<span class=\"moved\">moved: in another order in the other program</span>; "
+            } else {
+                ""
+            },
             esc(&f.reason),
             f.tokens,
             f.weight
@@ -312,6 +363,7 @@ pub fn html(analysis: &Analysis, top: usize) -> String {
         "<p>{}</p>",
         esc(text(analysis, 0).lines().next().unwrap_or(""))
     );
+    let _ = writeln!(out, "<p>{}</p>", esc(&baseline_line(analysis)));
     for g in &analysis.groups {
         let names: Vec<String> = g.iter().map(|&i| name(i)).collect();
         let _ = writeln!(out, "<p>Group of {}: {}</p>", g.len(), names.join(", "));

@@ -13,7 +13,11 @@
 //! is written the same way in every language; the operands of a binary
 //! operation are written in a canonical order (`x > 0` is `0 < x`). C and C++ macros are written
 //! out where they are used first (`macros`), so `rep(i, 0, n)` is the loop
-//! it stands for.
+//! it stands for. What a disguise changes without changing the program is
+//! erased: a statement that reads or writes is one [`Tok::Io`] whatever the
+//! call (`scanf`, `cin >>`, `input()`); a conditional expression is the
+//! `if`/`else` it stands for and `if (!c) A else B` is `if (c) B else A`;
+//! each run of simple statements of a block is in a canonical order.
 
 use std::fmt;
 
@@ -71,6 +75,10 @@ pub enum Tok {
     Field,
     /// A list, array or tuple written out.
     List,
+    /// Reading or writing (`scanf`, `cin >>`, `input()`, `print`, `read_line`,
+    /// ...), whatever the call: a statement that reads or writes is this one
+    /// token, and a run of them is one.
+    Io,
 }
 
 impl fmt::Display for Tok {
@@ -190,6 +198,9 @@ pub fn tokenize(source: &str, lang: Lang) -> Result<(Vec<Token>, f64), TokenizeE
         nodes: 0,
     };
     walker.node(tree.root_node(), 0)?;
+    walker
+        .out
+        .dedup_by(|next, prev| next.tok == Tok::Io && prev.tok == Tok::Io);
     let error_share = walker.errors as f64 / walker.nodes.max(1) as f64;
     Ok((walker.out, error_share))
 }
@@ -273,6 +284,19 @@ impl Walker<'_> {
         if SKIPPED.contains(&kind) {
             return Ok(());
         }
+        if is_io(node, self.src) || STATEMENTS.contains(&kind) && contains_io(node, self.src) {
+            self.emit(Tok::Io, node);
+            return Ok(());
+        }
+        if kind == "else" && node.parent().is_some_and(|p| p.kind() == "else_clause") {
+            return Ok(()); // the clause wrote `Else`
+        }
+        if BLOCKS.contains(&kind) {
+            return self.statements(node, depth);
+        }
+        if self.canonical_branch(node, kind, depth)? {
+            return Ok(());
+        }
         if let Some((open, close)) = block(kind) {
             self.emit(open, node);
             self.block_body(node, kind, depth)?;
@@ -307,6 +331,115 @@ impl Walker<'_> {
             return Ok(());
         }
         self.children(node, depth)
+    }
+
+    /// A block's statements, each run of simple ones (no loop, branch,
+    /// function or jump in them) in a canonical order: statements reordered
+    /// within a block give the same tokens.
+    fn statements(&mut self, node: tree_sitter::Node, depth: usize) -> Result<(), TokenizeError> {
+        let mut cursor = node.walk();
+        let kids: Vec<_> = node.children(&mut cursor).collect();
+        let mut run: Vec<(usize, usize)> = Vec::new();
+        for kid in kids {
+            let start = self.out.len();
+            self.node(kid, depth + 1)?;
+            let end = self.out.len();
+            if end == start {
+                continue;
+            }
+            let simple = STATEMENTS.contains(&kid.kind())
+                && self.out[start..end].iter().all(|t| !t.tok.is_structure());
+            if simple {
+                run.push((start, end));
+            } else {
+                self.sort_run(&mut run);
+            }
+        }
+        self.sort_run(&mut run);
+        Ok(())
+    }
+
+    /// Puts a run of adjacent simple statements (token ranges) in order of their tokens.
+    fn sort_run(&mut self, run: &mut Vec<(usize, usize)>) {
+        if run.len() > 1 {
+            let (from, to) = (run[0].0, run[run.len() - 1].1);
+            let mut parts: Vec<&[Token]> = run.iter().map(|&(a, b)| &self.out[a..b]).collect();
+            parts.sort_by(|x, y| x.iter().map(|t| t.tok).cmp(y.iter().map(|t| t.tok)));
+            let sorted: Vec<Token> = parts.concat();
+            self.out[from..to].copy_from_slice(&sorted);
+        }
+        run.clear();
+    }
+
+    /// Branches written one way whatever their spelling: `c ? a : b`,
+    /// `a if c else b` as `If c a Else b IfEnd`; an assignment or a return of
+    /// one as the `if`/`else` that assigns or returns in each branch (`x = c ?
+    /// a : b` is `if (c) x = a; else x = b;`); `if (!c) A else B` as `if (c)
+    /// B else A`. Returns whether `node` was written here.
+    fn canonical_branch(
+        &mut self,
+        node: tree_sitter::Node,
+        kind: &str,
+        depth: usize,
+    ) -> Result<bool, TokenizeError> {
+        if let Some((c, a, b)) = conditional_parts(node) {
+            self.emit(Tok::If, node);
+            for (k, part) in [c, a, b].into_iter().enumerate() {
+                if k == 2 {
+                    self.emit(Tok::Else, part);
+                }
+                self.node(part, depth + 1)?;
+            }
+            self.close(Tok::IfEnd, node);
+            return Ok(true);
+        }
+        if let Some((target, value)) = target_value(node, kind)
+            && let Some((c, a, b)) = conditional_parts(value)
+        {
+            let compound = is_compound(&self.operator(node));
+            self.emit(Tok::If, node);
+            self.node(c, depth + 1)?;
+            for (k, part) in [a, b].into_iter().enumerate() {
+                if k == 1 {
+                    self.emit(Tok::Else, part);
+                }
+                self.emit(
+                    if target.is_some() {
+                        Tok::Assign
+                    } else {
+                        Tok::Return
+                    },
+                    node,
+                );
+                if compound {
+                    self.emit(Tok::Arith, node);
+                }
+                if let Some(target) = target {
+                    self.node(target, depth + 1)?;
+                }
+                self.node(part, depth + 1)?;
+            }
+            self.close(Tok::IfEnd, node);
+            return Ok(true);
+        }
+        if matches!(kind, "if_statement" | "if_expression")
+            && let Some((c, then, other)) = negated_if(node)
+        {
+            self.emit(Tok::If, node);
+            self.node(c, depth + 1)?;
+            self.node(other, depth + 1)?;
+            self.emit(Tok::Else, other);
+            self.node(then, depth + 1)?;
+            self.close(Tok::IfEnd, node);
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// A closing token, on the node's last line.
+    fn close(&mut self, tok: Tok, node: tree_sitter::Node) {
+        let line = node.end_position().row as u32 + 1;
+        self.out.push(Token { tok, line });
     }
 
     /// The two operands of a binary operation, the one with the smaller
@@ -435,6 +568,199 @@ impl Walker<'_> {
             _ => None,
         }
     }
+}
+
+/// Simple statements: those whose order within a block is not written, and
+/// that are one [`Tok::Io`] when they read or write.
+const STATEMENTS: &[&str] = &["declaration", "expression_statement", "let_declaration"];
+
+/// Blocks of statements.
+const BLOCKS: &[&str] = &[
+    "compound_statement",
+    "block",
+    "translation_unit",
+    "module",
+    "source_file",
+    "declaration_list",
+];
+
+/// Names whose call reads or writes (C, C++, Python, Rust).
+const IO_NAMES: &[&str] = &[
+    "scanf",
+    "printf",
+    "puts",
+    "gets",
+    "fgets",
+    "getchar",
+    "putchar",
+    "fscanf",
+    "fprintf",
+    "getline",
+    "cin",
+    "cout",
+    "cerr",
+    "input",
+    "print",
+    "readline",
+    "readlines",
+    "stdin",
+    "stdout",
+    "read_line",
+    "read_to_string",
+    "println",
+    "eprintln",
+    "writeln",
+    "write",
+    "read",
+    "lines",
+];
+
+impl Tok {
+    /// Whether it opens or closes a loop, branch or function, or jumps.
+    fn is_structure(self) -> bool {
+        matches!(
+            self,
+            Tok::Func
+                | Tok::FuncEnd
+                | Tok::Loop
+                | Tok::LoopEnd
+                | Tok::If
+                | Tok::Else
+                | Tok::IfEnd
+                | Tok::Return
+                | Tok::Break
+                | Tok::Continue
+        )
+    }
+}
+
+/// Whether `node` is a call that reads or writes, or a `cin >>` / `cout <<` chain.
+fn is_io(node: tree_sitter::Node, src: &[u8]) -> bool {
+    let callee = match node.kind() {
+        "call_expression" | "call" => node.child_by_field_name("function"),
+        "macro_invocation" => node.child_by_field_name("macro"),
+        "binary_expression" => {
+            let mut left = node;
+            while left.kind() == "binary_expression" {
+                match left.child_by_field_name("left") {
+                    Some(l) => left = l,
+                    None => return false,
+                }
+            }
+            Some(left)
+        }
+        _ => None,
+    };
+    let Some(callee) = callee else { return false };
+    let text = std::str::from_utf8(&src[callee.byte_range()]).unwrap_or("");
+    let last = text
+        .rsplit(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .find(|w| !w.is_empty())
+        .unwrap_or("");
+    match node.kind() {
+        "binary_expression" => matches!(last, "cin" | "cout" | "cerr"),
+        _ => IO_NAMES.contains(&last),
+    }
+}
+
+/// Whether anything under `node` reads or writes.
+fn contains_io(node: tree_sitter::Node, src: &[u8]) -> bool {
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        if is_io(n, src) {
+            return true;
+        }
+        let mut c = n.walk();
+        stack.extend(n.children(&mut c));
+    }
+    false
+}
+
+/// The condition and the two values of a conditional expression (`c ? a :
+/// b`, `a if c else b`, Rust's `if c { a } else { b }` of one expression each).
+fn conditional_parts(
+    node: tree_sitter::Node,
+) -> Option<(tree_sitter::Node, tree_sitter::Node, tree_sitter::Node)> {
+    match node.kind() {
+        "conditional_expression" => match node.child_by_field_name("condition") {
+            Some(c) => Some((
+                c,
+                node.child_by_field_name("consequence")?,
+                node.child_by_field_name("alternative")?,
+            )),
+            None => Some((node.named_child(1)?, node.named_child(0)?, node.named_child(2)?)),
+        },
+        "if_expression" if node.parent().is_some_and(|p| p.kind() != "expression_statement") => {
+            fn one(block: tree_sitter::Node<'_>) -> Option<tree_sitter::Node<'_>> {
+                (block.kind() == "block" && block.named_child_count() == 1)
+                    .then(|| block.named_child(0))
+                    .flatten()
+                    .filter(|e| !e.kind().ends_with("statement") && e.kind() != "let_declaration")
+            }
+            let alt = node.child_by_field_name("alternative")?;
+            let other = alt.named_child(0).and_then(one)?;
+            Some((
+                node.child_by_field_name("condition")?,
+                one(node.child_by_field_name("consequence")?)?,
+                other,
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// What an assignment, declaration or `return` writes to (none for a return) and its value.
+fn target_value<'t>(
+    node: tree_sitter::Node<'t>,
+    kind: &str,
+) -> Option<(Option<tree_sitter::Node<'t>>, tree_sitter::Node<'t>)> {
+    let field = |f: &str| node.child_by_field_name(f);
+    match kind {
+        "assignment_expression"
+        | "assignment"
+        | "augmented_assignment"
+        | "compound_assignment_expr"
+        | "augmented_assignment_expression" => Some((Some(field("left")?), field("right")?)),
+        "init_declarator" => Some((Some(field("declarator")?), field("value")?)),
+        "let_declaration" => Some((Some(field("pattern")?), field("value")?)),
+        "return_statement" | "return_expression" if node.named_child_count() == 1 => {
+            Some((None, node.named_child(0)?))
+        }
+        _ => None,
+    }
+}
+
+/// `if (!c) A else B` (not `else if`): `c`, `A`, `B`.
+fn negated_if(node: tree_sitter::Node) -> Option<(tree_sitter::Node, tree_sitter::Node, tree_sitter::Node)> {
+    let mut cond = node.child_by_field_name("condition")?;
+    while matches!(cond.kind(), "parenthesized_expression" | "condition_clause")
+        && cond.named_child_count() == 1
+    {
+        cond = cond.named_child(0)?;
+    }
+    if !matches!(cond.kind(), "unary_expression" | "not_operator") {
+        return None;
+    }
+    let first = cond.child(0)?;
+    if !matches!(first.kind(), "!" | "not") {
+        return None;
+    }
+    let inner = cond
+        .child_by_field_name("argument")
+        .or_else(|| cond.named_child(0))?;
+    let then = node.child_by_field_name("consequence")?;
+    let mut w = node.walk();
+    let alts: Vec<_> = node.children_by_field_name("alternative", &mut w).collect();
+    let [alt] = alts[..] else { return None };
+    let other = if alt.kind() == "else_clause" {
+        alt.child_by_field_name("body").or_else(|| alt.named_child(0))?
+    } else {
+        alt
+    };
+    if matches!(other.kind(), "if_statement" | "if_expression") {
+        return None;
+    }
+    Some((inner, then, other))
 }
 
 /// Loops, branches and functions: the token that opens them and the one
@@ -571,6 +897,57 @@ mod tests {
         let rs = toks("fn f(n: usize) { for i in 0..n { s += a[i]; } }", Lang::Rust);
         assert_eq!(c, py);
         assert_eq!(c, rs);
+    }
+
+    #[test]
+    fn a_conditional_expression_is_the_if_else_it_stands_for() {
+        let stmt = toks(
+            "int f(int c, int a, int b) { int x; if (c > 0) x = a; else x = b; return x; }",
+            Lang::Cpp,
+        );
+        let expr = toks(
+            "int f(int c, int a, int b) { int x; x = c > 0 ? a : b; return x; }",
+            Lang::Cpp,
+        );
+        assert_eq!(stmt, expr);
+        let py_stmt = toks("if c > 0:\n    x = a\nelse:\n    x = b\n", Lang::Python);
+        let py_expr = toks("x = a if c > 0 else b\n", Lang::Python);
+        assert_eq!(py_stmt, py_expr);
+        let ret = toks("int f(int c) { return c > 0 ? 1 : 2; }", Lang::C);
+        let ret_if = toks("int f(int c) { if (c > 0) return 1; else return 2; }", Lang::C);
+        assert_eq!(ret, ret_if);
+        let negated = toks("void f(int c) { if (!(c > 0)) g(1); else h(2, 3); }", Lang::C);
+        let plain = toks("void f(int c) { if (c > 0) h(2, 3); else g(1); }", Lang::C);
+        assert_eq!(negated, plain);
+    }
+
+    #[test]
+    fn reading_the_input_another_way_changes_nothing() {
+        let cin = toks(
+            "int main() { int n, m; cin >> n >> m; cout << n + m << endl; }",
+            Lang::Cpp,
+        );
+        let scanf = toks(
+            "int main() { int n, m; scanf(\"%d\", &n); scanf(\"%d\", &m); printf(\"%d\\n\", n + m); }",
+            Lang::Cpp,
+        );
+        assert_eq!(cin, scanf);
+        let line = toks("n = int(input())\nm = int(input())\n", Lang::Python);
+        let whole = toks("n, m = map(int, sys.stdin.read().split())\n", Lang::Python);
+        assert_eq!(line, whole);
+    }
+
+    #[test]
+    fn simple_statements_reordered_within_a_block_change_nothing() {
+        let a = toks(
+            "void f() { x = 1; y[2] = z + 3; g(x, y); while (x) x--; }",
+            Lang::C,
+        );
+        let b = toks(
+            "void f() { y[2] = z + 3; g(x, y); x = 1; while (x) x--; }",
+            Lang::C,
+        );
+        assert_eq!(a, b);
     }
 
     #[test]
