@@ -232,11 +232,13 @@ pub struct Request<'a> {
 
 /// The precompiled header for a compilation by `request`, when one fits
 /// its command and this judge isolates compilations (a private root to
-/// bind it into, read-only): found in this process's memory or the cache,
+/// bind it into, read-only, at its own path: not a cache folder under
+/// `/tmp`, which each run mounts afresh): found in this process's memory or the cache,
 /// or built now, at most once per process (a compilation that finds it
 /// being built goes without). `None`: compile as without one.
 pub fn for_compilation(request: &Request) -> Option<Precompiled> {
-    if !enabled() || !request.sandbox.protection_details().isolation {
+    let cache_dir = std::fs::canonicalize(request.cache_dir).ok()?;
+    if !enabled() || !request.sandbox.binds_read_only(&cache_dir) {
         return None;
     }
     let flags = build_flags(request.compiler, request.cmd)?;
@@ -251,7 +253,7 @@ pub fn for_compilation(request: &Request) -> Option<Precompiled> {
         }
         known.insert(key.clone(), State::Building);
     }
-    let found = find_or_build(request, &flags, &key);
+    let found = find_or_build(request, &cache_dir, &flags, &key);
     let mut known = KNOWN.lock().unwrap_or_else(|p| p.into_inner());
     let state = found.clone().map_or(State::Unusable, State::Ready);
     known.get_or_insert_with(HashMap::new).insert(key, state);
@@ -271,8 +273,8 @@ fn key(identity: &str, flags: &[String]) -> String {
 
 /// The header in the cache, when it is there and its system header has not
 /// changed since; else built into it.
-fn find_or_build(request: &Request, flags: &[String], key: &str) -> Option<Precompiled> {
-    let dir = request.cache_dir.join(format!("pch-{key}"));
+fn find_or_build(request: &Request, cache_dir: &Path, flags: &[String], key: &str) -> Option<Precompiled> {
+    let dir = cache_dir.join(format!("pch-{key}"));
     if let Some(found) = cached(&dir) {
         return Some(found);
     }
