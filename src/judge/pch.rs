@@ -82,7 +82,12 @@ fn is_gxx(compiler: &Path) -> bool {
     let Some(name) = compiler.file_name().and_then(|n| n.to_str()) else {
         return false;
     };
-    let versioned = |rest: &str| rest.is_empty() || rest.strip_prefix('-').is_some_and(|v| v.chars().all(|c| c.is_ascii_digit() || c == '.'));
+    let versioned = |rest: &str| {
+        rest.is_empty()
+            || rest
+                .strip_prefix('-')
+                .is_some_and(|v| v.chars().all(|c| c.is_ascii_digit() || c == '.'))
+    };
     name.strip_prefix("g++").is_some_and(versioned)
         || name.split_once("-g++").is_some_and(|(_, rest)| versioned(rest))
 }
@@ -117,7 +122,10 @@ fn link_only(a: &str) -> bool {
     (a.starts_with("-l") && a.len() > 2)
         || (a.starts_with("-L") && a.len() > 2)
         || a.starts_with("-Wl,")
-        || matches!(a, "-static" | "-static-libstdc++" | "-static-libgcc" | "-s" | "-no-pie")
+        || matches!(
+            a,
+            "-static" | "-static-libstdc++" | "-static-libgcc" | "-s" | "-no-pie"
+        )
 }
 
 /// A compile flag that leaves the header's lookup and the messages as
@@ -135,27 +143,33 @@ fn compile_flag(a: &str) -> bool {
             || joined("-m")
             || a.starts_with("-g")
             || joined("-W")
-            || matches!(a, "-w" | "-pedantic" | "-pedantic-errors" | "-ansi" | "-pthread" | "-pipe"))
+            || matches!(
+                a,
+                "-w" | "-pedantic" | "-pedantic-errors" | "-ansi" | "-pthread" | "-pipe"
+            ))
 }
 
 /// The line (from 1) of a source's `#include <bits/stdc++.h>` (or
 /// `"bits/stdc++.h"`), the first if several; `None` when it has none.
 pub fn include_line(code: &[u8]) -> Option<usize> {
     let text = String::from_utf8_lossy(code);
-    text.split('\n').position(|line| {
-        let rest = line.trim_start();
-        let Some(rest) = rest.strip_prefix('#') else {
-            return false;
-        };
-        let Some(rest) = rest.trim_start().strip_prefix("include") else {
-            return false;
-        };
-        let rest = rest.trim_start();
-        [("<", ">"), ("\"", "\"")]
-            .iter()
-            .any(|(open, close)| rest.strip_prefix(open).and_then(|r| r.strip_prefix(HEADER)).is_some_and(|r| r.starts_with(close)))
-    })
-    .map(|i| i + 1)
+    text.split('\n')
+        .position(|line| {
+            let rest = line.trim_start();
+            let Some(rest) = rest.strip_prefix('#') else {
+                return false;
+            };
+            let Some(rest) = rest.trim_start().strip_prefix("include") else {
+                return false;
+            };
+            let rest = rest.trim_start();
+            [("<", ">"), ("\"", "\"")].iter().any(|(open, close)| {
+                rest.strip_prefix(open)
+                    .and_then(|r| r.strip_prefix(HEADER))
+                    .is_some_and(|r| r.starts_with(close))
+            })
+        })
+        .map(|i| i + 1)
 }
 
 /// Puts back the line GCC leaves out when it used a precompiled header: in
@@ -268,7 +282,10 @@ fn key(identity: &str, flags: &[String]) -> String {
         hasher.update([0]);
         hasher.update(flag.as_bytes());
     }
-    hasher.finalize()[..16].iter().map(|b| format!("{b:02x}")).collect()
+    hasher.finalize()[..16]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// The header in the cache, when it is there and its system header has not
@@ -421,11 +438,23 @@ mod tests {
             Some(cmd("-O2 -std=c++17"))
         );
         assert_eq!(
-            build_flags(gxx, &cmd("g++ -O2 -DONLINE_JUDGE -std=c++14 -Wall -o {exe} {src} -lm -static")),
+            build_flags(
+                gxx,
+                &cmd("g++ -O2 -DONLINE_JUDGE -std=c++14 -Wall -o {exe} {src} -lm -static")
+            ),
             Some(cmd("-O2 -DONLINE_JUDGE -std=c++14 -Wall"))
         );
         // Flags that change where headers are found, or what is said.
-        for odd in ["-I/opt/include", "-include", "-H", "-Winvalid-pch", "-v", "-x", "-fdiagnostics-format=json", "-D"] {
+        for odd in [
+            "-I/opt/include",
+            "-include",
+            "-H",
+            "-Winvalid-pch",
+            "-v",
+            "-x",
+            "-fdiagnostics-format=json",
+            "-D",
+        ] {
             let c = cmd(&format!("g++ -O2 {odd} -o {{exe}} {{src}}"));
             assert_eq!(build_flags(gxx, &c), None, "{odd}");
         }
@@ -435,9 +464,15 @@ mod tests {
     #[test]
     fn the_include_is_found_on_its_line() {
         assert_eq!(include_line(b"#include <bits/stdc++.h>\nint main(){}"), Some(1));
-        assert_eq!(include_line(b"// hi\r\n#define N 5\n  #  include\t\"bits/stdc++.h\"\n"), Some(3));
+        assert_eq!(
+            include_line(b"// hi\r\n#define N 5\n  #  include\t\"bits/stdc++.h\"\n"),
+            Some(3)
+        );
         assert_eq!(include_line(b"#include<bits/stdc++.h>"), Some(1));
-        assert_eq!(include_line(b"#include <cstdio>\n// #include <bits/stdc++.h>\n"), None);
+        assert_eq!(
+            include_line(b"#include <cstdio>\n// #include <bits/stdc++.h>\n"),
+            None
+        );
         assert_eq!(include_line(b"#include <bits/stdc++.hpp>\n"), None);
     }
 
@@ -458,7 +493,12 @@ mod tests {
         assert_eq!(restore_message(plain, HEADER_PATH, "sol.cpp", 1), plain);
         // The header itself first in a chain.
         assert_eq!(
-            restore_message(&format!("In file included from {HEADER_PATH}:65:\nx"), HEADER_PATH, "a.cc", 1),
+            restore_message(
+                &format!("In file included from {HEADER_PATH}:65:\nx"),
+                HEADER_PATH,
+                "a.cc",
+                1
+            ),
             format!("In file included from {HEADER_PATH}:65,\n                 from a.cc:1:\nx")
         );
     }
@@ -468,7 +508,11 @@ mod tests {
         let verbose = "ignoring nonexistent directory \"/x\"\n#include \"...\" search starts here:\n#include <...> search starts here:\n /usr/include/c++/12\n /usr/include/x86_64-linux-gnu/c++/12\n /usr/include\nEnd of search list.\n";
         assert_eq!(
             search_list(verbose),
-            ["/usr/include/c++/12", "/usr/include/x86_64-linux-gnu/c++/12", "/usr/include"]
+            [
+                "/usr/include/c++/12",
+                "/usr/include/x86_64-linux-gnu/c++/12",
+                "/usr/include"
+            ]
         );
     }
 }

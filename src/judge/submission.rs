@@ -640,7 +640,11 @@ fn compile(
     std::fs::write(&src, code).map_err(io(&src))?;
     let exe = build.path().join(EXE_NAME);
     let header = precompiled_header(sandbox, &compiler, cmd, code, cache_dir);
-    let mut args: Vec<OsString> = header.iter().flat_map(|(h, _)| h.args()).map(Into::into).collect();
+    let mut args: Vec<OsString> = header
+        .iter()
+        .flat_map(|(h, _)| h.args())
+        .map(Into::into)
+        .collect();
     args.extend(cmd[1..].iter().map(|a| substitute(a, &name, EXE_NAME).into()));
     let spec = RunSpec {
         program: compiler,

@@ -20,7 +20,10 @@ impl Class {
             .prefix("compile-test-cache-")
             .tempdir_in(target_dir())
             .unwrap();
-        Class { f: Fixture::new(), cache }
+        Class {
+            f: Fixture::new(),
+            cache,
+        }
     }
 
     fn write(&self, name: &str, text: &str) -> PathBuf {
@@ -52,7 +55,11 @@ fn headers(f: &Class) -> Vec<PathBuf> {
     let mut found: Vec<PathBuf> = entries
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("pch-")) && p.join("bits/stdc++.h.gch").is_file())
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("pch-"))
+                && p.join("bits/stdc++.h.gch").is_file()
+        })
         .collect();
     found.sort();
     found
@@ -73,14 +80,24 @@ fn verdict(f: &Class, file: &Path, pch: bool) -> String {
     stdout
         .lines()
         .find(|l| l.starts_with("secret/1"))
-        .unwrap_or_else(|| panic!("no result line in {stdout}\n{}", String::from_utf8_lossy(&out.stderr)))
+        .unwrap_or_else(|| {
+            panic!(
+                "no result line in {stdout}\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+        })
         .to_string()
 }
 
 /// The compiler's message `grade` reports for `file` (JSON report).
 fn compile_error(f: &Class, file: &Path, pch: bool) -> String {
     let json = f.f.dir.path().join("report.json");
-    f.grade(file, pch).arg("--quiet").arg("--json").arg(&json).output().unwrap();
+    f.grade(file, pch)
+        .arg("--quiet")
+        .arg("--json")
+        .arg(&json)
+        .output()
+        .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     v["submissions"][0]["compile_error"]
         .as_str()
@@ -117,12 +134,18 @@ fn a_program_including_bits_stdcpp_is_compiled_with_the_judges_precompiled_heade
     std::fs::rename(&built, &gch).unwrap();
     let needs = f.write(
         "needs.cpp",
-        &accepted("", "#ifndef JUDGE_PCH_MARKER\n#error compiled without the precompiled header\n#endif"),
+        &accepted(
+            "",
+            "#ifndef JUDGE_PCH_MARKER\n#error compiled without the precompiled header\n#endif",
+        ),
     );
     let line = verdict(&f, &needs, true);
     assert!(line.contains(" AC "), "{line}");
     // Turned off, the same program is compiled from the system's header.
-    let again = f.write("again.cpp", &format!("{}// again\n", std::fs::read_to_string(&needs).unwrap()));
+    let again = f.write(
+        "again.cpp",
+        &format!("{}// again\n", std::fs::read_to_string(&needs).unwrap()),
+    );
     assert!(compile_error(&f, &again, false).contains("compiled without the precompiled header"));
 }
 
@@ -143,7 +166,10 @@ fn a_compile_error_reads_the_same_with_the_precompiled_header_or_without() {
         let with = compile_error(&f, &f.write(&format!("broken{i}.cpp"), code), true);
         assert!(!headers(&f).is_empty(), "the header was built");
         let without = compile_error(&f, &f.write(&format!("broken{i}_.cpp"), code), false);
-        assert_eq!(with.replace(&format!("broken{i}.cpp"), "SOURCE"), without.replace(&format!("broken{i}_.cpp"), "SOURCE"));
+        assert_eq!(
+            with.replace(&format!("broken{i}.cpp"), "SOURCE"),
+            without.replace(&format!("broken{i}_.cpp"), "SOURCE")
+        );
         assert!(!with.contains("pch") && !with.contains(".gch"), "{with}");
         assert!(with.contains("In file included from"), "{with}");
     }
@@ -176,7 +202,9 @@ fn a_languages_toml_with_other_flags_gets_a_header_built_for_them_or_none() {
     }
     let f = Class::new();
     let languages = |compile: &str| {
-        let toml = format!("[[language]]\nname = \"cpp\"\nextensions = [\"cpp\"]\ncompile = [{compile}]\nrun = [\"{{exe}}\"]\n");
+        let toml = format!(
+            "[[language]]\nname = \"cpp\"\nextensions = [\"cpp\"]\ncompile = [{compile}]\nrun = [\"{{exe}}\"]\n"
+        );
         std::fs::write(f.f.package().join("languages.toml"), toml).unwrap();
     };
     // A flag that may change which header is found: none built.

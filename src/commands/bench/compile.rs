@@ -76,11 +76,21 @@ fn report(o: &CompileOptions, plain: Duration, cold: Duration, warm: Duration, h
         ("header built during the grading", cold),
         ("header built already", warm),
     ] {
-        println!("{what:<38} {:>7.2} s  {:>9.2}   {:.2}", d.as_secs_f64(), rate(d), ratio(d));
+        println!(
+            "{what:<38} {:>7.2} s  {:>9.2}   {:.2}",
+            d.as_secs_f64(),
+            rate(d),
+            ratio(d)
+        );
     }
     match header {
-        Some(bytes) => println!("the precompiled header: {:.0} MiB on disk", bytes as f64 / (1 << 20) as f64),
-        None => println!("no precompiled header was built (a cache under /tmp, or no isolation: see GRADING.md)"),
+        Some(bytes) => println!(
+            "the precompiled header: {:.0} MiB on disk",
+            bytes as f64 / (1 << 20) as f64
+        ),
+        None => {
+            println!("no precompiled header was built (a cache under /tmp, or no isolation: see GRADING.md)")
+        }
     }
     let mut targets = Targets::default();
     targets.add(
