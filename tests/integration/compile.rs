@@ -2,7 +2,7 @@
 //! precompiled once by the judge (`src/judge/pch.rs`), used where it
 //! fits, and nothing a contestant sees changed by it.
 
-use crate::grade::Fixture;
+use crate::grade::{Fixture, result_line};
 use crate::util::{CASE4_ANSWER, have, target_dir};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -75,18 +75,7 @@ fn the_header(f: &Class) -> PathBuf {
 
 /// Grades `file`; the one test's verdict line.
 fn verdict(f: &Class, file: &Path, pch: bool) -> String {
-    let out = f.grade(file, pch).arg("--quiet").output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    stdout
-        .lines()
-        .find(|l| l.starts_with("secret/1"))
-        .unwrap_or_else(|| {
-            panic!(
-                "no result line in {stdout}\n{}",
-                String::from_utf8_lossy(&out.stderr)
-            )
-        })
-        .to_string()
+    result_line(&f.grade(file, pch).arg("--quiet").output().unwrap())
 }
 
 /// The compiler's message `grade` reports for `file` (JSON report).

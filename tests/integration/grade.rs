@@ -55,20 +55,24 @@ impl Fixture {
     pub(crate) fn verdict_of(&self, submission: &Path) -> (String, Duration) {
         let start = Instant::now();
         let out = self.grade(submission).arg("--quiet").output().unwrap();
-        let elapsed = start.elapsed();
-        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-        let line = stdout
-            .lines()
-            .find(|l| l.starts_with("secret/1"))
-            .unwrap_or_else(|| {
-                panic!(
-                    "no result line in {stdout}\n{}",
-                    String::from_utf8_lossy(&out.stderr)
-                )
-            })
-            .to_string();
-        (line, elapsed)
+        (result_line(&out), start.elapsed())
     }
+}
+
+/// The one test's verdict line in what `grade --quiet` printed.
+#[track_caller]
+pub(crate) fn result_line(out: &std::process::Output) -> String {
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    stdout
+        .lines()
+        .find(|l| l.starts_with("secret/1"))
+        .unwrap_or_else(|| {
+            panic!(
+                "no result line in {stdout}\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+        })
+        .to_string()
 }
 
 /// Processes whose name (comm) is `token`: what a hostile program left.
