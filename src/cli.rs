@@ -422,10 +422,11 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 50)]
     pub clients: usize,
     /// `--only serve`: the server's --jobs; `--only scaling`: the largest
-    /// --jobs measured [default: the cores the judge may use].
+    /// --jobs measured [default: the cores the judge may use]; `--only
+    /// compile`: grade's --jobs [default: 2].
     #[arg(long)]
     pub jobs: Option<usize>,
-    /// `--only scaling`: programs in the class graded.
+    /// `--only scaling` and `--only compile`: programs in the class graded.
     #[arg(long, default_value_t = 16)]
     pub class: usize,
     /// `--only scaling`: submissions in each burst the server judges
@@ -532,6 +533,11 @@ pub enum BenchPart {
     /// `similar` on the labelled corpus beside Dolos and copydetect, and its
     /// speed on 300 programs (only with --only; run from the repository).
     Similar,
+
+    /// A compile-bound class (C++ including <bits/stdc++.h>) graded with
+    /// the precompiled standard header and without, as a ratio (only with
+    /// --only; --class programs, --jobs [default: 2]).
+    Compile,
 }
 
 /// Options of `gen`.

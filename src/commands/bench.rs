@@ -7,7 +7,9 @@
 //! with `--only scaling`, judging on every core (`bench/scaling.rs`);
 //! with `--only launch`, what starting a run costs as the judge grows
 //! (`bench/launch.rs`);
-//! with `--only similar`, the copy detector against its peers (`bench/similar.rs`).
+//! with `--only similar`, the copy detector against its peers (`bench/similar.rs`);
+//! with `--only compile`, a compile-bound C++ class with and without the
+//! precompiled standard header (`bench/compile.rs`).
 
 use crate::cli::{BenchArgs, BenchPart};
 use crate::judge::grading::{Judge, run_limits};
@@ -29,6 +31,7 @@ use super::solve::measured;
 
 mod busy;
 mod client;
+mod compile;
 mod launch;
 mod scaling;
 mod serve_load;
@@ -78,6 +81,13 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
     }
     if args.only == Some(BenchPart::Launch) {
         launch::run(args.runs, args.hold_mib)?;
+    }
+    if args.only == Some(BenchPart::Compile) {
+        compile::run(&compile::CompileOptions {
+            class: args.class.max(1),
+            jobs: args.jobs.unwrap_or(2).max(1),
+            quiet: args.quiet,
+        })?;
     }
     if args.only == Some(BenchPart::Similar) {
         similar::run(Path::new("."))?;

@@ -1,7 +1,8 @@
 //! Judging programs: running untrusted code and turning runs into verdicts.
 //! `sandbox` is the only code that starts an untrusted process (compilers
 //! included); `submission` turns a file into a runnable program (compiling it
-//! in the sandbox, with a private cache); `runner` is the one trait through
+//! in the sandbox, with a private cache; `pch`: C++'s standard header
+//! precompiled once for them); `runner` is the one trait through
 //! which a program is run (sandboxed, or bare for benchmarks); `grading` is
 //! the one judging path (run under limits, check, verdict) that `grade`,
 //! `ci`, `stress` and `bench` share; `stress` searches random boards for a
@@ -11,6 +12,7 @@
 
 pub mod doctor;
 pub mod grading;
+pub mod pch;
 pub mod pool;
 pub mod runner;
 pub mod sandbox;

@@ -12,6 +12,7 @@
 //! What runs is the source as read: an interpreted one is kept in the cache
 //! under its hash, and each run gets that copy, not the file again.
 
+use crate::judge::pch;
 use crate::judge::sandbox::{Limits, RunSpec, Sandbox, SandboxError, Status};
 use crate::package::languages::Language;
 use crate::package::{ProblemLimits, SOURCE_LIMIT_KEY};
@@ -578,6 +579,29 @@ fn compile_key(language: &Language, compiler: &Path, cmd: &[String], code: &[u8]
     cache_key(&parts)
 }
 
+/// The precompiled standard header a compilation of `code` by `cmd` uses,
+/// and the line of the source that includes it ([`pch`]): `None` when the
+/// source does not include it or none fits the command.
+fn precompiled_header(
+    sandbox: &Sandbox,
+    compiler: &Path,
+    cmd: &[String],
+    code: &[u8],
+    cache_dir: &Path,
+) -> Option<(pch::Precompiled, usize)> {
+    let line = pch::include_line(code)?;
+    let identity = compiler_identity(compiler);
+    let request = pch::Request {
+        sandbox,
+        compiler,
+        identity: &identity,
+        cmd,
+        cache_dir,
+        limits: compile_limits(),
+    };
+    Some((pch::for_compilation(&request)?, line))
+}
+
 /// Compiles into the cache; `(Ok(exe) | Err(compiler message), from cache)`.
 fn compile(
     sandbox: &Sandbox,
@@ -615,14 +639,19 @@ fn compile(
     let src = build.path().join("source");
     std::fs::write(&src, code).map_err(io(&src))?;
     let exe = build.path().join(EXE_NAME);
+    let header = precompiled_header(sandbox, &compiler, cmd, code, cache_dir);
+    let mut args: Vec<OsString> = header
+        .iter()
+        .flat_map(|(h, _)| h.args())
+        .map(Into::into)
+        .collect();
+    args.extend(cmd[1..].iter().map(|a| substitute(a, &name, EXE_NAME).into()));
     let spec = RunSpec {
         program: compiler,
-        args: cmd[1..]
-            .iter()
-            .map(|a| substitute(a, &name, EXE_NAME).into())
-            .collect(),
+        args,
         limits: compile_limits(),
         files: vec![(src, name.clone())],
+        read_only_dirs: header.iter().map(|(h, _)| h.dir.clone()).collect(),
         collect: vec![(EXE_NAME.to_string(), exe.clone())],
         ..RunSpec::default()
     };
@@ -630,6 +659,10 @@ fn compile(
     if result.status != Status::Exited(0) || !exe.is_file() {
         let mut message = result.stderr.clone();
         message.extend_from_slice(&result.stdout);
+        if let Some((h, line)) = &header {
+            let restored = pch::restore_message(&String::from_utf8_lossy(&message), &h.header, &name, *line);
+            message = restored.into_bytes();
+        }
         let mut text = shorten(&message);
         if !matches!(result.status, Status::Exited(_)) {
             text = format!("compiler {}\n{text}", result.status);

@@ -13,12 +13,12 @@ const GRADE_TIMEOUT: u64 = 120;
 
 /// A one-test package with tight limits (1 s, 64 MiB, 64 KiB of output),
 /// and a private compile cache.
-struct Fixture {
-    dir: tempfile::TempDir,
+pub(crate) struct Fixture {
+    pub(crate) dir: tempfile::TempDir,
 }
 
 impl Fixture {
-    fn new() -> Fixture {
+    pub(crate) fn new() -> Fixture {
         let dir = tempfile::tempdir().unwrap();
         let pkg = dir.path().join("problems/p");
         std::fs::create_dir_all(&pkg).unwrap();
@@ -33,15 +33,15 @@ impl Fixture {
         Fixture { dir }
     }
 
-    fn package(&self) -> PathBuf {
+    pub(crate) fn package(&self) -> PathBuf {
         self.dir.path().join("problems/p")
     }
 
-    fn write(&self, name: &str, text: &str) -> PathBuf {
+    pub(crate) fn write(&self, name: &str, text: &str) -> PathBuf {
         write_in(self.dir.path(), name, text)
     }
 
-    fn grade(&self, submission: &Path) -> Command {
+    pub(crate) fn grade(&self, submission: &Path) -> Command {
         let mut c = judge_within(GRADE_TIMEOUT);
         c.env("MAYAN_JUDGE_CACHE", self.dir.path().join("cache"))
             .arg("grade")
@@ -52,23 +52,27 @@ impl Fixture {
     }
 
     /// Grades and returns the one test's verdict line and the elapsed time.
-    fn verdict_of(&self, submission: &Path) -> (String, Duration) {
+    pub(crate) fn verdict_of(&self, submission: &Path) -> (String, Duration) {
         let start = Instant::now();
         let out = self.grade(submission).arg("--quiet").output().unwrap();
-        let elapsed = start.elapsed();
-        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-        let line = stdout
-            .lines()
-            .find(|l| l.starts_with("secret/1"))
-            .unwrap_or_else(|| {
-                panic!(
-                    "no result line in {stdout}\n{}",
-                    String::from_utf8_lossy(&out.stderr)
-                )
-            })
-            .to_string();
-        (line, elapsed)
+        (result_line(&out), start.elapsed())
     }
+}
+
+/// The one test's verdict line in what `grade --quiet` printed.
+#[track_caller]
+pub(crate) fn result_line(out: &std::process::Output) -> String {
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    stdout
+        .lines()
+        .find(|l| l.starts_with("secret/1"))
+        .unwrap_or_else(|| {
+            panic!(
+                "no result line in {stdout}\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+        })
+        .to_string()
 }
 
 /// Processes whose name (comm) is `token`: what a hostile program left.

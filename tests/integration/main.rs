@@ -17,6 +17,7 @@ mod attacks;
 mod bench;
 mod bundled;
 mod ci;
+mod compile;
 mod contest;
 mod core;
 mod doctor;

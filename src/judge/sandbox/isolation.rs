@@ -75,6 +75,17 @@ const DEVICES: &[&str] = &["null", "zero", "full", "random", "urandom"];
 /// Where the work folder appears inside the root.
 pub(crate) const BOX_DIR: &str = "/box";
 
+/// Where a run's own file systems are mounted over its root: a host folder
+/// below one of them, bound at its own path, would be hidden by them.
+const RUN_MOUNTS: &[&str] = &[BOX_DIR, "/tmp", "/dev", "/proc"];
+
+/// Whether a host folder given to a run as a read-only folder (bound at
+/// its own path) is seen by the run: an absolute path, not below one of
+/// the run's own mounts.
+pub(crate) fn seen_at_own_path(dir: &Path) -> bool {
+    dir.is_absolute() && !RUN_MOUNTS.iter().any(|m| dir.starts_with(m))
+}
+
 /// One step of building the root. Paths are relative to the new root (the
 /// builder's working folder then); the sources of binds are host paths, or
 /// relative ones inside the new root.
@@ -843,6 +854,15 @@ mod tests {
         }
         assert_eq!(a.base.last(), Some(&Step::ReadOnly(c_str("dev"))));
         assert!(a.own.iter().any(|s| matches!(s, Step::Proc { .. })));
+    }
+
+    #[test]
+    fn a_folder_below_a_runs_own_mounts_is_not_seen_at_its_own_path() {
+        assert!(seen_at_own_path(Path::new("/root/.cache/mayan-judge/pch-1")));
+        assert!(seen_at_own_path(Path::new("/tmpfiles")));
+        for hidden in ["/tmp/cache", "/box", "/dev/shm/x", "/proc/1", "relative"] {
+            assert!(!seen_at_own_path(Path::new(hidden)), "{hidden}");
+        }
     }
 
     #[test]

@@ -735,6 +735,13 @@ impl Sandbox {
         &self.protections
     }
 
+    /// Whether a run given `dir` in [`RunSpec::read_only_dirs`] sees it
+    /// there, read-only: the runs have private roots, and `dir` is not
+    /// below a folder each run mounts afresh (`/tmp`, say).
+    pub fn binds_read_only(&self, dir: &Path) -> bool {
+        self.protections.isolation && isolation::seen_at_own_path(dir)
+    }
+
     /// Finds `name` (e.g. `"python3"`) as a program the sandboxed user can
     /// execute: searched in the judge's `PATH`, then `/usr/local/bin`,
     /// `/usr/bin`, `/bin`, skipping version-manager shims (a `shims`
