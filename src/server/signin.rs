@@ -209,7 +209,7 @@ impl Admission {
         let mut state = lock(&self.state);
         let state = &mut *state;
         state.asked += 1;
-        if state.asked % PRUNE_EVERY == 0 {
+        if state.asked.is_multiple_of(PRUNE_EVERY) {
             state.pair.prune(now);
             state.account.prune(now);
             state.address.prune(now);
