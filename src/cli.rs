@@ -745,9 +745,10 @@ pub struct ServeArgs {
     /// the client's address read from X-Forwarded-For.
     #[arg(long)]
     pub behind_proxy: bool,
-    /// Requests per second from one address while signed out (sign-in
-    /// attempts among them); bursts of five times as many.
-    #[arg(long, default_value_t = 10, value_name = "N")]
+    /// Requests per second from one address while signed out (sign-ins
+    /// are throttled apart: per name and address); bursts of five times as
+    /// many: a class behind one address loads the sign-in page at once.
+    #[arg(long, default_value_t = 50, value_name = "N")]
     pub rate_address: u32,
     /// Requests per second of one signed-in user; bursts of five times as many.
     #[arg(long, default_value_t = 20, value_name = "N")]
@@ -760,9 +761,11 @@ pub struct ServeArgs {
     /// limit, less 128 kept for the judging].
     #[arg(long, value_name = "N")]
     pub connections: Option<usize>,
-    /// Connections held at most from one address (not applied with
-    /// --behind-proxy, where they all come from the proxy).
-    #[arg(long, default_value_t = 64, value_name = "N")]
+    /// Connections held at most from one address before a signed-in
+    /// request comes on them (signed in, each counts against its account:
+    /// 32 at most); room for a class behind one NAT address. Not applied
+    /// with --behind-proxy, where they all come from the proxy.
+    #[arg(long, default_value_t = 4096, value_name = "N")]
     pub connections_per_address: usize,
     /// Print nothing but errors.
     #[arg(long)]

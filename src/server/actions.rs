@@ -11,6 +11,7 @@ use super::db::{DbError, SubmissionRow, User};
 use super::events::Event;
 use super::signin::Busy;
 use crate::judge::grading::SubmissionReport;
+use std::net::IpAddr;
 use std::sync::Arc;
 
 /// Why something a user asked for is refused.
@@ -39,40 +40,42 @@ pub enum Refusal {
     Storage(#[from] DbError),
 }
 
-/// Checks a name and password (argon2 runs off the async threads); the
-/// same message whether the name or the password is wrong. A check is
-/// admitted first (`signin`): refused at once, before any hashing, while
-/// this name has a check running or too many attempts, or the queue of
-/// checks is full.
-pub async fn verify(app: &Arc<App>, name: &str, password: &str) -> Result<User, Refusal> {
+/// Checks a name and password from the client at `address` (argon2 runs
+/// off the async threads); the same message whether the name or the
+/// password is wrong. A check is admitted first (`signin`): refused at
+/// once, before any hashing, while this name had too many wrong passwords
+/// from this address (or from all), this address too many whatever the
+/// name, or the queue of checks is full; else it waits its turn.
+pub async fn verify(app: &Arc<App>, address: IpAddr, name: &str, password: &str) -> Result<User, Refusal> {
     let wrong = || Refusal::Forbidden("Wrong name or password.".into());
     if name.len() > 64 || password.len() > 256 {
         return Err(wrong());
     }
-    let ticket = app.signins.admit(name).map_err(|busy| match busy {
-        Busy::Account => {
-            Refusal::TooMany("Too many sign-ins for this name: wait a few seconds and try again.".into())
-        }
+    let ticket = app.signins.admit(name, address).map_err(|busy| match busy {
+        Busy::Account => Refusal::TooMany(
+            "Too many sign-ins for this name from here: wait a few seconds and try again.".into(),
+        ),
+        Busy::Address => Refusal::TooMany(
+            "Too many wrong sign-ins from your network: wait a few seconds and try again.".into(),
+        ),
         Busy::Queue => {
             Refusal::Busy("The judge is checking many sign-ins: try again in a few seconds.".into())
         }
     })?;
     let found = app.db.user_by_name(name.trim())?;
     let password = password.to_string();
-    let (user, ok) = ticket
-        .run(move || match found {
-            Some((user, hash)) => {
-                let ok = auth::verify_password(&password, &hash);
-                (Some(user), ok)
-            }
-            None => {
-                // As long as a real check, so timing does not tell names apart.
-                let _ = auth::verify_password(&password, DUMMY_HASH);
-                (None, false)
-            }
-        })
-        .await
-        .ok_or_else(wrong)?;
+    let check = move || match found {
+        Some((user, hash)) => {
+            let ok = auth::verify_password(&password, &hash);
+            (Some(user), ok)
+        }
+        None => {
+            // As long as a real check, so timing does not tell names apart.
+            let _ = auth::verify_password(&password, DUMMY_HASH);
+            (None, false)
+        }
+    };
+    let (user, ok) = ticket.run(check, |(_, ok)| *ok).await.ok_or_else(wrong)?;
     match user {
         Some(u) if ok => Ok(u),
         _ => Err(wrong()),

@@ -58,12 +58,26 @@ async fn dashboard(
         .iter()
         .filter(|c| c.answer.is_none())
         .count();
+    let holders = holders(&app, &users);
     render(
         &app,
         "admin.html",
         Some(viewer),
-        context! { queue, users => minijinja::Value::from(minijinja::value::Serde(&users)), unanswered },
+        context! { queue, users => minijinja::Value::from(minijinja::value::Serde(&users)), unanswered, holders },
     )
+}
+
+/// Who holds the most of the server (`connections`): the ten accounts with
+/// the most `/events` streams, then connections, then recent requests.
+fn holders(app: &App, users: &[User]) -> Vec<minijinja::Value> {
+    app.gate
+        .top_holders(10)
+        .into_iter()
+        .map(|(id, held, requests)| {
+            let name = users.iter().find(|u| u.id == id).map_or("?", |u| u.name.as_str());
+            context! { name, streams => held.streams, connections => held.connections, requests }
+        })
+        .collect()
 }
 
 /// `?user=NAME`: one contestant's submissions.

@@ -85,8 +85,12 @@ struct Credentials {
     password: String,
 }
 
-async fn token(State(app): State<Arc<App>>, Json(c): Json<Credentials>) -> ApiResult {
-    let user = actions::verify(&app, &c.name, &c.password).await?;
+async fn token(
+    State(app): State<Arc<App>>,
+    axum::Extension(id): axum::Extension<Identity>,
+    Json(c): Json<Credentials>,
+) -> ApiResult {
+    let user = actions::verify(&app, id.address, &c.name, &c.password).await?;
     let token = auth::random_token();
     app.db
         .add_api_token(&auth::token_hash(&token), user.id, super::now())?;

@@ -5,6 +5,7 @@
 //! The web server itself is bound and served by `router`.
 
 use super::auth;
+use super::connections::{Gate, address_key};
 use super::contest::{ContestConfig, Feedback};
 use super::db::{Db, DbResult, User};
 use super::events::{Event, Live};
@@ -120,10 +121,8 @@ pub struct App {
     pub tls: Option<(PathBuf, PathBuf)>,
     /// Print nothing but errors.
     pub quiet: bool,
-    /// Connections held at most in all (`None`: from the limit of open files).
-    pub connections: Option<usize>,
-    /// Connections held at most from one address (not behind a proxy).
-    pub connections_per_address: usize,
+    /// The connections held, by address and by account (`connections`).
+    pub gate: Arc<Gate>,
     /// The folder submissions are written to and compiled from (removed
     /// at a clean stop).
     pub work_dir: PathBuf,
@@ -243,8 +242,10 @@ impl App {
             listen: o.listen,
             tls: o.tls,
             quiet: o.quiet,
-            connections: o.connections,
-            connections_per_address: o.connections_per_address,
+            gate: Gate::for_server(
+                o.connections,
+                (!o.behind_proxy).then_some(o.connections_per_address),
+            ),
             work_dir,
             per_address: DefaultKeyedRateLimiter::keyed(per_second_burst_5x(r.per_address)),
             per_user: DefaultKeyedRateLimiter::keyed(per_second_burst_5x(r.per_user)),
@@ -257,9 +258,10 @@ impl App {
         Ok(Arc::new(app))
     }
 
-    /// Whether a signed-out request from `ip` is within its rate.
+    /// Whether a signed-out request from `ip` is within its address's
+    /// rate (an IPv6 address counted by its /64).
     pub fn allow_address(&self, ip: IpAddr) -> bool {
-        self.per_address.check_key(&ip).is_ok()
+        self.per_address.check_key(&address_key(ip)).is_ok()
     }
 
     /// Whether a signed-in user's request is within their rate.
@@ -342,8 +344,10 @@ impl App {
     }
 }
 
-/// Password checks admitted at a time per core (running or waiting).
-const SIGN_IN_QUEUE_PER_CORE: usize = 4;
+/// Password checks admitted at a time in all (running or waiting; one
+/// waiting holds no memory to speak of): room for several classes signing
+/// in at once, each queued rather than refused.
+const SIGN_IN_QUEUE: usize = 1024;
 
 /// Password checks run at a time: one per core of the machine.
 fn sign_in_cores() -> usize {
@@ -353,7 +357,7 @@ fn sign_in_cores() -> usize {
 /// Password checks the server admits at a time, running or waiting; one
 /// more is refused at once (503), before any hashing.
 pub fn sign_in_checks_admitted() -> usize {
-    SIGN_IN_QUEUE_PER_CORE * sign_in_cores()
+    SIGN_IN_QUEUE.max(sign_in_cores())
 }
 
 /// `n` a second, in bursts of `5n`.

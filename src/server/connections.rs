@@ -1,17 +1,25 @@
-//! How many connections the server holds, and for how long: the soft
-//! limit of open files raised to the hard one at start, a cap on
-//! connections in all (below that limit, so the server always has the
-//! files to answer) and per client address, and an idle timeout. A
-//! connection over a cap is answered `503` at once and closed (over HTTPS,
-//! closed), rather than left waiting for a slot; one that sends nothing
-//! for [`IDLE`] is closed. Every connection counts, `/events` streams
-//! included. The header read timeout is hyper's, set by `router`.
+//! How many connections the server holds, and for how long, and who
+//! holds them: the soft limit of open files raised to the hard one at
+//! start, a cap on connections in all (below that limit, so the server
+//! always has the files to answer), and caps on what one party holds.
+//! A connection is accepted before anyone is identified: until a request
+//! on it is signed in it counts against its client's address (an IPv6
+//! address by its /64, [`address_key`]), with room for a class behind one
+//! NAT address; once a request on it is signed in it counts against that
+//! account instead ([`Gate::identify`]), as its `/events` streams do
+//! ([`Gate::stream`]). So one contestant's flood is refused to that
+//! contestant alone, whoever shares their address. A connection over a cap
+//! at accept is answered `503` at once and closed (over HTTPS, closed),
+//! rather than left waiting for a slot; one that sends nothing for
+//! [`IDLE`] (not signed in: [`IDLE_SIGNED_OUT`]) is closed. The header
+//! read timeout is hyper's, set by `router`.
 
 use std::collections::HashMap;
 use std::future::Future;
 use std::io;
-use std::net::IpAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
@@ -19,16 +27,43 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 use tokio::time::{Instant, Sleep};
 
-/// A connection that neither sends nor receives a byte for this long is
-/// closed (an `/events` stream receives a keep-alive every 15 s).
+/// A signed-in connection that neither sends nor receives a byte for this
+/// long is closed (an `/events` stream receives a keep-alive every 15 s).
 pub const IDLE: Duration = Duration::from_secs(60);
+
+/// A connection no signed-in request has come on is closed after this
+/// long without a byte (a sign-in waiting its turn sends none: room for a
+/// class's sign-ins queued at once).
+pub const IDLE_SIGNED_OUT: Duration = Duration::from_secs(30);
 
 /// A request's header must arrive whole within this long.
 pub const HEADER_READ: Duration = Duration::from_secs(10);
 
+/// Connections one signed-in account holds at most (a browser holds six
+/// at most per server; several browsers and devices of one person fit).
+pub const PER_ACCOUNT: usize = 32;
+
+/// `/events` streams one signed-in account holds at most (a browser's
+/// tabs share one).
+pub const STREAMS_PER_ACCOUNT: usize = 8;
+
 /// Open files kept for everything but connections: the database, the
 /// judging (compilers, sandboxes), logs.
 const RESERVED_FILES: u64 = 128;
+
+/// What per-address limits count as one address: an IPv4 address, or an
+/// IPv6 address's /64 (one household or one machine gets a whole /64, so
+/// each of its addresses is no other client); an IPv4 address mapped into
+/// IPv6 is that IPv4 address.
+pub fn address_key(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6(std::net::Ipv6Addr::from_bits(v6.to_bits() & !((1u128 << 64) - 1))),
+        },
+    }
+}
 
 /// Raises the soft limit of open files to the hard limit; returns the
 /// soft limit in force afterwards.
@@ -53,64 +88,269 @@ pub fn default_cap(open_files: u64) -> usize {
     usize::try_from(spare.min(1 << 20)).unwrap_or(1 << 20).max(1)
 }
 
-/// Connections open, in all and by address.
+/// Who a connection counts against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Owner {
+    /// Not signed in: its address (see [`address_key`]).
+    Address(IpAddr),
+    /// The account of its latest signed-in request.
+    Account(i64),
+}
+
+/// What one signed-in account holds now, and asked for lately.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Holding {
+    /// Connections whose latest request was this account's.
+    pub connections: usize,
+    /// `/events` streams open.
+    pub streams: usize,
+    /// Requests in the current minute and the one before it.
+    requests: [u64; 2],
+    /// The minute `requests[0]` counts.
+    minute: u64,
+}
+
+impl Holding {
+    /// Requests in the last minute or two.
+    pub fn recent_requests(&self, now_minute: u64) -> u64 {
+        match now_minute.saturating_sub(self.minute) {
+            0 => self.requests[0] + self.requests[1],
+            1 => self.requests[0],
+            _ => 0,
+        }
+    }
+
+    fn count_request(&mut self, now_minute: u64) {
+        match now_minute.saturating_sub(self.minute) {
+            0 => {}
+            1 => self.requests = [0, self.requests[0]],
+            _ => self.requests = [0, 0],
+        }
+        self.minute = now_minute;
+        self.requests[0] += 1;
+    }
+
+    fn is_empty(&self, now_minute: u64) -> bool {
+        self.connections == 0 && self.streams == 0 && self.recent_requests(now_minute) == 0
+    }
+}
+
+/// One open connection: who it counts against, and whether it is signed
+/// in (its idle timeout).
+struct Conn {
+    owner: Owner,
+    signed_in: Arc<AtomicBool>,
+}
+
+#[derive(Default)]
+struct Open {
+    total: usize,
+    by_address: HashMap<IpAddr, usize>,
+    by_account: HashMap<i64, Holding>,
+    conns: HashMap<SocketAddr, Conn>,
+}
+
+impl Open {
+    fn release(&mut self, owner: Owner) {
+        match owner {
+            Owner::Address(a) => {
+                if let Some(n) = self.by_address.get_mut(&a) {
+                    *n -= 1;
+                    if *n == 0 {
+                        self.by_address.remove(&a);
+                    }
+                }
+            }
+            Owner::Account(id) => {
+                if let Some(h) = self.by_account.get_mut(&id) {
+                    h.connections = h.connections.saturating_sub(1);
+                }
+            }
+        }
+    }
+}
+
+/// Why a signed-in request or stream is refused: its account holds too
+/// many already.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Over {
+    /// Connections.
+    Connections,
+    /// `/events` streams.
+    Streams,
+}
+
+/// Connections open, in all, by address and by account.
 pub struct Gate {
     cap: usize,
     per_address: Option<usize>,
-    open: Mutex<(usize, HashMap<IpAddr, usize>)>,
+    per_account: usize,
+    streams_per_account: usize,
+    started: std::time::Instant,
+    open: Mutex<Open>,
 }
 
 impl Gate {
-    /// `cap` connections in all, `per_address` from one address (`None`:
-    /// no per-address cap, as behind a proxy where every connection comes
-    /// from the proxy).
+    /// `cap` connections in all, `per_address` not signed in from one
+    /// address and [`PER_ACCOUNT`] per account (`None`: neither, as
+    /// behind a proxy where every connection comes from the proxy and
+    /// carries anyone's requests); [`STREAMS_PER_ACCOUNT`] per account.
     pub fn new(cap: usize, per_address: Option<usize>) -> Arc<Gate> {
         Arc::new(Gate {
             cap: cap.max(1),
             per_address: per_address.map(|n| n.max(1)),
-            open: Mutex::new((0, HashMap::new())),
+            per_account: per_address.map_or(usize::MAX, |_| PER_ACCOUNT),
+            streams_per_account: STREAMS_PER_ACCOUNT,
+            started: std::time::Instant::now(),
+            open: Mutex::new(Open::default()),
         })
     }
 
-    /// A slot for a connection from `ip`, or `None` when a cap is reached.
-    pub fn admit(self: &Arc<Gate>, ip: IpAddr) -> Option<Slot> {
-        let mut open = self.open.lock().unwrap_or_else(|p| p.into_inner());
-        let (total, by_address) = &mut *open;
-        let mine = by_address.get(&ip).copied().unwrap_or(0);
-        if *total >= self.cap || self.per_address.is_some_and(|n| mine >= n) {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Open> {
+        self.open.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn minute(&self) -> u64 {
+        self.started.elapsed().as_secs() / 60
+    }
+
+    /// A slot for a connection from `peer`, or `None` when a cap is
+    /// reached. It counts against the peer's address until a signed-in
+    /// request comes on it.
+    pub fn admit(self: &Arc<Gate>, peer: SocketAddr) -> Option<Slot> {
+        let address = address_key(peer.ip());
+        let mut open = self.lock();
+        let mine = open.by_address.get(&address).copied().unwrap_or(0);
+        if open.total >= self.cap || self.per_address.is_some_and(|n| mine >= n) {
             return None;
         }
-        *total += 1;
-        by_address.insert(ip, mine + 1);
+        open.total += 1;
+        open.by_address.insert(address, mine + 1);
+        let signed_in = Arc::new(AtomicBool::new(false));
+        open.conns.insert(
+            peer,
+            Conn {
+                owner: Owner::Address(address),
+                signed_in: signed_in.clone(),
+            },
+        );
         Some(Slot {
             gate: self.clone(),
-            ip,
+            peer,
+            signed_in,
         })
+    }
+
+    /// A request on the connection from `peer`, signed in as `account`
+    /// (`None`: not signed in): the connection counts against that
+    /// account from now on, or the request is refused when the account
+    /// holds [`PER_ACCOUNT`] connections already (the connection is then
+    /// to be closed after the answer).
+    pub fn identify(&self, peer: SocketAddr, account: Option<i64>) -> Result<(), Over> {
+        let minute = self.minute();
+        let mut open = self.lock();
+        let Some(account) = account else {
+            return Ok(());
+        };
+        let Some(owner) = open.conns.get(&peer).map(|c| c.owner) else {
+            // Not a connection of this gate (a test's router): nothing held.
+            return Ok(());
+        };
+        let holding = open.by_account.entry(account).or_default();
+        holding.count_request(minute);
+        if owner == Owner::Account(account) {
+            return Ok(());
+        }
+        if holding.connections >= self.per_account {
+            return Err(Over::Connections);
+        }
+        holding.connections += 1;
+        open.release(owner);
+        if let Some(conn) = open.conns.get_mut(&peer) {
+            conn.owner = Owner::Account(account);
+            conn.signed_in.store(true, Ordering::Relaxed);
+        }
+        Ok(())
+    }
+
+    /// An `/events` stream of `account`, held until the returned value is
+    /// dropped, or refused when the account holds
+    /// [`STREAMS_PER_ACCOUNT`] already.
+    pub fn stream(self: &Arc<Gate>, account: i64) -> Result<StreamSlot, Over> {
+        let mut open = self.lock();
+        let holding = open.by_account.entry(account).or_default();
+        if holding.streams >= self.streams_per_account {
+            return Err(Over::Streams);
+        }
+        holding.streams += 1;
+        Ok(StreamSlot {
+            gate: self.clone(),
+            account,
+        })
+    }
+
+    /// Raises the open-files limit and makes the gate for `connections`
+    /// in all (`None`: from that limit, [`default_cap`]) and
+    /// `per_address` (`None` behind a proxy).
+    pub fn for_server(connections: Option<usize>, per_address: Option<usize>) -> Arc<Gate> {
+        let open_files = raise_open_files_limit();
+        Gate::new(
+            connections.unwrap_or_else(|| default_cap(open_files)),
+            per_address,
+        )
+    }
+
+    /// The accounts that hold the most (streams, then connections, then
+    /// recent requests), `n` at most: `(account, what it holds, requests
+    /// in the last minute or two)`.
+    pub fn top_holders(&self, n: usize) -> Vec<(i64, Holding, u64)> {
+        let minute = self.minute();
+        let mut open = self.lock();
+        open.by_account.retain(|_, h| !h.is_empty(minute));
+        let mut rows: Vec<(i64, Holding, u64)> = open
+            .by_account
+            .iter()
+            .map(|(&id, h)| (id, *h, h.recent_requests(minute)))
+            .collect();
+        rows.sort_by_key(|(id, h, r)| (std::cmp::Reverse((h.streams, h.connections, *r)), *id));
+        rows.truncate(n);
+        rows
     }
 
     /// Connections open now.
     #[cfg(test)]
     fn open(&self) -> usize {
-        self.open.lock().unwrap_or_else(|p| p.into_inner()).0
+        self.lock().total
     }
 }
 
 /// One admitted connection; its slot is given back when dropped.
 pub struct Slot {
     gate: Arc<Gate>,
-    ip: IpAddr,
+    peer: SocketAddr,
+    signed_in: Arc<AtomicBool>,
 }
 
 impl Drop for Slot {
     fn drop(&mut self) {
-        let mut open = self.gate.open.lock().unwrap_or_else(|p| p.into_inner());
-        let (total, by_address) = &mut *open;
-        *total = total.saturating_sub(1);
-        if let Some(n) = by_address.get_mut(&self.ip) {
-            *n -= 1;
-            if *n == 0 {
-                by_address.remove(&self.ip);
-            }
+        let mut open = self.gate.lock();
+        open.total = open.total.saturating_sub(1);
+        if let Some(conn) = open.conns.remove(&self.peer) {
+            open.release(conn.owner);
+        }
+    }
+}
+
+/// One open `/events` stream of an account; given back when dropped.
+pub struct StreamSlot {
+    gate: Arc<Gate>,
+    account: i64,
+}
+
+impl Drop for StreamSlot {
+    fn drop(&mut self) {
+        if let Some(h) = self.gate.lock().by_account.get_mut(&self.account) {
+            h.streams = h.streams.saturating_sub(1);
         }
     }
 }
@@ -138,8 +378,8 @@ impl<S: Send + 'static> axum_server::accept::Accept<TcpStream, S> for GateAccept
     fn accept(&self, stream: TcpStream, service: S) -> Self::Future {
         let (gate, answer_503) = (self.gate.clone(), self.answer_503);
         Box::pin(async move {
-            let ip = stream.peer_addr()?.ip();
-            match gate.admit(ip) {
+            let peer = stream.peer_addr()?;
+            match gate.admit(peer) {
                 Some(slot) => Ok((Limited::new(stream, slot), service)),
                 None => {
                     // A fresh connection's send buffer takes the whole
@@ -159,24 +399,30 @@ impl<S: Send + 'static> axum_server::accept::Accept<TcpStream, S> for GateAccept
 }
 
 /// A connection that holds its [`Slot`] and is closed after [`IDLE`]
-/// without a byte either way.
+/// without a byte either way ([`IDLE_SIGNED_OUT`] while no signed-in
+/// request came on it).
 pub struct Limited<T> {
     inner: T,
     idle: Pin<Box<Sleep>>,
-    _slot: Slot,
+    slot: Slot,
 }
 
 impl<T> Limited<T> {
     fn new(inner: T, slot: Slot) -> Self {
         Limited {
             inner,
-            idle: Box::pin(tokio::time::sleep(IDLE)),
-            _slot: slot,
+            idle: Box::pin(tokio::time::sleep(IDLE_SIGNED_OUT)),
+            slot,
         }
     }
 
     fn active(&mut self) {
-        self.idle.as_mut().reset(Instant::now() + IDLE);
+        let idle = if self.slot.signed_in.load(Ordering::Relaxed) {
+            IDLE
+        } else {
+            IDLE_SIGNED_OUT
+        };
+        self.idle.as_mut().reset(Instant::now() + idle);
     }
 
     /// `Pending` as long as the connection is not idle for too long.
@@ -254,19 +500,84 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for Limited<T> {
 mod tests {
     use super::*;
 
+    fn peer(ip: &str, port: u16) -> SocketAddr {
+        SocketAddr::new(ip.parse().unwrap(), port)
+    }
+
     #[test]
     fn the_gate_caps_connections_in_all_and_per_address_and_frees_them() {
         let gate = Gate::new(3, Some(2));
-        let a: IpAddr = "127.0.0.2".parse().unwrap();
-        let b: IpAddr = "127.0.0.3".parse().unwrap();
-        let a1 = gate.admit(a).unwrap();
-        let _a2 = gate.admit(a).unwrap();
-        assert!(gate.admit(a).is_none(), "a third from one address");
-        let _b1 = gate.admit(b).unwrap();
-        assert!(gate.admit(b).is_none(), "over the cap in all");
+        let a1 = gate.admit(peer("127.0.0.2", 1)).unwrap();
+        let _a2 = gate.admit(peer("127.0.0.2", 2)).unwrap();
+        assert!(
+            gate.admit(peer("127.0.0.2", 3)).is_none(),
+            "a third from one address"
+        );
+        let _b1 = gate.admit(peer("127.0.0.3", 1)).unwrap();
+        assert!(gate.admit(peer("127.0.0.3", 2)).is_none(), "over the cap in all");
         drop(a1);
-        assert!(gate.admit(b).is_some(), "a freed slot is given again");
+        assert!(
+            gate.admit(peer("127.0.0.3", 2)).is_some(),
+            "a freed slot is given again"
+        );
         assert_eq!(gate.open(), 2, "the slot of a closed connection is given back");
+    }
+
+    #[test]
+    fn an_ipv6_64_is_one_address() {
+        let gate = Gate::new(100, Some(2));
+        let _a = gate.admit(peer("2001:db8:1:2::1", 1)).unwrap();
+        let _b = gate.admit(peer("2001:db8:1:2:ffff::9", 1)).unwrap();
+        assert!(
+            gate.admit(peer("2001:db8:1:2:abcd::1", 1)).is_none(),
+            "a third from one /64"
+        );
+        assert!(gate.admit(peer("2001:db8:1:3::1", 1)).is_some(), "another /64");
+        assert_eq!(
+            address_key("::ffff:10.0.0.1".parse().unwrap()),
+            "10.0.0.1".parse::<IpAddr>().unwrap()
+        );
+    }
+
+    #[test]
+    fn a_signed_in_connection_counts_against_its_account_not_its_address() {
+        let gate = Gate::new(1000, Some(2));
+        let mine: Vec<Slot> = (0..2).map(|p| gate.admit(peer("10.0.0.1", p)).unwrap()).collect();
+        assert!(gate.admit(peer("10.0.0.1", 9)).is_none(), "the address is full");
+        for p in 0..2 {
+            gate.identify(peer("10.0.0.1", p), Some(7)).unwrap();
+        }
+        assert!(
+            gate.admit(peer("10.0.0.1", 9)).is_some(),
+            "signed in: the address has room again"
+        );
+        // The same account from other addresses (its phone, home).
+        let more: Vec<Slot> = (0..PER_ACCOUNT as u16)
+            .map(|p| gate.admit(peer(&format!("10.0.1.{p}"), 1)).unwrap())
+            .collect();
+        let refused = (0..PER_ACCOUNT as u16)
+            .filter(|&p| gate.identify(peer(&format!("10.0.1.{p}"), 1), Some(7)).is_err())
+            .count();
+        assert_eq!(refused, 2, "account 7 holds {PER_ACCOUNT} at most");
+        assert!(
+            gate.identify(peer("10.0.1.31", 1), Some(8)).is_ok(),
+            "a classmate is served"
+        );
+        drop((mine, more));
+        assert_eq!(gate.open(), 0);
+    }
+
+    #[test]
+    fn streams_are_capped_per_account_and_given_back() {
+        let gate = Gate::new(10, None);
+        let held: Vec<StreamSlot> = (0..STREAMS_PER_ACCOUNT)
+            .map(|_| gate.stream(1).unwrap())
+            .collect();
+        assert_eq!(gate.stream(1).err(), Some(Over::Streams));
+        assert!(gate.stream(2).is_ok(), "another account's stream");
+        assert_eq!(gate.top_holders(1)[0].1.streams, STREAMS_PER_ACCOUNT);
+        drop(held);
+        assert!(gate.stream(1).is_ok());
     }
 
     #[test]

@@ -10,7 +10,7 @@ use super::auth;
 use super::db::{DbError, SubmissionRow, User};
 use axum::Json;
 use axum::extract::{ConnectInfo, Request, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{Html as HtmlBody, IntoResponse, Redirect, Response};
 use axum_extra::extract::cookie::{Cookie, CookieJar, SameSite};
@@ -19,11 +19,13 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
 /// Who is asking, resolved once per request by [`identify`].
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct Identity {
     /// The signed-in user and the session's CSRF token (empty for an API
     /// token: the API takes no cookies, so needs no CSRF token).
     pub viewer: Option<(User, String)>,
+    /// The client's address ([`client_ip`]).
+    pub address: IpAddr,
 }
 
 /// Why a page cannot be shown; rendered as a page with its status.
@@ -132,7 +134,10 @@ pub fn client_ip(app: &App, headers: &HeaderMap, peer: SocketAddr) -> IpAddr {
 }
 
 /// Resolves who is asking (session cookie, or `Authorization: Bearer` for
-/// the API), applies the rate limit of that user or of the address, and
+/// the API), counts the connection against that account (`connections`:
+/// connections and `/events` streams per account), applies the rate
+/// limit of that user or, signed out, of the address (a sign-in is
+/// admitted by `signin` instead: throttled per account and address), and
 /// hands the identity to the handlers.
 pub async fn identify(
     State(app): State<Arc<App>>,
@@ -142,27 +147,80 @@ pub async fn identify(
     next: Next,
 ) -> Response {
     let api = request.uri().path().starts_with("/api/");
-    let identity = match resolve(&app, &jar, request.headers(), api) {
-        Ok(i) => i,
-        Err(e) => return e.into_response(),
-    };
-    let allowed = match &identity.viewer {
-        Some((user, _)) => app.allow_user(user.id),
-        None => app.allow_address(client_ip(&app, request.headers(), peer)),
-    };
-    if !allowed {
-        let message = "Too many requests: wait a few seconds.";
-        return if api {
+    let refuse = |message: &str| {
+        if api {
             json_error(StatusCode::TOO_MANY_REQUESTS, message)
         } else {
             Fail::TooMany(message.into()).into_response()
-        };
+        }
+    };
+    let address = client_ip(&app, request.headers(), peer);
+    let identity = match resolve(&app, &jar, request.headers(), api, address) {
+        Ok(i) => i,
+        Err(e) => return e.into_response(),
+    };
+    let account = identity.viewer.as_ref().map(|(u, _)| u.id);
+    if app.gate.identify(peer, account).is_err() {
+        let mut answer = refuse(
+            "You hold too many connections to the judge: close some of your tabs, windows or programs, then try again.",
+        );
+        answer
+            .headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
+        return answer;
     }
+    let allowed = match account {
+        Some(id) => app.allow_user(id),
+        None => is_sign_in(&request) || app.allow_address(address),
+    };
+    if !allowed {
+        return refuse("Too many requests: wait a few seconds.");
+    }
+    let stream = match account.filter(|_| request.uri().path() == "/events") {
+        Some(id) => match app.gate.stream(id) {
+            Ok(slot) => Some(slot),
+            Err(_) => {
+                return refuse(
+                    "You have too many live pages open (each window or browser holds one): close some, then reload.",
+                );
+            }
+        },
+        None => None,
+    };
     request.extensions_mut().insert(identity);
-    next.run(request).await
+    let response = next.run(request).await;
+    match stream {
+        Some(slot) => held_while_streaming(response, slot),
+        None => response,
+    }
 }
 
-fn resolve(app: &App, jar: &CookieJar, headers: &HeaderMap, api: bool) -> Result<Identity, Fail> {
+/// A sign-in: a password checked, admitted by `signin` (per account and
+/// address), not by the rate of signed-out requests, so a class behind
+/// one address signs in at once.
+fn is_sign_in(request: &Request) -> bool {
+    request.method() == axum::http::Method::POST && matches!(request.uri().path(), "/login" | "/api/v1/token")
+}
+
+/// The response, its body holding `held` until it ends (an `/events`
+/// stream counted while it is open).
+fn held_while_streaming<T: Send + Sync + 'static>(response: Response, held: T) -> Response {
+    use futures_util::StreamExt;
+    let (parts, body) = response.into_parts();
+    let body = body.into_data_stream().map(move |chunk| {
+        let _ = &held;
+        chunk
+    });
+    Response::from_parts(parts, axum::body::Body::from_stream(body))
+}
+
+fn resolve(
+    app: &App,
+    jar: &CookieJar,
+    headers: &HeaderMap,
+    api: bool,
+    address: IpAddr,
+) -> Result<Identity, Fail> {
     if api {
         let bearer = headers
             .get(header::AUTHORIZATION)
@@ -175,13 +233,13 @@ fn resolve(app: &App, jar: &CookieJar, headers: &HeaderMap, api: bool) -> Result
                 .map(|u| (u, String::new())),
             None => None,
         };
-        return Ok(Identity { viewer });
+        return Ok(Identity { viewer, address });
     }
     let viewer = match jar.get(auth::SESSION_COOKIE) {
         Some(c) => app.db.session(&auth::token_hash(c.value()), super::now())?,
         None => None,
     };
-    Ok(Identity { viewer })
+    Ok(Identity { viewer, address })
 }
 
 /// The signed-in user, or a redirect to sign in.

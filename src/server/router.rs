@@ -6,7 +6,7 @@
 //! admitted through `connections`' caps.
 
 use super::app::App;
-use super::connections::{Gate, GateAcceptor, HEADER_READ, default_cap, raise_open_files_limit};
+use super::connections::{GateAcceptor, HEADER_READ};
 use super::http::{Fail, identify};
 use anyhow::{Context, Result};
 use axum::Router;
@@ -28,10 +28,6 @@ pub fn router(app: Arc<App>) -> Router {
         .saturating_add(64 << 10);
     Router::new()
         .merge(super::web::routes())
-        .route("/static/style.css", get(|| async { static_file("text/css", super::templates::STYLE) }))
-        .route("/static/live.js", get(|| async { static_file("text/javascript", super::templates::SCRIPT) }))
-        .route("/favicon.svg", get(|| async { static_file("image/svg+xml", super::templates::FAVICON) }))
-        .route("/favicon.ico", get(|| async { static_file("image/svg+xml", super::templates::FAVICON) }))
         .merge(super::admin::routes())
         .merge(super::similar::routes())
         .nest(
@@ -40,6 +36,12 @@ pub fn router(app: Arc<App>) -> Router {
         )
         .fallback(|| async { Fail::NotFound })
         .layer(middleware::from_fn_with_state(app.clone(), identify))
+        // The static files, the same for everybody, after `identify`: not
+        // counted against an address's rate (a class loads them at once).
+        .route("/static/style.css", get(|| async { static_file("text/css", super::templates::STYLE) }))
+        .route("/static/live.js", get(|| async { static_file("text/javascript", super::templates::SCRIPT) }))
+        .route("/favicon.svg", get(|| async { static_file("image/svg+xml", super::templates::FAVICON) }))
+        .route("/favicon.ico", get(|| async { static_file("image/svg+xml", super::templates::FAVICON) }))
         .layer(axum::extract::DefaultBodyLimit::max(body_limit))
         .layer(tower_http::set_header::SetResponseHeaderLayer::if_not_present(
             header::CONTENT_SECURITY_POLICY,
@@ -85,9 +87,8 @@ pub async fn listen(app: Arc<App>) -> Result<()> {
     let _ = std::io::stdout().flush();
     let handle = axum_server::Handle::new();
     tokio::spawn(shutdown_on_signal(handle.clone()));
-    let gate = gate(&app);
     let limit = GateAcceptor {
-        gate,
+        gate: app.gate.clone(),
         answer_503: app.tls.is_none(),
     };
     // One server over either acceptor (plain or TLS: two types).
@@ -119,16 +120,6 @@ pub async fn listen(app: Arc<App>) -> Result<()> {
         None => serve_with!(limit),
     }
     Ok(())
-}
-
-/// The caps on connections (`connections`): in all, from `--connections`
-/// or from the limit of open files (raised to its hard limit first), and
-/// per address (none behind a proxy: every connection comes from it).
-fn gate(app: &App) -> std::sync::Arc<Gate> {
-    let open_files = raise_open_files_limit();
-    let cap = app.connections.unwrap_or_else(|| default_cap(open_files));
-    let per_address = (!app.behind_proxy).then_some(app.connections_per_address);
-    Gate::new(cap, per_address)
 }
 
 async fn shutdown_on_signal(handle: axum_server::Handle<SocketAddr>) {

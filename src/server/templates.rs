@@ -17,6 +17,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("templates/clarifications.html"),
     ),
     ("admin.html", include_str!("templates/admin.html")),
+    (
+        "admin_holdings.html",
+        include_str!("templates/admin_holdings.html"),
+    ),
     ("password.html", include_str!("templates/password.html")),
     ("confirm.html", include_str!("templates/confirm.html")),
     ("replay.html", include_str!("templates/replay.html")),

@@ -87,6 +87,7 @@ struct LoginForm {
 
 async fn login(
     State(app): State<Arc<App>>,
+    axum::Extension(id): axum::Extension<Identity>,
     jar: CookieJar,
     axum::Form(form): axum::Form<LoginForm>,
 ) -> PageResult {
@@ -95,7 +96,7 @@ async fn login(
         .map(|c| c.value().to_string())
         .unwrap_or_default();
     check_csrf(&expected, form.csrf.as_deref())?;
-    let user = actions::verify(&app, &form.name, &form.password).await?;
+    let user = actions::verify(&app, id.address, &form.name, &form.password).await?;
     let token = auth::random_token();
     let csrf = auth::random_token();
     app.db.add_session(

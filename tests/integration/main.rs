@@ -39,6 +39,7 @@ mod sandbox_hostile;
 mod serve;
 mod serve_access;
 mod serve_browser;
+mod serve_class;
 mod serve_faults;
 mod serve_hostile;
 mod serve_load;
