@@ -279,6 +279,21 @@ mod tests {
     }
 
     #[test]
+    fn every_language_has_exactly_the_messages_english_has() {
+        let english = Locale::english().message_ids();
+        assert!(english.len() > 100, "{} messages", english.len());
+        for l in Locale::all().skip(1) {
+            let ids = l.message_ids();
+            let missing: Vec<&String> = english.iter().filter(|id| !ids.contains(id)).collect();
+            let extra: Vec<&String> = ids.iter().filter(|id| !english.contains(id)).collect();
+            assert!(
+                missing.is_empty() && extra.is_empty(),
+                "locales/{l}/: lacks {missing:?}; has what English does not: {extra:?}"
+            );
+        }
+    }
+
+    #[test]
     fn a_message_english_lacks_shows_its_id() {
         assert_eq!(zh().t("no-such-message"), "⟦no-such-message⟧");
     }

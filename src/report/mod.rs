@@ -12,9 +12,10 @@ mod junit;
 mod markdown;
 mod ranking;
 mod text;
+pub mod words;
 
 pub use csv::{Csv, FinalGrade, Gradebook, gradebook};
-pub use html::{Html, board_defs, replay_sections, svg_board};
+pub use html::{Html, board_defs, replay_sections, replay_sections_in, svg_board};
 pub use json::Json;
 pub use junit::Junit;
 pub use markdown::Markdown;
@@ -102,9 +103,14 @@ pub(crate) fn short_verdict(report: &GradeReport, s: &SubmissionReport, test: &s
 
 /// What the `*` of `AC*` means.
 pub(crate) fn near_limit_legend(report: &GradeReport) -> String {
-    format!(
-        "AC* = accepted with over 80% of the time limit ({} ms) used: a slower or busier machine may make it TLE",
-        report.time_limit_ms
+    near_limit_legend_in(report, crate::i18n::Locale::english())
+}
+
+/// [`near_limit_legend`] in a language.
+pub(crate) fn near_limit_legend_in(report: &GradeReport, l: crate::i18n::Locale) -> String {
+    l.text(
+        "report-near-limit",
+        &[("limit", crate::i18n::Arg::from(report.time_limit_ms.to_string()))],
     )
 }
 

@@ -385,6 +385,7 @@ pub fn when(app: &App, secs: i64) -> String {
 /// viewer may see.
 pub fn row_context(app: &App, viewer: &User, s: &SubmissionRow) -> minijinja::Value {
     let (status, class, fin) = super::actions::status(app, viewer, s);
+    let status = status_words(locale(), &status);
     let shown = app.shown(viewer);
     let done = s.state == "done";
     context! {
@@ -392,5 +393,34 @@ pub fn row_context(app: &App, viewer: &User, s: &SubmissionRow) -> minijinja::Va
         when => when(app, s.submitted), status, class, final => fin, judgings => s.judgings,
         score => if done && shown.score { s.score.map(|x| format!("{x}/{}", s.max_score.unwrap_or(0))) } else { None },
         time => if done && shown.time { s.time_ms.map(|t| format!("{t} ms")) } else { None },
+    }
+}
+
+/// A submission's status (`actions::status`: the API's words) as a page
+/// in `l` says it: `WA 答案错误`, `正在评测第 3 个测试点（共 10 个）`;
+/// English as it is.
+pub fn status_words(l: Locale, status: &str) -> String {
+    if l.is_english() {
+        return status.to_string();
+    }
+    let running = || {
+        let (k, n) = status.strip_prefix("running test ")?.split_once(" of ")?;
+        Some(l.text("status-running", &[("k", Arg::from(k)), ("n", Arg::from(n))]))
+    };
+    let verdict = || {
+        let v: crate::puzzle::verdict::Verdict = serde_json::from_value(status.into()).ok()?;
+        let name = crate::report::words::verdict_name(l, v);
+        Some(l.text(
+            "status-verdict",
+            &[("code", Arg::from(status)), ("name", Arg::from(name))],
+        ))
+    };
+    match status {
+        "queued" => l.t("status-queued"),
+        "judging" => l.t("status-judging"),
+        "compiling" => l.t("status-compiling"),
+        "judged" => l.t("status-judged"),
+        "judged (results at the end)" => l.t("status-judged-later"),
+        _ => running().or_else(verdict).unwrap_or_else(|| status.to_string()),
     }
 }

@@ -95,4 +95,21 @@ mod tests {
             assert!(env.get_template(name).is_ok(), "{name}");
         }
     }
+
+    #[test]
+    fn every_message_a_template_names_is_in_the_english_catalogue() {
+        let english = crate::i18n::Locale::english().message_ids();
+        for (name, source) in super::TEMPLATES {
+            for call in source.split("t(").skip(1) {
+                let Some(quote) = call.chars().next().filter(|c| *c == '"' || *c == '\'') else {
+                    continue;
+                };
+                let id = call[1..].split(quote).next().unwrap_or_default();
+                assert!(
+                    english.iter().any(|m| m == id),
+                    "{name}: t({quote}{id}{quote}) names no message"
+                );
+            }
+        }
+    }
 }

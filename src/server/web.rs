@@ -11,10 +11,11 @@ use super::auth;
 use super::db::User;
 use super::events::Event;
 use super::http::{
-    CsrfForm, Fail, Identity, PageResult, check_csrf, cookie, render, row_context, signed_in, when,
+    CsrfForm, Fail, Identity, PageResult, check_csrf, cookie, locale, render, row_context, signed_in, when,
 };
+use crate::i18n::Arg;
 use crate::judge::grading::GradeReport;
-use crate::report::replay_sections;
+use crate::report::replay_sections_in;
 use axum::Router;
 use axum::extract::{Multipart, Path, State};
 use axum::http::StatusCode;
@@ -75,11 +76,16 @@ async fn home(State(app): State<Arc<App>>, axum::Extension(id): axum::Extension<
         .into_iter()
         .map(|a| context! { when => when(&app, a.posted), text => a.text })
         .collect();
+    let l = locale();
     let window = match app.contest.window {
-        super::contest::Window::Open => "Open practice: submit at any time.".to_string(),
-        super::contest::Window::Timed { start, end, .. } => {
-            format!("From {} to {}.", when(&app, start), when(&app, end))
-        }
+        super::contest::Window::Open => l.t("home-window-open"),
+        super::contest::Window::Timed { start, end, .. } => l.text(
+            "home-window-timed",
+            &[
+                ("start", Arg::from(when(&app, start))),
+                ("end", Arg::from(when(&app, end))),
+            ],
+        ),
     };
     render(
         &app,
@@ -263,7 +269,7 @@ async fn my_submissions(
         &app,
         "submissions.html",
         Some(viewer),
-        context! { heading => "Your submissions", submissions, base => "/submissions", show_user => false },
+        context! { heading => locale().t("submissions-yours"), submissions, base => "/submissions", show_user => false },
     )
 }
 
@@ -294,12 +300,23 @@ async fn submission_page(
         _ => (Vec::new(), 0, None, None),
     };
     let hidden_tests = if tests.is_empty() { 0 } else { hidden };
+    let l = locale();
+    let tests: Vec<_> = tests
+        .iter()
+        .map(|t| {
+            let verdict_name = (!l.is_english()).then(|| crate::report::words::verdict_name(l, t.verdict));
+            context! {
+                reason => crate::report::words::test_reason(l, t), verdict_name,
+                ..minijinja::Value::from(minijinja::value::Serde(t))
+            }
+        })
+        .collect();
     render(
         &app,
         "submission.html",
         Some(viewer),
         context! {
-            s, tests => minijinja::Value::from(minijinja::value::Serde(&tests)), hidden_tests, compile_error, replay, refresh => !done,
+            s, tests, hidden_tests, compile_error, replay, refresh => !done,
             source => String::from_utf8_lossy(&source), admin_actions => viewer.0.is_admin,
         },
     )
@@ -330,8 +347,15 @@ async fn replay(
     // The section's heading: the contestant, then the file (never the
     // judge's own path of it).
     shown.contestant = Some(display.clone());
-    shown.submission = format!("submission {number}: {}", row.file_name);
-    let mut grade = GradeReport::new(&app.problem.name, "the contest's sandbox".into());
+    let l = locale();
+    shown.submission = l.text(
+        "replay-section",
+        &[
+            ("id", Arg::from(number.to_string())),
+            ("file", Arg::from(row.file_name.as_str())),
+        ],
+    );
+    let mut grade = GradeReport::new(&app.problem.name, l.t("replay-sandbox"));
     grade.time_limit_ms = app.problem.time_ms;
     grade.tests = shown.tests.iter().map(|t| t.test.clone()).collect();
     grade.submissions = vec![shown];
@@ -345,7 +369,7 @@ async fn replay(
         &app,
         "replay.html",
         Some(viewer),
-        context! { s, sections => replay_sections(&grade), defs => crate::report::board_defs() },
+        context! { s, sections => replay_sections_in(&grade, l), defs => crate::report::board_defs() },
     )
 }
 
@@ -403,12 +427,18 @@ async fn ask(
 }
 
 /// What one event tells a viewer, if it concerns them.
-fn sse_message(app: &App, viewer: &User, event: Event) -> Option<axum::response::sse::Event> {
+fn sse_message(
+    app: &App,
+    viewer: &User,
+    l: crate::i18n::Locale,
+    event: Event,
+) -> Option<axum::response::sse::Event> {
     use axum::response::sse::Event as Sse;
     match event {
         Event::Submission { id, user_id } if user_id == viewer.id || viewer.is_admin => {
             let row = app.db.submission(id).ok()??.row;
             let (status, class, fin) = actions::status(app, viewer, &row);
+            let status = super::http::status_words(l, &status);
             let data = serde_json::json!({ "id": id, "status": status, "class": class, "final": fin });
             Some(Sse::default().event("submission").data(data.to_string()))
         }
@@ -438,6 +468,8 @@ async fn events(
 ) -> Result<Response, Fail> {
     use futures_util::StreamExt;
     let viewer = signed_in(&id)?.0.clone();
+    // The stream is read after this handler returns: its language now.
+    let l = locale();
     let session = jar
         .get(auth::SESSION_COOKIE)
         .map(|c| auth::token_hash(c.value()))
@@ -463,7 +495,7 @@ async fn events(
         .filter_map(move |item| {
             let message = item
                 .and_then(Result::ok)
-                .and_then(|e| sse_message(&app, &viewer, e));
+                .and_then(|e| sse_message(&app, &viewer, l, e));
             std::future::ready(message.map(Ok::<_, std::convert::Infallible>))
         });
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()).into_response())
