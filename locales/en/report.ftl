@@ -40,3 +40,19 @@ html-reference-size = n = {$n}, {$blocks} blocks
 html-the-puzzle = the puzzle
 html-no-solution = -1: no solution
 html-references = The reference solutions of the tests failed
+
+## Text, on a terminal (columns are padded to these words' widths).
+text-file-io = file I/O: programs read {$input} and write {$output} in their folder
+text-broken-tests = broken tests (FAIL for every submission: the test data is wrong):
+text-judge-error = FAIL: judge error: {$error}
+text-compilation-failed = CE: compilation failed:
+text-test = test
+text-verdict = verdict
+text-time = time
+text-memory = memory
+text-reason = reason
+text-score = score: {$score} / {$max}
+text-summary = summary ({$n} submissions)
+text-submission = submission
+text-score-column = score
+text-verdicts = verdicts

@@ -35,3 +35,18 @@ html-reference-size = n = {$n}，{$blocks} 个方块
 html-the-puzzle = 初始棋盘
 html-no-solution = -1：无解
 html-references = 未通过的测试点的标准解
+
+text-file-io = 文件输入输出：程序在自己的文件夹中读 {$input}，写 {$output}
+text-broken-tests = 数据有误的测试点（所有提交都是 FAIL：测试数据错了）：
+text-judge-error = FAIL 评测机错误：{$error}
+text-compilation-failed = CE 编译错误：
+text-test = 测试点
+text-verdict = 结果
+text-time = 用时
+text-memory = 内存
+text-reason = 原因
+text-score = 得分：{$score} / {$max}
+text-summary = 汇总（{$n} 个提交）
+text-submission = 提交
+text-score-column = 得分
+text-verdicts = 结果

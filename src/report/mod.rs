@@ -331,6 +331,16 @@ mod snapshots {
         }
     }
 
+    /// The teacher's report of a class in Chinese (`grade --html --locale
+    /// zh-CN`), and the text report on a Chinese terminal.
+    #[test]
+    fn grade_reports_in_chinese() {
+        let r = grade_report();
+        let zh = crate::i18n::Locale::parse("zh-CN").unwrap();
+        insta::assert_snapshot!("grade_html_zh_cn", Html.grade_in(&r, zh));
+        insta::assert_snapshot!("grade_text_zh_cn", Text.grade_in(&r, zh));
+    }
+
     #[test]
     fn ci_reports() {
         let r = ci_report();
