@@ -170,12 +170,33 @@ async fn statement(
         .filter_map(|text| crate::puzzle::sim::Puzzle::parse(text.as_bytes()).ok())
         .map(|p| context! { n => p.n, svg => crate::report::svg_board(&p.board, None, None) })
         .collect();
+    let (statement, statement_lang, statement_note) = statement_for(&app, locale());
     render(
         &app,
         "statement.html",
         Some(viewer),
-        context! { statement => &app.problem.statement, samples, defs => crate::report::board_defs() },
+        context! { statement, statement_lang, statement_note, samples, defs => crate::report::board_defs() },
     )
+}
+
+/// The statement in the viewer's language where the package has it, else
+/// in another (English first), with a note saying so: `(html, its tag,
+/// the note)`.
+fn statement_for(app: &App, l: crate::i18n::Locale) -> (String, Option<String>, Option<String>) {
+    let all = &app.problem.statements;
+    let same = |tag: &str| crate::i18n::Locale::parse(tag) == Some(l);
+    if let Some((tag, html)) = all.iter().find(|(tag, _)| same(tag)) {
+        return (html.clone(), Some(tag.clone()), None);
+    }
+    let english = all.iter().find(|(tag, _)| tag == "en");
+    match english.or_else(|| all.first()) {
+        Some((tag, html)) => {
+            let name = crate::i18n::Locale::parse(tag).map_or_else(|| tag.clone(), |o| o.name());
+            let note = l.text("statement-other-language", &[("language", Arg::from(name))]);
+            (html.clone(), Some(tag.clone()), Some(note))
+        }
+        None => (app.problem.statement.clone(), None, None),
+    }
 }
 
 async fn submit_page(
