@@ -515,7 +515,8 @@ async fn contestants_page(
     // argon2 checks of the passwords given: off the async threads' work.
     let page = match tokio::task::block_in_place(|| app.roster_plan()) {
         Ok(plan) => context! {
-            plan => plan.to_string(), changes => !plan.is_empty(), source => app.contestants_source(),
+            plan => plan.to_string(), changes => !plan.is_empty(),
+            source => app.contest.file.as_ref().map(|f| f.display().to_string()),
             applied => none,
         },
         Err(error) => context! { error, applied => none },

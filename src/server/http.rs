@@ -311,7 +311,7 @@ fn page_language(l: Locale) -> minijinja::Value {
         .filter(|&o| o != l)
         .map(|o| (o.tag(), o.name()))
         .collect();
-    context! { lang => l.tag(), languages, here => here_path() }
+    context! { lang => l.tag(), switch_languages => languages, here => here_path() }
 }
 
 /// Renders a template with what every page shows (the contest, the
