@@ -1203,6 +1203,21 @@ penalty_minutes = 15
     }
 
     #[test]
+    fn the_contests_language_is_one_the_judge_speaks() {
+        let csv = "name,password\nalice,alice-pw-1\n";
+        let (_d, c) = contest("contestants = \"students.csv\"\nlanguage = \"zh-CN\"\n", csv);
+        assert_eq!(c.unwrap().language.map(|l| l.tag()), Some("zh-CN"));
+        let (_d, c) = contest("contestants = \"students.csv\"\n", csv);
+        assert_eq!(c.unwrap().language, None);
+        let (_d, c) = contest("contestants = \"students.csv\"\nlanguage = \"tlh\"\n", csv);
+        let e = c.unwrap_err().to_string();
+        assert!(
+            e.contains(":2: `language`: `tlh`: not a language the judge speaks (en, zh-CN)"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn every_error_names_its_file_line_and_key() {
         let cases = [
             (
