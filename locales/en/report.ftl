@@ -56,3 +56,19 @@ text-summary = summary ({$n} submissions)
 text-submission = submission
 text-score-column = score
 text-verdicts = verdicts
+
+## The ranking of a contest, on a terminal.
+ranking-header = {$problem}: {$contestants} contestants, {$tests} tests, time limit {$limit} ms, {$io}
+ranking-file-io = file I/O ({$input} and {$output})
+ranking-stdio = stdin and stdout
+ranking-contest = contest: {$contest}
+ranking-rank = rank
+ranking-contestant = contestant
+ranking-total = total
+ranking-no-program = no program
+ranking-fail = FAIL (judge error)
+ranking-tests = tests: {$tests}
+ranking-broken-tests = broken tests (FAIL for every contestant: the test data is wrong, not the programs):
+ranking-not-graded = not graded:
+ranking-judge-error = judge error: {$error}
+ranking-ce = CE: {$first}

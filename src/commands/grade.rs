@@ -220,7 +220,7 @@ pub fn run(args: &GradeArgs) -> Result<i32> {
     // --locale only (a report handed on does not depend on who ran it).
     let on_terminal = args.locale.or_else(Locale::from_env).unwrap_or_default();
     match args.contest.is_some() {
-        true => print!("{}", Ranking.grade(&report)),
+        true => print!("{}", Ranking.grade_in(&report, on_terminal)),
         false => print!("{}", Text.grade_in(&report, on_terminal)),
     }
     let html = args.reports.html.as_ref();

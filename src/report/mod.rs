@@ -339,6 +339,7 @@ mod snapshots {
         let zh = crate::i18n::Locale::parse("zh-CN").unwrap();
         insta::assert_snapshot!("grade_html_zh_cn", Html.grade_in(&r, zh));
         insta::assert_snapshot!("grade_text_zh_cn", Text.grade_in(&r, zh));
+        insta::assert_snapshot!("grade_ranking_zh_cn", Ranking.grade_in(&r, zh));
     }
 
     #[test]
