@@ -101,12 +101,7 @@ pub(crate) fn short_verdict(report: &GradeReport, s: &SubmissionReport, test: &s
     }
 }
 
-/// What the `*` of `AC*` means.
-pub(crate) fn near_limit_legend(report: &GradeReport) -> String {
-    near_limit_legend_in(report, crate::i18n::Locale::english())
-}
-
-/// [`near_limit_legend`] in a language.
+/// What the `*` of `AC*` means, in a language.
 pub(crate) fn near_limit_legend_in(report: &GradeReport, l: crate::i18n::Locale) -> String {
     l.text(
         "report-near-limit",

@@ -320,14 +320,6 @@ impl App {
         Ok(Plan::of(&config.contestants, &existing))
     }
 
-    /// Where the contestants come from, in words.
-    pub fn contestants_source(&self) -> String {
-        match &self.contest.file {
-            Some(f) => format!("The contestants of {}", f.display()),
-            None => "No contest file".into(),
-        }
-    }
-
     /// Applies a plan of [`App::roster_plan`]; returns the passwords it
     /// generated (also saved in `passwords.csv`), and tells the pages.
     pub fn apply_roster(&self, plan: &Plan) -> Result<Vec<(String, String)>> {
