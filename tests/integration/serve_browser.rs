@@ -70,6 +70,13 @@ impl Driver {
 
     /// A new browser session (a fresh profile), JavaScript on or off.
     async fn session(&self, name: &str, javascript: bool) -> Client {
+        self.session_with(name, javascript, None).await
+    }
+
+    /// A new browser session (a fresh profile), JavaScript on or off, its
+    /// `Accept-Language` given (Chromium's `intl.accept_languages`) or
+    /// Chromium's own.
+    async fn session_with(&self, name: &str, javascript: bool, languages: Option<&str>) -> Client {
         let profile = self.profiles.path().join(name);
         let mut args: Vec<String> = crate::util::CHROMIUM_HEADLESS
             .iter()
@@ -83,6 +90,9 @@ impl Driver {
         });
         if !javascript {
             options["prefs"] = serde_json::json!({"profile.managed_default_content_settings.javascript": 2});
+        }
+        if let Some(languages) = languages {
+            options["prefs"] = serde_json::json!({"intl": {"accept_languages": languages}});
         }
         let mut caps = serde_json::Map::new();
         caps.insert("goog:chromeOptions".into(), options);
@@ -912,35 +922,9 @@ fn the_pages_work_without_javascript() {
 }
 
 impl Driver {
-    /// A new browser session whose `Accept-Language` is `languages`
-    /// (Chromium's `intl.accept_languages`).
+    /// A new browser session whose `Accept-Language` is `languages`.
     async fn session_speaking(&self, name: &str, languages: &str) -> Client {
-        let profile = self.profiles.path().join(name);
-        let mut args: Vec<String> = crate::util::CHROMIUM_HEADLESS
-            .iter()
-            .map(|f| f.to_string())
-            .collect();
-        args.push("--window-size=1280,900".into());
-        args.push(format!("--user-data-dir={}", profile.display()));
-        args.push(format!("--lang={}", languages.split(',').next().unwrap_or("en")));
-        let options = serde_json::json!({
-            "binary": self.chromium,
-            "args": args,
-            "prefs": {"intl": {"accept_languages": languages}},
-        });
-        let mut caps = serde_json::Map::new();
-        caps.insert("goog:chromeOptions".into(), options);
-        caps.insert("goog:loggingPrefs".into(), serde_json::json!({"browser": "ALL"}));
-        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-        tokio::time::timeout(
-            Duration::from_secs(60),
-            ClientBuilder::new(connector)
-                .capabilities(caps)
-                .connect(&self.url),
-        )
-        .await
-        .unwrap_or_else(|_| panic!("no browser session for {name} within 60 s"))
-        .unwrap_or_else(|e| panic!("browser session for {name}: {e}"))
+        self.session_with(name, true, Some(languages)).await
     }
 }
 
