@@ -174,3 +174,24 @@ status-judged = judged
 status-judged-later = judged (results at the end)
 # A verdict in a list: its code, and its name where the language has one.
 status-verdict = {$code}
+
+## Refusals (src/server/actions.rs), on a page or as the API's error (the
+## API: always English).
+refusal-wrong-password = Wrong name or password.
+refusal-sign-ins-account = Too many sign-ins for this name: wait a few seconds and try again.
+refusal-sign-ins-queue = The judge is checking many sign-ins: try again in a few seconds.
+refusal-disqualified = You are disqualified: the teacher stopped your submissions.
+refusal-contest-over = The contest is over: no submissions now.
+refusal-contest-not-started = The contest has not started: no submissions now.
+refusal-used-all = You have used all {$max} submissions.
+refusal-empty-source = The source is empty: choose a file or paste the program.
+refusal-too-large = The source is larger than {$kib} KiB: refused.
+refusal-too-many-submissions = Too many submissions in a row: wait a minute.
+refusal-language-not-allowed = The language `{$language}` is not allowed here.
+refusal-choose-language = Choose the language: it cannot be told from the file name.
+refusal-questions = You have asked {$n} questions, the most this contest allows.
+refusal-field-empty = The {$what} is empty.
+refusal-field-long = The {$what} is longer than 2000 characters.
+field-question = question
+field-answer = answer
+field-announcement = announcement

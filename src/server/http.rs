@@ -5,12 +5,14 @@
 //! every page shows, CSRF checks, cookies, and the client's address; the
 //! language of the page (`choose_locale`: the person's choice in a cookie,
 //! else the contest's, else the browser's `Accept-Language`, else English),
-//! held for the request so that `render` and `Fail` speak it.
+//! held for the request (`language`) so that `render` and `Fail` speak it.
 
 use super::actions::Refusal;
 use super::app::App;
 use super::auth;
 use super::db::{DbError, SubmissionRow, User};
+use super::language::here_path;
+pub use super::language::{LANG_COOKIE, choose_locale, locale};
 use crate::i18n::{Arg, Locale};
 use axum::Json;
 use axum::extract::{ConnectInfo, Request, State};
@@ -235,72 +237,6 @@ pub fn cookie(app: &App, name: &'static str, value: String) -> Cookie<'static> {
         .secure(app.secure_cookies)
         .path("/")
         .build()
-}
-
-/// The cookie that holds a person's choice of language (a tag).
-pub const LANG_COOKIE: &str = "lang";
-
-/// What a request's pages need to know of it, held while it is served.
-#[derive(Clone)]
-struct Here {
-    locale: Locale,
-    /// The path asked for (and its query), for the language switch's way back.
-    path: String,
-}
-
-tokio::task_local! {
-    static HERE: Here;
-}
-
-/// The language of the request being served (English outside one).
-pub fn locale() -> Locale {
-    HERE.try_with(|h| h.locale).unwrap_or_default()
-}
-
-/// The path of the request being served (`/` outside one).
-fn here_path() -> String {
-    HERE.try_with(|h| h.path.clone()).unwrap_or_else(|_| "/".into())
-}
-
-/// The language of a request: the person's choice (the `lang` cookie),
-/// else the contest's, else the browser's first language the judge speaks
-/// (`Accept-Language`), else English.
-pub fn request_locale(app: &App, jar: &CookieJar, headers: &HeaderMap) -> Locale {
-    let chosen = jar.get(LANG_COOKIE).and_then(|c| Locale::parse(c.value()));
-    let browser = || {
-        headers
-            .get(header::ACCEPT_LANGUAGE)
-            .and_then(|v| v.to_str().ok())
-            .and_then(Locale::from_accept_language)
-    };
-    chosen
-        .or(app.contest.language)
-        .or_else(browser)
-        .unwrap_or_default()
-}
-
-/// Chooses the request's language ([`request_locale`]) and serves it in
-/// that language.
-pub async fn choose_locale(
-    State(app): State<Arc<App>>,
-    jar: CookieJar,
-    request: Request,
-    next: Next,
-) -> Response {
-    let here = Here {
-        locale: request_locale(&app, &jar, request.headers()),
-        path: request
-            .uri()
-            .path_and_query()
-            .map_or_else(|| "/".into(), |p| p.as_str().to_string()),
-    };
-    let mut response = HERE.scope(here.clone(), next.run(request)).await;
-    // A page differs by the cookie and the header: no cache may mix them.
-    response.headers_mut().append(
-        header::VARY,
-        header::HeaderValue::from_static("Accept-Language, Cookie"),
-    );
-    response
 }
 
 /// What every page says of its language: `lang` (its tag, for `<html
