@@ -1070,14 +1070,10 @@ const NAMES: &[&str] = &[
 
 #[test]
 fn a_contest_in_chinese_shows_every_page_of_contestants_and_teacher_in_chinese() {
-    let Some(chromium) = tool("chromium") else {
-        return;
-    };
-    let Some(chromedriver) = tool("chromedriver") else {
+    let Some(driver) = chromium_driver() else {
         return;
     };
     let server = Server::start(&["alice", "bob"], "language = \"zh-CN\"\n", &["--trusted"]);
-    let driver = Driver::start(&chromedriver, &chromium);
     runtime().block_on(async {
         // A browser that asks for English: the contest's language wins.
         let alice = Browser {
@@ -1141,14 +1137,10 @@ fn a_contest_in_chinese_shows_every_page_of_contestants_and_teacher_in_chinese()
 
 #[test]
 fn a_browser_that_prefers_chinese_gets_chinese_and_anyone_switches_on_every_page() {
-    let Some(chromium) = tool("chromium") else {
-        return;
-    };
-    let Some(chromedriver) = tool("chromedriver") else {
+    let Some(driver) = chromium_driver() else {
         return;
     };
     let server = Server::start(&["alice"], "", &["--trusted"]);
-    let driver = Driver::start(&chromedriver, &chromium);
     runtime().block_on(async {
         // Accept-Language: zh-CN on a contest that names no language.
         let wang = Browser {
@@ -1202,4 +1194,11 @@ async fn page_lang(b: &Browser<'_>) -> String {
         .as_str()
         .unwrap_or_default()
         .to_string()
+}
+
+/// ChromeDriver driving Chromium; `None` where either is missing (see
+/// `util::tool`).
+fn chromium_driver() -> Option<Driver> {
+    let chromium = tool("chromium")?;
+    Some(Driver::start(&tool("chromedriver")?, &chromium))
 }
