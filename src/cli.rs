@@ -271,6 +271,11 @@ pub struct GradeArgs {
     /// No progress bar or progress lines.
     #[arg(long, short)]
     pub quiet: bool,
+    /// The language of the report on the terminal and of `--html` (`en`,
+    /// `zh-CN`: a folder of `locales/`). Without it the terminal's report
+    /// follows LC_ALL / LC_MESSAGES / LANG (`zh_CN.UTF-8`), else English.
+    #[arg(long, value_name = "LANG")]
+    pub locale: Option<crate::i18n::Locale>,
     /// Sandbox requirements.
     #[command(flatten)]
     pub sandbox: SandboxArgs,
@@ -288,7 +293,7 @@ pub struct SandboxArgs {
 }
 
 /// Report files, written atomically (a crash never leaves half a report).
-#[derive(Debug, Args, Default)]
+#[derive(Clone, Debug, Args, Default)]
 pub struct ReportArgs {
     /// Write the report as JSON (versioned schema) to FILE.
     #[arg(long, value_name = "FILE")]

@@ -6,6 +6,8 @@
 
 use super::progress::Progress;
 use crate::cli::GradeArgs;
+use crate::cli::ReportArgs;
+use crate::i18n::Locale;
 use crate::judge::grading::{GradeReport, Grader, SubmissionReport};
 use crate::judge::pool::{Item, Pool, Work};
 use crate::judge::runner::Sandboxed;
@@ -13,7 +15,7 @@ use crate::judge::submission::{SourceLimit, default_cache_dir, prepare};
 use crate::package::embedded::Embedded;
 use crate::package::languages::LanguageTable;
 use crate::package::{FileIo, Problem, TestCase};
-use crate::report::{Csv, Ranking, ReportFormat, Text, write_atomic};
+use crate::report::{Csv, Html, Ranking, ReportFormat, Text, write_atomic};
 use crate::workflows::contest::Contest;
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
@@ -214,9 +216,23 @@ pub fn run(args: &GradeArgs) -> Result<i32> {
         report.submissions[i] = entry;
     }
     progress.finish();
-    let terminal: &dyn ReportFormat = if args.contest.is_some() { &Ranking } else { &Text };
-    print!("{}", terminal.grade(&report));
-    super::write_reports(&args.reports, |e| e.grade(&report))?;
+    // The terminal's language: --locale, else the environment's; files:
+    // --locale only (a report handed on does not depend on who ran it).
+    let on_terminal = args.locale.or_else(Locale::from_env).unwrap_or_default();
+    match args.contest.is_some() {
+        true => print!("{}", Ranking.grade_in(&report, on_terminal)),
+        false => print!("{}", Text.grade_in(&report, on_terminal)),
+    }
+    let html = args.reports.html.as_ref();
+    let others = ReportArgs {
+        html: None,
+        ..args.reports.clone()
+    };
+    super::write_reports(&others, |e| e.grade(&report))?;
+    if let Some(path) = html {
+        let page = Html.grade_in(&report, args.locale.unwrap_or_default());
+        write_atomic(path, page.as_bytes()).with_context(|| format!("writing {}", path.display()))?;
+    }
     if let Some(path) = &args.csv {
         write_atomic(path, Csv.grade(&report).as_bytes())
             .with_context(|| format!("writing {}", path.display()))?;

@@ -84,7 +84,7 @@ pub enum Reason {
         /// The move as written.
         text: String,
         /// Why it is illegal.
-        why: String,
+        why: Illegal,
     },
     /// The board was empty after move `index` < n.
     EmptiedEarly {
@@ -136,6 +136,81 @@ pub enum Reason {
         /// The contestant's moves, one line.
         moves: String,
     },
+}
+
+/// Why a move is illegal, as data (its words are chosen where it is
+/// shown). In JSON it is its English words, as reports have always held
+/// it, and is read back from them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Illegal {
+    /// The simulator's reason.
+    Move(IllegalMove),
+    /// Words read back that name no rule of the simulator's (a report
+    /// written by another version).
+    Text(String),
+}
+
+impl fmt::Display for Illegal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            // In a replay, the board emptied by an earlier move.
+            Illegal::Move(IllegalMove::EmptyBoard) => f.write_str("the board is already empty"),
+            Illegal::Move(m) => write!(f, "{m}"),
+            Illegal::Text(t) => f.write_str(t),
+        }
+    }
+}
+
+impl Serialize for Illegal {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Illegal {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Illegal, D::Error> {
+        let text = String::deserialize(d)?;
+        Ok(Illegal::read(&text).map_or(Illegal::Text(text), Illegal::Move))
+    }
+}
+
+impl Illegal {
+    /// The simulator's reason its English words (as [`Illegal`]'s
+    /// `Display` writes them) name.
+    fn read(text: &str) -> Option<IllegalMove> {
+        let int = |t: &str| t.parse::<i64>().ok();
+        let cell = |t: &str| {
+            let (x, y) = t.strip_prefix("cell (")?.split_once(", ")?;
+            Some((x.parse::<u8>().ok()?, y.parse::<u8>().ok()?))
+        };
+        let between = |prefix: &str, suffix: &str| {
+            text.strip_prefix(prefix)?
+                .strip_suffix(suffix)
+                .map(str::to_string)
+        };
+        if text == "the board is already empty" {
+            return Some(IllegalMove::EmptyBoard);
+        }
+        if let Some(n) = between("x = ", " is off the board (0..4)").and_then(|t| int(&t)) {
+            return Some(IllegalMove::XOutOfRange(n));
+        }
+        if let Some(n) = between("y = ", " is off the board (0..6)").and_then(|t| int(&t)) {
+            return Some(IllegalMove::YOutOfRange(n));
+        }
+        if let Some(n) = between("g = ", " must be 1 or -1").and_then(|t| int(&t)) {
+            return Some(IllegalMove::BadDirection(n));
+        }
+        if let Some(n) = between("x + g = ", " moves the block off the board").and_then(|t| int(&t)) {
+            return Some(IllegalMove::OffEdge(n));
+        }
+        if let Some((x, y)) = text.strip_suffix(") is empty").and_then(cell) {
+            return Some(IllegalMove::EmptyCell { x, y });
+        }
+        let noop = ") and its neighbour have the same colour (not a move under no-noop)";
+        text.strip_suffix(noop)
+            .and_then(cell)
+            .map(|(x, y)| IllegalMove::NoOp { x, y })
+    }
 }
 
 impl fmt::Display for Reason {
@@ -480,14 +555,10 @@ pub fn replay(puzzle: &Puzzle, written: &[[i64; 3]], reading: Reading) -> Replay
         let mv = match board.check_move(x, y, g, reading.count_noop) {
             Ok(mv) => mv,
             Err(why) => {
-                let why = match why {
-                    IllegalMove::EmptyBoard => "the board is already empty".to_string(),
-                    other => other.to_string(),
-                };
                 let reason = Reason::IllegalMove {
                     index: i + 1,
                     text: format!("{x} {y} {g}"),
-                    why,
+                    why: Illegal::Move(why),
                 };
                 return Replay::Failed(reason, played);
             }
@@ -760,9 +831,30 @@ mod tests {
     }
 
     #[test]
+    fn why_a_move_is_illegal_is_data_written_in_json_as_its_english_words() {
+        let every = [
+            IllegalMove::XOutOfRange(-3),
+            IllegalMove::YOutOfRange(i64::MAX),
+            IllegalMove::BadDirection(0),
+            IllegalMove::OffEdge(5),
+            IllegalMove::EmptyCell { x: 1, y: 6 },
+            IllegalMove::EmptyBoard,
+            IllegalMove::NoOp { x: 4, y: 0 },
+        ];
+        for m in every {
+            let why = Illegal::Move(m);
+            let json = serde_json::to_string(&why).unwrap();
+            assert_eq!(json, format!("\"{why}\""));
+            assert_eq!(serde_json::from_str::<Illegal>(&json).unwrap(), why, "{json}");
+        }
+        let other: Illegal = serde_json::from_str("\"a rule of another version\"").unwrap();
+        assert_eq!(other, Illegal::Text("a rule of another version".into()));
+    }
+
+    #[test]
     fn illegal_moves_say_why() {
         let why = |out: &str| match run(CASE4, out.as_bytes()).reason {
-            Reason::IllegalMove { index, why, .. } => (index, why),
+            Reason::IllegalMove { index, why, .. } => (index, why.to_string()),
             other => panic!("{other:?}"),
         };
         assert_eq!(why("2 0 1\n1 6 1\n3 4 -1\n"), (2, "cell (1, 6) is empty".into()));

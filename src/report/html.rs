@@ -17,6 +17,8 @@
 //! already drawn (same test, same moves) is a link to it.
 
 use super::ReportFormat;
+use super::words;
+use crate::i18n::{Arg, Locale};
 use crate::judge::grading::{GradeReport, SubmissionReport, TestResult};
 use crate::puzzle::checker::Judgement;
 use crate::puzzle::sim::{Board, Dir, HEIGHT, Marks, Move, Puzzle, WIDTH, is_marked};
@@ -94,13 +96,25 @@ pub fn board_defs() -> String {
     d
 }
 
-fn page(title: &str, body: &str) -> String {
+/// A page in `l`: its `lang`, and for Chinese, CJK fonts first.
+fn page(title: &str, body: &str, l: Locale) -> String {
+    let fonts = if l.tag().starts_with("zh") { CJK_FONTS } else { "" };
     format!(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>{STYLE}</style></head>\n\
+        "<!DOCTYPE html>\n<html lang=\"{}\"><head><meta charset=\"utf-8\"><title>{}</title><style>{STYLE}{fonts}</style></head>\n\
          <body>\n{}{body}\n<script>{SCRIPT}</script>\n</body></html>\n",
+        l.tag(),
         esc(title),
         board_defs()
     )
+}
+
+/// The font stack of a Chinese page: CJK fonts first.
+const CJK_FONTS: &str = "body{font-family:\"PingFang SC\",\"Microsoft YaHei\",\"Noto Sans CJK SC\",\"Source Han Sans SC\",sans-serif}";
+
+/// A message with its arguments, as text.
+fn say(l: Locale, id: &str, args: &[(&str, String)]) -> String {
+    let args: Vec<(&str, Arg)> = args.iter().map(|(k, v)| (*k, Arg::from(v.as_str()))).collect();
+    l.text(id, &args)
 }
 
 /// The page's own check, for a browser test: the boards drawn, the
@@ -146,7 +160,7 @@ fn figure(svg: String, caption: &str) -> String {
 /// moving block marked), then each removal pass (cleared blocks crossed
 /// out); the last board after the last move. `wrong` is the 1-based move to
 /// box.
-fn replay(puzzle: &Puzzle, moves: &[Move], wrong: Option<usize>) -> String {
+fn replay(puzzle: &Puzzle, moves: &[Move], wrong: Option<usize>, l: Locale) -> String {
     let mut out = String::new();
     let mut board = puzzle.board;
     for (i, &mv) in moves.iter().enumerate() {
@@ -154,24 +168,40 @@ fn replay(puzzle: &Puzzle, moves: &[Move], wrong: Option<usize>) -> String {
         let class = if wrong == Some(i + 1) { " wrong" } else { "" };
         let _ = write!(
             out,
-            "<div class=\"mv{class}\"><b>move {}: {mv}</b><div class=\"fr\">",
-            i + 1
+            "<div class=\"mv{class}\"><b>{}</b><div class=\"fr\">",
+            esc(&say(
+                l,
+                "html-move",
+                &[("k", (i + 1).to_string()), ("move", mv.to_string())]
+            ))
         );
         out.push_str(&figure(
             svg_board(&trace.before, None, Some(mv)),
-            &format!("before: {} blocks", trace.before.block_count()),
+            &say(
+                l,
+                "html-before",
+                &[("blocks", trace.before.block_count().to_string())],
+            ),
         ));
         for (k, step) in trace.steps.iter().enumerate() {
             let n: u32 = step.cleared.iter().map(|m| m.count_ones()).sum();
             out.push_str(&figure(
                 svg_board(&step.board, Some(&step.cleared), None),
-                &format!("pass {}: {n} cleared", k + 1),
+                &say(
+                    l,
+                    "html-pass",
+                    &[("k", (k + 1).to_string()), ("n", n.to_string())],
+                ),
             ));
         }
         if i + 1 == moves.len() {
             out.push_str(&figure(
                 svg_board(&trace.after, None, None),
-                &format!("after: {} left", trace.after.block_count()),
+                &say(
+                    l,
+                    "html-after",
+                    &[("blocks", trace.after.block_count().to_string())],
+                ),
             ));
         }
         out.push_str("</div></div>");
@@ -205,6 +235,8 @@ fn test_id(i: usize, j: usize) -> String {
 struct Shared {
     drawn: HashMap<(usize, String), (String, String)>,
     references: Vec<bool>,
+    /// The page's language.
+    l: Locale,
 }
 
 /// Whether a test failed.
@@ -219,8 +251,13 @@ fn drawable(t: &TestResult) -> bool {
 }
 
 /// The summary grid: one row per submission, in ranking order.
-fn grid(report: &GradeReport, failed: &[bool]) -> String {
-    let mut g = String::from("<table class=\"grid\"><tr><th>rank</th><th>contestant</th><th>total</th>");
+fn grid(report: &GradeReport, failed: &[bool], l: Locale) -> String {
+    let mut g = format!(
+        "<table class=\"grid\"><tr><th>{}</th><th>{}</th><th>{}</th>",
+        esc(&l.t("html-rank")),
+        esc(&l.t("html-contestant")),
+        esc(&l.t("html-total"))
+    );
     for (j, t) in report.tests.iter().enumerate() {
         let label = if failed[j] {
             format!("<a href=\"#t{j}\">{}</a>", j + 1)
@@ -240,20 +277,21 @@ fn grid(report: &GradeReport, failed: &[bool]) -> String {
             s.max_score
         );
         let whole = if s.no_program.is_some() {
-            Some("no program")
+            Some(l.t("html-no-program"))
         } else if s.judge_error.is_some() {
-            Some("judge error")
+            Some(l.t("html-judge-error"))
         } else if s.compile_error.is_some() {
-            Some("CE: compilation error")
+            Some(l.t("html-grid-ce"))
         } else {
             None
         };
         if let Some(what) = whole {
             let _ = write!(
                 g,
-                "<td class=\"v bad\" colspan=\"{}\"><a href=\"#{}\">{what}</a></td></tr>",
+                "<td class=\"v bad\" colspan=\"{}\"><a href=\"#{}\">{}</a></td></tr>",
                 report.tests.len().max(1),
-                sub_id(i)
+                sub_id(i),
+                esc(&what)
             );
             continue;
         }
@@ -279,6 +317,7 @@ fn grid(report: &GradeReport, failed: &[bool]) -> String {
 
 /// One submission's section: its tests, and each failing one drawn.
 fn section(report: &GradeReport, i: usize, s: &SubmissionReport, shared: &mut Shared) -> String {
+    let l = shared.l;
     let mut b = format!(
         "<section class=\"sub\" id=\"{}\"><h2>{}</h2><p>{} &middot; {} &middot; {} / {}</p>",
         sub_id(i),
@@ -293,26 +332,38 @@ fn section(report: &GradeReport, i: usize, s: &SubmissionReport, shared: &mut Sh
         return b;
     }
     if let Some(e) = &s.judge_error {
-        let _ = write!(b, "<p class=\"bad\">judge error: {}</p></section>", esc(e));
+        let words = say(l, "html-judge-error-because", &[("error", e.clone())]);
+        let _ = write!(b, "<p class=\"bad\">{}</p></section>", esc(&words));
         return b;
     }
     if let Some(ce) = &s.compile_error {
         let _ = write!(
             b,
-            "<p class=\"bad\">compilation error</p><pre>{}</pre></section>",
+            "<p class=\"bad\">{}</p><pre>{}</pre></section>",
+            esc(&l.t("html-compilation-error")),
             esc(ce)
         );
         return b;
     }
-    b.push_str("<table><tr><th>test</th><th>verdict</th><th>time</th><th>memory</th><th>reason</th></tr>");
+    b.push_str("<table><tr>");
+    for id in [
+        "html-test",
+        "html-verdict",
+        "html-time",
+        "html-memory",
+        "html-reason",
+    ] {
+        let _ = write!(b, "<th>{}</th>", esc(&l.t(id)));
+    }
+    b.push_str("</tr>");
     for t in &s.tests {
         let j = report.tests.iter().position(|n| *n == t.test).unwrap_or(0);
         let verdict = super::short_verdict(report, s, &t.test);
         let broken = report.broken(&t.test).is_some();
         let reason = if broken {
-            "the test's data is broken (see the top)"
+            l.t("html-broken-test")
         } else {
-            &t.reason
+            words::test_reason(l, t)
         };
         // A failing test is linked to by its drawing, or else by this row.
         let (row_id, cell) = if broken {
@@ -339,7 +390,7 @@ fn section(report: &GradeReport, i: usize, s: &SubmissionReport, shared: &mut Sh
             esc(&t.test),
             t.time_ms,
             t.memory_kib as f64 / 1024.0,
-            esc(reason)
+            esc(&reason)
         );
     }
     b.push_str("</table>");
@@ -360,11 +411,16 @@ fn section(report: &GradeReport, i: usize, s: &SubmissionReport, shared: &mut Sh
 /// for someone else).
 fn failed_test(i: usize, j: usize, s: &SubmissionReport, t: &TestResult, shared: &mut Shared) -> String {
     let id = test_id(i, j);
+    let l = shared.l;
+    let verdict = match l.is_english() {
+        true => t.verdict.to_string(),
+        false => format!("{} {}", t.verdict, words::verdict_name(l, t.verdict)),
+    };
     let mut b = format!(
         "<section class=\"test\" id=\"{id}\"><h3>{} <span class=\"bad\">{}</span></h3><p>{}</p>",
         esc(&t.test),
-        t.verdict,
-        esc(&t.reason)
+        esc(&verdict),
+        esc(&words::test_reason(l, t))
     );
     let (Some(judgement), Ok(puzzle)) = (&t.judgement, Puzzle::parse(t.input.as_bytes())) else {
         b.push_str("</section>");
@@ -374,8 +430,11 @@ fn failed_test(i: usize, j: usize, s: &SubmissionReport, t: &TestResult, shared:
     let reference = judgement.reference.solution();
     let _ = write!(
         b,
-        "<div class=\"moves\"><div>their answer<pre>{}</pre></div><div>the reference (<a href=\"#t{j}\">replayed</a>)<pre>{}</pre></div></div>",
-        esc(&answer_text(judgement)),
+        "<div class=\"moves\"><div>{}<pre>{}</pre></div><div>{} (<a href=\"#t{j}\">{}</a>)<pre>{}</pre></div></div>",
+        esc(&l.t("html-their-answer")),
+        esc(&answer_text(judgement, l)),
+        esc(&l.t("html-the-reference")),
+        esc(&l.t("html-replayed")),
         esc(&moves_text(reference))
     );
     if judgement.moves.is_empty() {
@@ -387,19 +446,22 @@ fn failed_test(i: usize, j: usize, s: &SubmissionReport, t: &TestResult, shared:
         Some((at, who)) => {
             let _ = write!(
                 b,
-                "<p>the same moves as <a href=\"#{at}\">{}</a>: replayed there</p>",
-                esc(who)
+                "<p>{} <a href=\"#{at}\">{}</a>{}</p>",
+                esc(&l.t("html-same-moves-as")),
+                esc(who),
+                esc(&l.t("html-replayed-there"))
             );
         }
         None => {
-            b.push_str(&replay(&puzzle, &judgement.moves, judgement.first_wrong_move));
+            b.push_str(&replay(&puzzle, &judgement.moves, judgement.first_wrong_move, l));
             shared.drawn.insert(key, (id, s.name().to_string()));
         }
     }
     if let Some(diff) = &t.diff {
         let _ = write!(
             b,
-            "<details><summary>output against the reference answer</summary><pre>{}</pre></details>",
+            "<details><summary>{}</summary><pre>{}</pre></details>",
+            esc(&l.t("html-diff")),
             esc(diff)
         );
     }
@@ -408,11 +470,11 @@ fn failed_test(i: usize, j: usize, s: &SubmissionReport, t: &TestResult, shared:
 }
 
 /// The contestant's answer as judged: their moves, `-1`, or nothing.
-fn answer_text(j: &Judgement) -> String {
+fn answer_text(j: &Judgement, l: Locale) -> String {
     if j.moves.is_empty() {
         match j.reason {
             crate::puzzle::checker::Reason::MissedSolution { .. } => "-1".into(),
-            _ => "(no legal move)".into(),
+            _ => l.t("html-no-legal-move"),
         }
     } else {
         moves_text(Some(&j.moves))
@@ -421,6 +483,7 @@ fn answer_text(j: &Judgement) -> String {
 
 /// The reference replays of the tests someone failed, each drawn once.
 fn references(report: &GradeReport, shared: &Shared) -> String {
+    let l = shared.l;
     let mut b = String::new();
     for (j, name) in report
         .tests
@@ -440,20 +503,28 @@ fn references(report: &GradeReport, shared: &Shared) -> String {
         };
         let _ = write!(
             b,
-            "<section class=\"test\" id=\"t{j}\"><h3>test {}: the reference</h3><p>n = {}, {} blocks</p>{}",
-            esc(name),
-            puzzle.n,
-            puzzle.board.block_count(),
-            figure(svg_board(&puzzle.board, None, None), "the puzzle")
+            "<section class=\"test\" id=\"t{j}\"><h3>{}</h3><p>{}</p>{}",
+            esc(&say(l, "html-reference-heading", &[("test", name.clone())])),
+            esc(&say(
+                l,
+                "html-reference-size",
+                &[
+                    ("n", puzzle.n.to_string()),
+                    ("blocks", puzzle.board.block_count().to_string())
+                ]
+            )),
+            figure(svg_board(&puzzle.board, None, None), &l.t("html-the-puzzle"))
         );
         match t.judgement.as_ref().and_then(|j| j.reference.solution()) {
-            Some(moves) if !moves.is_empty() => b.push_str(&replay(&puzzle, moves, None)),
-            _ => b.push_str("<p>-1: no solution</p>"),
+            Some(moves) if !moves.is_empty() => b.push_str(&replay(&puzzle, moves, None, l)),
+            _ => {
+                let _ = write!(b, "<p>{}</p>", esc(&l.t("html-no-solution")));
+            }
         }
         b.push_str("</section>");
     }
     if !b.is_empty() {
-        b.insert_str(0, "<h2>The reference solutions of the tests failed</h2>");
+        b.insert_str(0, &format!("<h2>{}</h2>", esc(&l.t("html-references"))));
     }
     b
 }
@@ -465,9 +536,15 @@ fn references(report: &GradeReport, shared: &Shared) -> String {
 /// board definitions ([`board_defs`]) and the style of the classes used
 /// (`src/server/templates/style.css` does).
 pub fn replay_sections(report: &GradeReport) -> String {
+    replay_sections_in(report, Locale::english())
+}
+
+/// [`replay_sections`] in a language.
+pub fn replay_sections_in(report: &GradeReport, l: Locale) -> String {
     let report = &*super::with_every_test(report);
     let mut shared = Shared {
         references: vec![false; report.tests.len()],
+        l,
         ..Shared::default()
     };
     let mut body = String::new();
@@ -478,25 +555,37 @@ pub fn replay_sections(report: &GradeReport) -> String {
     body
 }
 
-impl ReportFormat for Html {
-    fn grade(&self, report: &GradeReport) -> String {
+impl Html {
+    /// A grading session's page in a language (the teacher's report in
+    /// Chinese: `grade --html --locale zh-CN`, the contest's in `serve`).
+    pub fn grade_in(&self, report: &GradeReport, l: Locale) -> String {
         let report = &*super::with_every_test(report);
-        let mut body = format!("<h1>Grading: {}</h1>", esc(&report.problem));
+        let mut body = format!(
+            "<h1>{}</h1>",
+            esc(&say(l, "html-grading", &[("problem", report.problem.clone())]))
+        );
         if let Some(c) = &report.contest {
-            let _ = write!(body, "<p>Contest: {}</p>", esc(c));
-        }
-        if let Some(io) = &report.file_io {
             let _ = write!(
                 body,
-                "<p>File I/O: programs read {} and write {}.</p>",
-                esc(&io.input),
-                esc(&io.output)
+                "<p>{}</p>",
+                esc(&say(l, "html-contest", &[("contest", c.clone())]))
             );
         }
-        let _ = write!(body, "<p>Sandbox: {}</p>", esc(&report.protections));
+        if let Some(io) = &report.file_io {
+            let words = say(
+                l,
+                "html-file-io",
+                &[("input", io.input.clone()), ("output", io.output.clone())],
+            );
+            let _ = write!(body, "<p>{}</p>", esc(&words));
+        }
+        let sandbox = say(l, "html-sandbox", &[("protections", report.protections.clone())]);
+        let _ = write!(body, "<p>{}</p>", esc(&sandbox));
         if !report.broken_tests.is_empty() {
-            body.push_str(
-                "<p class=\"bad\" id=\"broken\">Broken tests (FAIL for everyone: the test data is wrong):</p><ul>",
+            let _ = write!(
+                body,
+                "<p class=\"bad\" id=\"broken\">{}</p><ul>",
+                esc(&l.t("html-broken-tests"))
             );
             for t in &report.broken_tests {
                 let _ = write!(body, "<li>{}: {}</li>", esc(&t.test), esc(&t.reason));
@@ -505,23 +594,30 @@ impl ReportFormat for Html {
         }
         let mut shared = Shared {
             references: vec![false; report.tests.len()],
+            l,
             ..Shared::default()
         };
         let mut sections = String::new();
         for (i, s) in report.submissions.iter().enumerate() {
             sections.push_str(&section(report, i, s, &mut shared));
         }
-        body.push_str(&grid(report, &shared.references));
+        body.push_str(&grid(report, &shared.references, l));
         if report
             .submissions
             .iter()
             .any(|s| s.tests.iter().any(|t| t.near_limit(report.time_limit_ms)))
         {
-            let _ = write!(body, "<p>{}</p>", esc(&super::near_limit_legend(report)));
+            let _ = write!(body, "<p>{}</p>", esc(&super::near_limit_legend_in(report, l)));
         }
         body.push_str(&sections);
         body.push_str(&references(report, &shared));
-        page(&format!("mayan-judge: {}", report.problem), &body)
+        page(&format!("mayan-judge: {}", report.problem), &body, l)
+    }
+}
+
+impl ReportFormat for Html {
+    fn grade(&self, report: &GradeReport) -> String {
+        self.grade_in(report, Locale::english())
     }
 
     fn ci(&self, report: &CiReport) -> String {
@@ -557,7 +653,7 @@ impl ReportFormat for Html {
                 esc(c.failure.as_deref().unwrap_or_default())
             );
         }
-        page("mayan-judge ci", &body)
+        page("mayan-judge ci", &body, Locale::english())
     }
 
     fn validation(&self, report: &ValidationReport) -> String {
@@ -581,7 +677,7 @@ impl ReportFormat for Html {
             body.push_str("</table>");
         }
         let _ = write!(body, "<pre>{}</pre>", esc(&report.coverage.to_string()));
-        page("mayan-judge validate", &body)
+        page("mayan-judge validate", &body, Locale::english())
     }
 }
 

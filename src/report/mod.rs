@@ -12,9 +12,10 @@ mod junit;
 mod markdown;
 mod ranking;
 mod text;
+pub mod words;
 
 pub use csv::{Csv, FinalGrade, Gradebook, gradebook};
-pub use html::{Html, board_defs, replay_sections, svg_board};
+pub use html::{Html, board_defs, replay_sections, replay_sections_in, svg_board};
 pub use json::Json;
 pub use junit::Junit;
 pub use markdown::Markdown;
@@ -100,11 +101,11 @@ pub(crate) fn short_verdict(report: &GradeReport, s: &SubmissionReport, test: &s
     }
 }
 
-/// What the `*` of `AC*` means.
-pub(crate) fn near_limit_legend(report: &GradeReport) -> String {
-    format!(
-        "AC* = accepted with over 80% of the time limit ({} ms) used: a slower or busier machine may make it TLE",
-        report.time_limit_ms
+/// What the `*` of `AC*` means, in a language.
+pub(crate) fn near_limit_legend_in(report: &GradeReport, l: crate::i18n::Locale) -> String {
+    l.text(
+        "report-near-limit",
+        &[("limit", crate::i18n::Arg::from(report.time_limit_ms.to_string()))],
     )
 }
 
@@ -323,6 +324,17 @@ mod snapshots {
         for (name, e) in formats() {
             insta::assert_snapshot!(format!("grade_{name}"), e.grade(&r));
         }
+    }
+
+    /// The teacher's report of a class in Chinese (`grade --html --locale
+    /// zh-CN`), and the text report on a Chinese terminal.
+    #[test]
+    fn grade_reports_in_chinese() {
+        let r = grade_report();
+        let zh = crate::i18n::Locale::parse("zh-CN").unwrap();
+        insta::assert_snapshot!("grade_html_zh_cn", Html.grade_in(&r, zh));
+        insta::assert_snapshot!("grade_text_zh_cn", Text.grade_in(&r, zh));
+        insta::assert_snapshot!("grade_ranking_zh_cn", Ranking.grade_in(&r, zh));
     }
 
     #[test]

@@ -5,9 +5,10 @@
 //! and why some contestants have nothing graded (no program, two programs,
 //! a compilation error). The reasons of each test are in the HTML and JSON
 //! reports. CI and validation reports have no ranking: they are the text
-//! format's.
+//! format's. In a language: [`Ranking::grade_in`].
 
 use super::{ReportFormat, Text};
+use crate::i18n::{Arg, Locale};
 use crate::judge::grading::{GradeReport, SubmissionReport};
 use crate::workflows::ci::CiReport;
 use crate::workflows::validate::ValidationReport;
@@ -17,48 +18,75 @@ use std::fmt::Write;
 pub struct Ranking;
 
 /// Why a submission has no verdicts, in one line; `None` when it was graded.
-fn not_graded(s: &SubmissionReport) -> Option<String> {
+/// A message with arguments given as text.
+fn say(l: Locale, id: &str, args: &[(&str, String)]) -> String {
+    let args: Vec<(&str, Arg)> = args.iter().map(|(k, v)| (*k, Arg::from(v.as_str()))).collect();
+    l.text(id, &args)
+}
+
+fn not_graded(s: &SubmissionReport, l: Locale) -> Option<String> {
     if let Some(why) = &s.no_program {
         return Some(why.clone());
     }
     if let Some(e) = &s.judge_error {
-        return Some(format!("judge error: {e}"));
+        return Some(say(l, "ranking-judge-error", &[("error", e.clone())]));
     }
     let ce = s.compile_error.as_ref()?;
     let first = ce
         .lines()
         .find(|l| l.contains("error"))
         .or_else(|| ce.lines().next());
-    Some(format!("CE: {}", first.unwrap_or_default().trim()))
+    let first = first.unwrap_or_default().trim().to_string();
+    Some(say(l, "ranking-ce", &[("first", first)]))
 }
 
-fn header(out: &mut String, report: &GradeReport) {
+fn header(out: &mut String, report: &GradeReport, l: Locale) {
     let io = match &report.file_io {
-        Some(io) => format!("file I/O ({} and {})", io.input, io.output),
-        None => "stdin and stdout".to_string(),
+        Some(io) => say(
+            l,
+            "ranking-file-io",
+            &[("input", io.input.clone()), ("output", io.output.clone())],
+        ),
+        None => l.t("ranking-stdio"),
     };
-    let _ = writeln!(
-        out,
-        "{}: {} contestants, {} tests, time limit {} ms, {io}",
-        report.problem,
-        report.submissions.len(),
-        report.tests.len(),
-        report.time_limit_ms
-    );
+    let numbers = [
+        ("problem", report.problem.clone()),
+        ("contestants", report.submissions.len().to_string()),
+        ("tests", report.tests.len().to_string()),
+        ("limit", report.time_limit_ms.to_string()),
+        ("io", io),
+    ];
+    let _ = writeln!(out, "{}", say(l, "ranking-header", &numbers));
     if let Some(contest) = &report.contest {
-        let _ = writeln!(out, "contest: {contest}");
+        let _ = writeln!(
+            out,
+            "{}",
+            say(l, "ranking-contest", &[("contest", contest.clone())])
+        );
     }
     out.push('\n');
 }
 
-fn table(out: &mut String, report: &GradeReport) {
+/// `text` padded with spaces to `width` terminal columns.
+fn pad(text: &str, width: usize) -> String {
+    let fill = width.saturating_sub(unicode_width::UnicodeWidthStr::width(text));
+    format!("{text}{}", " ".repeat(fill))
+}
+
+fn table(out: &mut String, report: &GradeReport, l: Locale) {
+    let (rank, contestant, total) = (
+        l.t("ranking-rank"),
+        l.t("ranking-contestant"),
+        l.t("ranking-total"),
+    );
+    let width = |t: &str| unicode_width::UnicodeWidthStr::width(t);
     let name_w = report
         .submissions
         .iter()
         .map(|s| s.name().chars().count())
         .max()
         .unwrap_or(0)
-        .max("contestant".len());
+        .max(width(&contestant));
     // As narrow as the cells allow: 40 tests fit in 160 columns.
     let cell_w = report
         .submissions
@@ -72,7 +100,13 @@ fn table(out: &mut String, report: &GradeReport) {
         .chain([report.tests.len().to_string().len()])
         .max()
         .unwrap_or(2);
-    let _ = write!(out, "rank  {:<name_w$}  total ", "contestant");
+    let _ = write!(
+        out,
+        "{}  {}  {} ",
+        pad(&rank, 4),
+        pad(&contestant, name_w),
+        pad(&total, 5)
+    );
     for i in 1..=report.tests.len() {
         let _ = write!(out, " {i:<cell_w$}");
     }
@@ -80,9 +114,9 @@ fn table(out: &mut String, report: &GradeReport) {
     for (rank, _, s) in super::ranked(report) {
         let _ = write!(out, "{rank:>4}  {:<name_w$}  {:>5} ", s.name(), s.score);
         if s.no_program.is_some() {
-            out.push_str(" no program");
+            let _ = write!(out, " {}", l.t("ranking-no-program"));
         } else if s.judge_error.is_some() {
-            out.push_str(" FAIL (judge error)");
+            let _ = write!(out, " {}", l.t("ranking-fail"));
         } else {
             for t in &report.tests {
                 let _ = write!(out, " {:<cell_w$}", super::short_verdict(report, s, t));
@@ -99,7 +133,7 @@ fn end_line(out: &mut String) {
     out.push('\n');
 }
 
-fn legend(out: &mut String, report: &GradeReport) {
+fn legend(out: &mut String, report: &GradeReport, l: Locale) {
     out.push('\n');
     let tests: Vec<String> = report
         .tests
@@ -107,19 +141,16 @@ fn legend(out: &mut String, report: &GradeReport) {
         .enumerate()
         .map(|(i, t)| format!("{} = {t}", i + 1))
         .collect();
-    let _ = writeln!(out, "tests: {}", tests.join(", "));
+    let _ = writeln!(out, "{}", say(l, "ranking-tests", &[("tests", tests.join(", "))]));
     let near = report
         .submissions
         .iter()
         .any(|s| s.tests.iter().any(|t| t.near_limit(report.time_limit_ms)));
     if near {
-        let _ = writeln!(out, "{}", super::near_limit_legend(report));
+        let _ = writeln!(out, "{}", super::near_limit_legend_in(report, l));
     }
     if !report.broken_tests.is_empty() {
-        let _ = writeln!(
-            out,
-            "broken tests (FAIL for every contestant: the test data is wrong, not the programs):"
-        );
+        let _ = writeln!(out, "{}", l.t("ranking-broken-tests"));
         for b in &report.broken_tests {
             let _ = writeln!(out, "  {}: {}", b.test, b.reason);
         }
@@ -127,24 +158,32 @@ fn legend(out: &mut String, report: &GradeReport) {
     let notes: Vec<String> = report
         .submissions
         .iter()
-        .filter_map(|s| Some(format!("  {}: {}", s.name(), not_graded(s)?)))
+        .filter_map(|s| Some(format!("  {}: {}", s.name(), not_graded(s, l)?)))
         .collect();
     if !notes.is_empty() {
-        let _ = writeln!(out, "not graded:");
+        let _ = writeln!(out, "{}", l.t("ranking-not-graded"));
         for n in notes {
             let _ = writeln!(out, "{n}");
         }
     }
 }
 
-impl ReportFormat for Ranking {
-    fn grade(&self, report: &GradeReport) -> String {
+impl Ranking {
+    /// The ranking in a language (`grade --contest --locale zh-CN`, or a
+    /// terminal whose LANG is Chinese).
+    pub fn grade_in(&self, report: &GradeReport, l: Locale) -> String {
         let report = &*super::with_every_test(report);
         let mut out = String::new();
-        header(&mut out, report);
-        table(&mut out, report);
-        legend(&mut out, report);
+        header(&mut out, report, l);
+        table(&mut out, report, l);
+        legend(&mut out, report, l);
         crate::safe::terminal_safe(&out)
+    }
+}
+
+impl ReportFormat for Ranking {
+    fn grade(&self, report: &GradeReport) -> String {
+        self.grade_in(report, Locale::english())
     }
 
     fn ci(&self, report: &CiReport) -> String {

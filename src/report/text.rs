@@ -2,8 +2,11 @@
 //! short diff under each WA; `AC*` for accepted over 80% of the time
 //! limit), the score, and a summary table when several submissions were
 //! graded. Tests whose data is broken are listed once, above the tables.
+//! The grading report is in a language ([`Text::grade_in`]: `--locale`, or
+//! the environment's); CI and validation reports are English.
 
 use super::ReportFormat;
+use crate::i18n::{Arg, Locale};
 use crate::judge::grading::{GradeReport, SubmissionReport};
 use crate::workflows::ci::CiReport;
 use crate::workflows::validate::ValidationReport;
@@ -16,7 +19,24 @@ fn memory(kib: u64) -> String {
     format!("{:.1} MiB", kib as f64 / 1024.0)
 }
 
-fn submission(out: &mut String, report: &GradeReport, s: &SubmissionReport) {
+/// `text` padded with spaces to `width` terminal columns (a Chinese
+/// character takes two), on the right (`left`) or the left.
+fn pad(text: &str, width: usize, left: bool) -> String {
+    let fill = " ".repeat(width.saturating_sub(unicode_width::UnicodeWidthStr::width(text)));
+    if left {
+        format!("{text}{fill}")
+    } else {
+        format!("{fill}{text}")
+    }
+}
+
+/// A message with arguments given as text.
+fn say(l: Locale, id: &str, args: &[(&str, String)]) -> String {
+    let args: Vec<(&str, Arg)> = args.iter().map(|(k, v)| (*k, Arg::from(v.as_str()))).collect();
+    l.text(id, &args)
+}
+
+fn submission(out: &mut String, report: &GradeReport, s: &SubmissionReport, l: Locale) {
     let _ = writeln!(
         out,
         "== {} ({})",
@@ -26,23 +46,29 @@ fn submission(out: &mut String, report: &GradeReport, s: &SubmissionReport) {
     if let Some(why) = &s.no_program {
         let _ = writeln!(out, "{why}");
     } else if let Some(err) = &s.judge_error {
-        let _ = writeln!(out, "FAIL: judge error: {err}");
+        let _ = writeln!(out, "{}", say(l, "text-judge-error", &[("error", err.clone())]));
     } else if let Some(ce) = &s.compile_error {
-        let _ = writeln!(out, "CE: compilation failed:");
+        let _ = writeln!(out, "{}", l.t("text-compilation-failed"));
         for line in ce.lines() {
             let _ = writeln!(out, "    {line}");
         }
     } else {
+        let test = l.t("text-test");
         let width = s.tests.iter().map(|t| t.test.len()).max().unwrap_or(4).max(4);
+        let width = width.max(unicode_width::UnicodeWidthStr::width(test.as_str()));
         let _ = writeln!(
             out,
-            "{:<width$}  verdict  {:>8}  {:>10}  reason",
-            "test", "time", "memory"
+            "{}  {}  {}  {}  {}",
+            pad(&test, width, true),
+            pad(&l.t("text-verdict"), 7, true),
+            pad(&l.t("text-time"), 8, false),
+            pad(&l.t("text-memory"), 10, false),
+            l.t("text-reason")
         );
         for t in &s.tests {
             let reason = match report.broken(&t.test) {
-                Some(_) => "the test's data is broken (see above)",
-                None => t.reason.as_str(),
+                Some(_) => l.t("run-broken-test"),
+                None => super::words::test_reason(l, t),
             };
             let _ = writeln!(
                 out,
@@ -60,30 +86,26 @@ fn submission(out: &mut String, report: &GradeReport, s: &SubmissionReport) {
             }
         }
         if s.tests.iter().any(|t| t.near_limit(report.time_limit_ms)) {
-            let _ = writeln!(out, "{}", super::near_limit_legend(report));
+            let _ = writeln!(out, "{}", super::near_limit_legend_in(report, l));
         }
     }
-    let _ = writeln!(out, "score: {} / {}", s.score, s.max_score);
+    let score = [("score", s.score.to_string()), ("max", s.max_score.to_string())];
+    let _ = writeln!(out, "{}", say(l, "text-score", &score));
 }
 
 /// Everything a program wrote (outputs in diffs, compiler messages) is
 /// passed through [`crate::safe::terminal_safe`]: no escape sequence reaches
 /// the terminal.
-impl ReportFormat for Text {
-    fn grade(&self, report: &GradeReport) -> String {
+impl Text {
+    /// A grading session's report in a language.
+    pub fn grade_in(&self, report: &GradeReport, l: Locale) -> String {
         let mut out = String::new();
         if let Some(io) = &report.file_io {
-            let _ = writeln!(
-                out,
-                "file I/O: programs read {} and write {} in their folder\n",
-                io.input, io.output
-            );
+            let io = [("input", io.input.clone()), ("output", io.output.clone())];
+            let _ = writeln!(out, "{}\n", say(l, "text-file-io", &io));
         }
         if !report.broken_tests.is_empty() {
-            let _ = writeln!(
-                out,
-                "broken tests (FAIL for every submission: the test data is wrong):"
-            );
+            let _ = writeln!(out, "{}", l.t("text-broken-tests"));
             for b in &report.broken_tests {
                 let _ = writeln!(out, "  {}: {}", b.test, b.reason);
             }
@@ -93,7 +115,7 @@ impl ReportFormat for Text {
             if i > 0 {
                 out.push('\n');
             }
-            submission(&mut out, report, s);
+            submission(&mut out, report, s, l);
         }
         if report.submissions.len() > 1 {
             let width = report
@@ -103,14 +125,27 @@ impl ReportFormat for Text {
                 .max()
                 .unwrap_or(10)
                 .max(10);
-            let _ = writeln!(out, "\nsummary ({} submissions)", report.submissions.len());
-            let _ = writeln!(out, "{:<width$}  {:>9}  verdicts", "submission", "score");
+            let n = [("n", report.submissions.len().to_string())];
+            let _ = writeln!(out, "\n{}", say(l, "text-summary", &n));
+            let _ = writeln!(
+                out,
+                "{}  {}  {}",
+                pad(&l.t("text-submission"), width, true),
+                pad(&l.t("text-score-column"), 9, false),
+                l.t("text-verdicts")
+            );
             for s in &report.submissions {
                 let score = format!("{}/{}", s.score, s.max_score);
                 let _ = writeln!(out, "{:<width$}  {:>9}  {}", s.name(), score, s.verdict_counts());
             }
         }
         crate::safe::terminal_safe(&out)
+    }
+}
+
+impl ReportFormat for Text {
+    fn grade(&self, report: &GradeReport) -> String {
+        self.grade_in(report, Locale::english())
     }
 
     fn ci(&self, report: &CiReport) -> String {

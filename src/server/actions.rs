@@ -9,7 +9,9 @@ use super::auth;
 use super::db::Clarification;
 use super::db::{DbError, SubmissionRow, User};
 use super::events::Event;
+use super::language::locale;
 use super::signin::Busy;
+use crate::i18n::Arg;
 use crate::judge::grading::SubmissionReport;
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -47,20 +49,14 @@ pub enum Refusal {
 /// from this address (or from all), this address too many whatever the
 /// name, or the queue of checks is full; else it waits its turn.
 pub async fn verify(app: &Arc<App>, address: IpAddr, name: &str, password: &str) -> Result<User, Refusal> {
-    let wrong = || Refusal::Forbidden("Wrong name or password.".into());
+    let wrong = || Refusal::Forbidden(locale().t("refusal-wrong-password"));
     if name.len() > 64 || password.len() > 256 {
         return Err(wrong());
     }
     let ticket = app.signins.admit(name, address).map_err(|busy| match busy {
-        Busy::Account => Refusal::TooMany(
-            "Too many sign-ins for this name from here: wait a few seconds and try again.".into(),
-        ),
-        Busy::Address => Refusal::TooMany(
-            "Too many wrong sign-ins from your network: wait a few seconds and try again.".into(),
-        ),
-        Busy::Queue => {
-            Refusal::Busy("The judge is checking many sign-ins: try again in a few seconds.".into())
-        }
+        Busy::Account => Refusal::TooMany(locale().t("refusal-sign-ins-account")),
+        Busy::Address => Refusal::TooMany(locale().t("refusal-sign-ins-address")),
+        Busy::Queue => Refusal::Busy(locale().t("refusal-sign-ins-queue")),
     })?;
     let found = app.db.user_by_name(name.trim())?;
     let password = password.to_string();
@@ -82,6 +78,19 @@ pub async fn verify(app: &Arc<App>, address: IpAddr, name: &str, password: &str)
     }
 }
 
+/// "You have used all N submissions", in the request's language.
+fn used_all(max: u32) -> String {
+    locale().text("refusal-used-all", &[("max", Arg::from(max.to_string()))])
+}
+
+/// "The language X is not allowed here", in the request's language.
+fn not_allowed(language: &str) -> String {
+    locale().text(
+        "refusal-language-not-allowed",
+        &[("language", Arg::from(language))],
+    )
+}
+
 /// A hash of no one's password, checked when the name is unknown.
 const DUMMY_HASH: &str =
     "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA";
@@ -89,22 +98,20 @@ const DUMMY_HASH: &str =
 /// Why a contestant cannot submit now, if they cannot.
 pub fn submission_closed(app: &App, user: &User) -> Result<Option<String>, Refusal> {
     if user.disqualified {
-        return Ok(Some(
-            "You are disqualified: the teacher stopped your submissions.".into(),
-        ));
+        return Ok(Some(locale().t("refusal-disqualified")));
     }
     if !user.is_admin && !app.contest.window.is_open(super::now()) {
         let why = if app.contest.window.ended(super::now()) {
-            "is over"
+            "refusal-contest-over"
         } else {
-            "has not started"
+            "refusal-contest-not-started"
         };
-        return Ok(Some(format!("The contest {why}: no submissions now.")));
+        return Ok(Some(locale().t(why)));
     }
     if let Some(max) = app.contest.max_submissions.filter(|_| !user.is_admin)
         && app.db.submission_count(user.id)? >= i64::from(max)
     {
-        return Ok(Some(format!("You have used all {max} submissions.")));
+        return Ok(Some(used_all(max)));
     }
     Ok(None)
 }
@@ -129,27 +136,23 @@ pub fn accept_submission(app: &App, user: &User, sent: Sent) -> Result<i64, Refu
         return Err(Refusal::Forbidden(why));
     }
     if sent.source.iter().all(u8::is_ascii_whitespace) {
-        return Err(Refusal::Bad(
-            "The source is empty: choose a file or paste the program.".into(),
-        ));
+        return Err(Refusal::Bad(locale().t("refusal-empty-source")));
     }
     if sent.source.len() as u64 > app.problem.source_bytes {
-        return Err(Refusal::TooLarge(format!(
-            "The source is larger than {} KiB: refused.",
-            app.problem.source_bytes / 1024
-        )));
+        let kib = (app.problem.source_bytes / 1024).to_string();
+        return Err(Refusal::TooLarge(
+            locale().text("refusal-too-large", &[("kib", Arg::from(kib))]),
+        ));
     }
     let (language, file_name) = language_and_name(app, &sent)?;
     if !app.allow_submission(user.id) {
-        return Err(Refusal::TooMany(
-            "Too many submissions in a row: wait a minute.".into(),
-        ));
+        return Err(Refusal::TooMany(locale().t("refusal-too-many-submissions")));
     }
     let max = app.contest.max_submissions.filter(|_| !user.is_admin);
     let id = app
         .db
         .add_submission_capped(user.id, max, &language, &file_name, &sent.source, super::now())?
-        .ok_or_else(|| Refusal::Forbidden(format!("You have used all {} submissions.", max.unwrap_or(0))))?;
+        .ok_or_else(|| Refusal::Forbidden(used_all(max.unwrap_or(0))))?;
     app.wake.notify();
     app.live.send(Event::Submission { id, user_id: user.id });
     Ok(id)
@@ -165,19 +168,15 @@ fn language_and_name(app: &App, sent: &Sent) -> Result<(String, String), Refusal
             .iter()
             .find(|(n, _)| *n == sent.language)
             .map(|(n, _)| n.clone())
-            .ok_or_else(|| Refusal::Bad(format!("The language `{}` is not allowed here.", sent.language)))?
+            .ok_or_else(|| Refusal::Bad(not_allowed(&sent.language)))?
     } else {
         let detected = given
             .as_deref()
             .and_then(|f| app.languages.detect(std::path::Path::new(f)))
             .map(|l| l.name.clone())
-            .ok_or_else(|| {
-                Refusal::Bad("Choose the language: it cannot be told from the file name.".into())
-            })?;
+            .ok_or_else(|| Refusal::Bad(locale().t("refusal-choose-language")))?;
         if !app.problem.languages.iter().any(|(n, _)| *n == detected) {
-            return Err(Refusal::Bad(format!(
-                "The language `{detected}` is not allowed here."
-            )));
+            return Err(Refusal::Bad(not_allowed(&detected)));
         }
         detected
     };
@@ -284,10 +283,8 @@ pub fn ask(app: &App, user: &User, question: &str) -> Result<i64, Refusal> {
         .db
         .ask(Some(user.id), max, question, super::now())?
         .ok_or_else(|| {
-            Refusal::Forbidden(format!(
-                "You have asked {} questions, the most this contest allows.",
-                max.unwrap_or(0)
-            ))
+            let n = max.unwrap_or(0).to_string();
+            Refusal::Forbidden(locale().text("refusal-questions", &[("n", Arg::from(n))]))
         })?;
     app.live.send(Event::Clarification {
         user_id: Some(user.id),
@@ -315,13 +312,12 @@ pub fn clarifications(app: &App, viewer: &User) -> Result<Vec<Clarification>, Re
 /// announcement): not empty, at most 2000 characters.
 pub fn text_field(what: &str, text: &str) -> Result<String, Refusal> {
     let t = text.trim();
+    let what = [("what", Arg::from(locale().t(&format!("field-{what}"))))];
     if t.is_empty() {
-        return Err(Refusal::Bad(format!("The {what} is empty.")));
+        return Err(Refusal::Bad(locale().text("refusal-field-empty", &what)));
     }
     if t.chars().count() > 2000 {
-        return Err(Refusal::Bad(format!(
-            "The {what} is longer than 2000 characters."
-        )));
+        return Err(Refusal::Bad(locale().text("refusal-field-long", &what)));
     }
     Ok(t.to_string())
 }

@@ -13,7 +13,8 @@ use super::app::App;
 use super::auth;
 use super::db::User;
 use super::events::Event;
-use super::http::{CsrfForm, Fail, Identity, PageResult, check_csrf, render, row_context, teacher};
+use super::http::{CsrfForm, Fail, Identity, PageResult, check_csrf, locale, render, row_context, teacher};
+use crate::i18n::Arg;
 use crate::judge::grading::{GradeReport, SubmissionReport};
 use crate::report::{Csv, Html, Json, ReportFormat};
 use axum::Router;
@@ -98,9 +99,10 @@ async fn submissions(
     };
     let rows = app.db.submissions(user.as_ref().map(|u| u.id))?;
     let submissions: Vec<_> = rows.iter().map(|s| row_context(&app, viewer.0, s)).collect();
+    let l = locale();
     let heading = match &user {
-        Some(u) => format!("Submissions of {}", u.name),
-        None => "Every submission".into(),
+        Some(u) => l.text("submissions-of", &[("name", Arg::from(u.name.as_str()))]),
+        None => l.t("nav-every-submission"),
     };
     render(
         &app,
@@ -162,26 +164,24 @@ async fn rejudge(
         ));
     }
     if !confirmed(form.confirm.as_deref()) {
+        let l = locale();
         let (field, question, back) = match (form.submission, form.user) {
             (Some(n), _) => {
                 let row = app.db.submission(n)?.ok_or(Fail::NotFound)?.row;
+                let args = [("id", Arg::from(n.to_string())), ("name", Arg::from(row.user))];
                 (
                     ("submission", n.to_string()),
-                    format!(
-                        "Rejudge submission {n} of {}? Its result shows as pending until it is judged again.",
-                        row.user
-                    ),
+                    l.text("confirm-rejudge-one", &args),
                     format!("/submissions/{n}"),
                 )
             }
             (None, Some(u)) => {
                 let name = contestant_name(&app, u)?;
                 let n = app.db.submissions(Some(u))?.len();
+                let args = [("name", Arg::from(name)), ("n", Arg::from(n.to_string()))];
                 (
                     ("user", u.to_string()),
-                    format!(
-                        "Rejudge every submission of {name} ({n})? Their results show as pending until judged again."
-                    ),
+                    l.text("confirm-rejudge-user", &args),
                     "/admin".to_string(),
                 )
             }
@@ -189,9 +189,7 @@ async fn rejudge(
                 let n = app.db.submissions(None)?.len();
                 (
                     ("all", "1".to_string()),
-                    format!(
-                        "Rejudge every submission ({n}) of every contestant? Every result shows as pending until judged again, and the queue is as long as the whole contest."
-                    ),
+                    l.text("confirm-rejudge-all", &[("n", Arg::from(n.to_string()))]),
                     "/admin".to_string(),
                 )
             }
@@ -201,7 +199,7 @@ async fn rejudge(
             viewer,
             "/admin/rejudge",
             vec![field],
-            ("Rejudge?", question, "Yes, rejudge"),
+            (&l.t("confirm-rejudge"), question, &l.t("confirm-rejudge-yes")),
             &back,
         );
     }
@@ -231,17 +229,16 @@ async fn disqualify(
     check_csrf(viewer.1, form.csrf.as_deref())?;
     if form.yes == 1 && !confirmed(form.confirm.as_deref()) {
         let name = contestant_name(&app, form.user)?;
+        let l = locale();
         return ask_again(
             &app,
             viewer,
             "/admin/disqualify",
             vec![("user", form.user.to_string()), ("yes", "1".into())],
             (
-                "Disqualify?",
-                format!(
-                    "Disqualify {name}? They can no longer submit, and leave the ranking and the reports (reinstating them brings them back)."
-                ),
-                "Yes, disqualify",
+                &l.t("confirm-disqualify"),
+                l.text("confirm-disqualify-what", &[("name", Arg::from(name))]),
+                &l.t("confirm-disqualify-yes"),
             ),
             "/admin",
         );
@@ -384,7 +381,7 @@ async fn report(
     let report = contest_report(&app)?;
     let (kind, body): (&str, String) = match format.as_str() {
         "csv" => ("text/csv; charset=utf-8", Csv.grade(&report)),
-        "html" => ("text/html; charset=utf-8", Html.grade(&report)),
+        "html" => ("text/html; charset=utf-8", Html.grade_in(&report, locale())),
         "json" => ("application/json", Json.grade(&report)),
         _ => return Err(Fail::NotFound),
     };
@@ -532,7 +529,8 @@ async fn contestants_page(
     // argon2 checks of the passwords given: off the async threads' work.
     let page = match tokio::task::block_in_place(|| app.roster_plan()) {
         Ok(plan) => context! {
-            plan => plan.to_string(), changes => !plan.is_empty(), source => app.contestants_source(),
+            plan => plan.to_string(), changes => !plan.is_empty(),
+            source => app.contest.file.as_ref().map(|f| f.display().to_string()),
             applied => none,
         },
         Err(error) => context! { error, applied => none },

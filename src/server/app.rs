@@ -91,6 +91,10 @@ pub struct ProblemInfo {
     pub languages: Vec<(String, Vec<String>)>,
     /// The statement, as HTML (from `statement.md`).
     pub statement: String,
+    /// Every statement of the package, as HTML, by its language's tag
+    /// (`statement.zh-CN.md`: `zh-CN`; `statement.md`: `en`), the page
+    /// shows the viewer's.
+    pub statements: Vec<(String, String)>,
     /// The samples (input text), drawn on the statement page.
     pub samples: Vec<String>,
 }
@@ -321,14 +325,6 @@ impl App {
         Ok(Plan::of(&config.contestants, &existing))
     }
 
-    /// Where the contestants come from, in words.
-    pub fn contestants_source(&self) -> String {
-        match &self.contest.file {
-            Some(f) => format!("The contestants of {}", f.display()),
-            None => "No contest file".into(),
-        }
-    }
-
     /// Applies a plan of [`App::roster_plan`]; returns the passwords it
     /// generated (also saved in `passwords.csv`), and tells the pages.
     pub fn apply_roster(&self, plan: &Plan) -> Result<Vec<(String, String)>> {
@@ -513,6 +509,15 @@ fn problem_info(
             .filter_map(|n| languages.get(n).map(|l| (n.to_string(), l.extensions.clone())))
             .collect(),
         statement: markdown(&statement_md),
+        statements: crate::workflows::validate::statements(&problem.dir)
+            .iter()
+            .filter_map(|path| {
+                let name = path.file_name()?.to_str()?;
+                let tag = name.strip_prefix("statement.")?.strip_suffix(".md")?;
+                let tag = if tag == "md" || tag.is_empty() { "en" } else { tag };
+                Some((tag.to_string(), markdown(&std::fs::read_to_string(path).ok()?)))
+            })
+            .collect(),
         samples,
     })
 }

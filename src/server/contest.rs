@@ -332,6 +332,9 @@ pub struct ContestConfig {
     /// The contest's time zone: the UTC offset `start` is written with
     /// (UTC for an open practice).
     pub utc_offset: time::UtcOffset,
+    /// The language of its pages (`language = "zh-CN"`); `None`: each
+    /// browser's (`Accept-Language`), else English.
+    pub language: Option<crate::i18n::Locale>,
 }
 
 /// What `Debug` shows of a password.
@@ -365,6 +368,7 @@ impl fmt::Debug for ContestConfig {
             .field("dir", &self.dir)
             .field("file", &self.file)
             .field("utc_offset", &self.utc_offset)
+            .field("language", &self.language)
             .finish()
     }
 }
@@ -388,6 +392,7 @@ impl ContestConfig {
             dir: PathBuf::from("."),
             file: None,
             utc_offset: time::UtcOffset::UTC,
+            language: None,
         }
     }
 
@@ -618,6 +623,7 @@ struct RawContest {
     languages: Option<Spanned<Vec<String>>>,
     admin_password: Option<Spanned<String>>,
     penalty_minutes: Option<Spanned<u32>>,
+    language: Option<Spanned<String>>,
 }
 
 /// A `[[contestant]]` table.
@@ -704,7 +710,23 @@ impl Doc<'_> {
                 .as_ref()
                 .and_then(|s| utc_offset(s.get_ref()))
                 .unwrap_or(time::UtcOffset::UTC),
+            language: self.language(raw.language.as_ref())?,
         })
+    }
+
+    /// `language`: a language the judge speaks (a folder of `locales/`).
+    fn language(
+        &self,
+        language: Option<&Spanned<String>>,
+    ) -> Result<Option<crate::i18n::Locale>, ContestConfigError> {
+        let Some(language) = language else {
+            return Ok(None);
+        };
+        let tag = language.get_ref().trim();
+        match tag.parse::<crate::i18n::Locale>() {
+            Ok(locale) => Ok(Some(locale)),
+            Err(message) => Err(self.error(language, "language", message)),
+        }
     }
 
     fn title(&self, title: Option<&Spanned<String>>) -> Result<String, ContestConfigError> {
@@ -1176,6 +1198,21 @@ penalty_minutes = 15
         let e = toml_error("[[contestant]]\nname = \"zoe\"\nage = 12\n");
         assert!(
             e.contains("contest.toml:3: `age = 12`: unknown field `age`"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn the_contests_language_is_one_the_judge_speaks() {
+        let csv = "name,password\nalice,alice-pw-1\n";
+        let (_d, c) = contest("contestants = \"students.csv\"\nlanguage = \"zh-CN\"\n", csv);
+        assert_eq!(c.unwrap().language.map(|l| l.tag()), Some("zh-CN"));
+        let (_d, c) = contest("contestants = \"students.csv\"\n", csv);
+        assert_eq!(c.unwrap().language, None);
+        let (_d, c) = contest("contestants = \"students.csv\"\nlanguage = \"tlh\"\n", csv);
+        let e = c.unwrap_err().to_string();
+        assert!(
+            e.contains(":2: `language`: `tlh`: not a language the judge speaks (en, zh-CN)"),
             "{e}"
         );
     }

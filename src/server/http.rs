@@ -2,12 +2,18 @@
 //! (`identify`: session cookie, or an API token for `/api`, then the rate
 //! limit of that user or of the address), why a page cannot be shown
 //! ([`Fail`], rendered with its status), rendering a template with what
-//! every page shows, CSRF checks, cookies, and the client's address.
+//! every page shows, CSRF checks, cookies, and the client's address; the
+//! language of the page (`choose_locale`: the person's choice in a cookie,
+//! else the contest's, else the browser's `Accept-Language`, else English),
+//! held for the request (`language`) so that `render` and `Fail` speak it.
 
 use super::actions::Refusal;
 use super::app::App;
 use super::auth;
 use super::db::{DbError, SubmissionRow, User};
+use super::language::here_path;
+pub use super::language::{LANG_COOKIE, choose_locale, locale};
+use crate::i18n::{Arg, Locale};
 use axum::Json;
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -71,21 +77,21 @@ impl From<Refusal> for Fail {
 }
 
 impl Fail {
-    /// The HTTP status and the message.
+    /// The HTTP status and the message (in the request's language where
+    /// the judge words it).
     pub fn parts(&self) -> (StatusCode, String) {
+        let l = locale();
         match self {
-            Fail::SignIn => (StatusCode::UNAUTHORIZED, "Sign in first.".into()),
+            Fail::SignIn => (StatusCode::UNAUTHORIZED, l.t("fail-sign-in")),
             Fail::Forbidden(m) => (StatusCode::FORBIDDEN, m.clone()),
-            Fail::NotFound => (StatusCode::NOT_FOUND, "No such page.".into()),
+            Fail::NotFound => (StatusCode::NOT_FOUND, l.t("fail-not-found")),
             Fail::Bad(m) => (StatusCode::BAD_REQUEST, m.clone()),
             Fail::TooMany(m) => (StatusCode::TOO_MANY_REQUESTS, m.clone()),
             Fail::TooLarge(m) => (StatusCode::PAYLOAD_TOO_LARGE, m.clone()),
             Fail::Busy(m) => (StatusCode::SERVICE_UNAVAILABLE, m.clone()),
             Fail::Storage(m) => (
                 StatusCode::SERVICE_UNAVAILABLE,
-                format!(
-                    "The judge could not store this, so nothing was stored: {m}. Tell the teacher, then try again."
-                ),
+                l.text("fail-storage", &[("error", Arg::from(m.as_str()))]),
             ),
         }
     }
@@ -97,14 +103,17 @@ impl IntoResponse for Fail {
             return Redirect::to("/login").into_response();
         }
         let (status, message) = self.parts();
+        let l = locale();
+        let heading = l.t(&format!("status-{}", status.as_u16()));
         let body = super::templates::environment()
             .get_template("error.html")
             .and_then(|t| {
-                t.render(context! {
+                let page = context! {
                     contest => context! { title => "mayan-judge" },
-                    heading => status.canonical_reason().unwrap_or("Error"),
+                    heading,
                     message,
-                })
+                };
+                t.render(context! { ..page, ..page_language(l) })
             })
             .unwrap_or_else(|_| "error".into());
         (status, HtmlBody(body)).into_response()
@@ -147,11 +156,12 @@ pub async fn identify(
     next: Next,
 ) -> Response {
     let api = request.uri().path().starts_with("/api/");
-    let refuse = |message: &str| {
+    // The API answers in English; a page in the viewer's language.
+    let refuse = |id: &str| {
         if api {
-            json_error(StatusCode::TOO_MANY_REQUESTS, message)
+            json_error(StatusCode::TOO_MANY_REQUESTS, &Locale::english().t(id))
         } else {
-            Fail::TooMany(message.into()).into_response()
+            Fail::TooMany(locale().t(id)).into_response()
         }
     };
     let address = client_ip(&app, request.headers(), peer);
@@ -161,9 +171,7 @@ pub async fn identify(
     };
     let account = identity.viewer.as_ref().map(|(u, _)| u.id);
     if app.gate.identify(peer, account).is_err() {
-        let mut answer = refuse(
-            "You hold too many connections to the judge: close some of your tabs, windows or programs, then try again.",
-        );
+        let mut answer = refuse("fail-too-many-connections");
         answer
             .headers_mut()
             .insert(header::CONNECTION, HeaderValue::from_static("close"));
@@ -174,15 +182,13 @@ pub async fn identify(
         None => is_sign_in(&request) || app.allow_address(address),
     };
     if !allowed {
-        return refuse("Too many requests: wait a few seconds.");
+        return refuse("fail-too-many-requests");
     }
     let stream = match account.filter(|_| request.uri().path() == "/events") {
         Some(id) => match app.gate.stream(id) {
             Ok(slot) => Some(slot),
             Err(_) => {
-                return refuse(
-                    "You have too many live pages open (each window or browser holds one): close some, then reload.",
-                );
+                return refuse("fail-too-many-streams");
             }
         },
         None => None,
@@ -255,7 +261,7 @@ pub fn signed_in(identity: &Identity) -> Result<(&User, &str), Fail> {
 pub fn teacher(identity: &Identity) -> Result<(&User, &str), Fail> {
     let (user, csrf) = signed_in(identity)?;
     if !user.is_admin {
-        return Err(Fail::Forbidden("Only the teacher may open this page.".into()));
+        return Err(Fail::Forbidden(locale().t("fail-teacher-only")));
     }
     Ok((user, csrf))
 }
@@ -264,10 +270,7 @@ pub fn teacher(identity: &Identity) -> Result<(&User, &str), Fail> {
 pub fn check_csrf(session_csrf: &str, sent: Option<&str>) -> Result<(), Fail> {
     match sent {
         Some(s) if !session_csrf.is_empty() && auth::same_secret(s, session_csrf) => Ok(()),
-        _ => Err(Fail::Forbidden(
-            "This form has expired (its security token does not match): reload the page and try again."
-                .into(),
-        )),
+        _ => Err(Fail::Forbidden(locale().t("fail-form-expired"))),
     }
 }
 
@@ -289,19 +292,31 @@ pub fn cookie(app: &App, name: &'static str, value: String) -> Cookie<'static> {
         .build()
 }
 
+/// What every page says of its language: `lang` (its tag, for `<html
+/// lang>` and `t()`), and the switch (`languages`: each other language's
+/// tag and name; `here`: the path to come back to).
+fn page_language(l: Locale) -> minijinja::Value {
+    let languages: Vec<(&str, String)> = Locale::all()
+        .filter(|&o| o != l)
+        .map(|o| (o.tag(), o.name()))
+        .collect();
+    context! { lang => l.tag(), switch_languages => languages, here => here_path() }
+}
+
 /// Renders a template with what every page shows (the contest, the
-/// viewer, the clock).
+/// viewer, the clock, the language and its switch).
 pub fn render(app: &App, name: &str, viewer: Option<(&User, &str)>, page: minijinja::Value) -> PageResult {
     let (user, csrf) = viewer.map_or((None, ""), |(u, c)| (Some(u), c));
-    let ctx = context! {
+    let l = locale();
+    let frame = context! {
         contest => context! { title => &app.contest.title },
         problem => problem_context(app),
         user => minijinja::Value::from(minijinja::value::Serde(user)),
         csrf,
-        clock => clock(app),
+        clock => clock(app, l),
         zone => app.contest.zone(),
-        ..page
     };
+    let ctx = context! { ..frame, ..page, ..page_language(l) };
     let html = super::templates::environment()
         .get_template(name)
         .and_then(|t| t.render(ctx))
@@ -318,21 +333,18 @@ fn problem_context(app: &App) -> minijinja::Value {
 }
 
 /// The contest's clock line.
-fn clock(app: &App) -> String {
+fn clock(app: &App, l: Locale) -> String {
     use super::contest::Window;
     let now = super::now();
+    let left = |secs: i64| [("left", Arg::from(duration(secs)))];
     match app.contest.window {
-        Window::Open => "Open practice".into(),
-        Window::Timed { start, .. } if now < start => format!("Starts in {}", duration(start - now)),
-        Window::Timed { end, .. } if now < end => {
-            let frozen = if app.contest.window.frozen(now) {
-                " (ranking frozen)"
-            } else {
-                ""
-            };
-            format!("Ends in {}{frozen}", duration(end - now))
+        Window::Open => l.t("clock-open"),
+        Window::Timed { start, .. } if now < start => l.text("clock-starts", &left(start - now)),
+        Window::Timed { end, .. } if now < end && app.contest.window.frozen(now) => {
+            l.text("clock-ends-frozen", &left(end - now))
         }
-        Window::Timed { .. } => "The contest is over".into(),
+        Window::Timed { end, .. } if now < end => l.text("clock-ends", &left(end - now)),
+        Window::Timed { .. } => l.t("clock-over"),
     }
 }
 
@@ -340,15 +352,29 @@ fn duration(secs: i64) -> String {
     format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
 }
 
-/// Unix seconds in the contest's time zone: `YYYY-MM-DD hh:mm:ss UTC+08:00`.
+/// Unix seconds in the contest's time zone, as the request's language
+/// writes a date: `YYYY-MM-DD hh:mm:ss UTC+08:00`, `2026年12月1日 09:00:00
+/// UTC+08:00`.
 pub fn when(app: &App, secs: i64) -> String {
-    app.contest.local_time(secs)
+    let l = locale();
+    if l.is_english() {
+        return app.contest.local_time(secs);
+    }
+    match time::OffsetDateTime::from_unix_timestamp(secs) {
+        Ok(t) => format!(
+            "{} {}",
+            crate::i18n::date_time(l, t.to_offset(app.contest.utc_offset)),
+            app.contest.zone()
+        ),
+        Err(_) => app.contest.local_time(secs),
+    }
 }
 
 /// A submission row as lists show it: status text and class, by what the
 /// viewer may see.
 pub fn row_context(app: &App, viewer: &User, s: &SubmissionRow) -> minijinja::Value {
     let (status, class, fin) = super::actions::status(app, viewer, s);
+    let status = status_words(locale(), &status);
     let shown = app.shown(viewer);
     let done = s.state == "done";
     context! {
@@ -356,5 +382,34 @@ pub fn row_context(app: &App, viewer: &User, s: &SubmissionRow) -> minijinja::Va
         when => when(app, s.submitted), status, class, final => fin, judgings => s.judgings,
         score => if done && shown.score { s.score.map(|x| format!("{x}/{}", s.max_score.unwrap_or(0))) } else { None },
         time => if done && shown.time { s.time_ms.map(|t| format!("{t} ms")) } else { None },
+    }
+}
+
+/// A submission's status (`actions::status`: the API's words) as a page
+/// in `l` says it: `WA 答案错误`, `正在评测第 3 个测试点（共 10 个）`;
+/// English as it is.
+pub fn status_words(l: Locale, status: &str) -> String {
+    if l.is_english() {
+        return status.to_string();
+    }
+    let running = || {
+        let (k, n) = status.strip_prefix("running test ")?.split_once(" of ")?;
+        Some(l.text("status-running", &[("k", Arg::from(k)), ("n", Arg::from(n))]))
+    };
+    let verdict = || {
+        let v: crate::puzzle::verdict::Verdict = serde_json::from_value(status.into()).ok()?;
+        let name = crate::report::words::verdict_name(l, v);
+        Some(l.text(
+            "status-verdict",
+            &[("code", Arg::from(status)), ("name", Arg::from(name))],
+        ))
+    };
+    match status {
+        "queued" => l.t("status-queued"),
+        "judging" => l.t("status-judging"),
+        "compiling" => l.t("status-compiling"),
+        "judged" => l.t("status-judged"),
+        "judged (results at the end)" => l.t("status-judged-later"),
+        _ => running().or_else(verdict).unwrap_or_else(|| status.to_string()),
     }
 }

@@ -27,6 +27,7 @@ pub mod contest;
 pub mod db;
 pub mod events;
 mod http;
+mod language;
 pub mod queue;
 pub mod roster;
 mod router;

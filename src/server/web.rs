@@ -11,10 +11,11 @@ use super::auth;
 use super::db::User;
 use super::events::Event;
 use super::http::{
-    CsrfForm, Fail, Identity, PageResult, check_csrf, cookie, render, row_context, signed_in, when,
+    CsrfForm, Fail, Identity, PageResult, check_csrf, cookie, locale, render, row_context, signed_in, when,
 };
+use crate::i18n::Arg;
 use crate::judge::grading::GradeReport;
-use crate::report::replay_sections;
+use crate::report::replay_sections_in;
 use axum::Router;
 use axum::extract::{Multipart, Path, State};
 use axum::http::StatusCode;
@@ -39,6 +40,32 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/ranking", get(ranking))
         .route("/clarifications", get(clarifications).post(ask))
         .route("/events", get(events))
+        .route("/language/{tag}", get(switch_language))
+}
+
+/// `?back=PATH`: where the language switch goes back to.
+#[derive(serde::Deserialize)]
+struct Back {
+    back: Option<String>,
+}
+
+/// The language switch, on every page, signed in or not: remembers the
+/// choice in a cookie (a year) and goes back to the page (only a path of
+/// this site: `/...`, never `//host`).
+async fn switch_language(
+    State(app): State<Arc<App>>,
+    Path(tag): Path<String>,
+    axum::extract::Query(back): axum::extract::Query<Back>,
+    jar: CookieJar,
+) -> PageResult {
+    let locale = crate::i18n::Locale::parse(&tag).ok_or(Fail::NotFound)?;
+    let back = back
+        .back
+        .filter(|b| b.starts_with('/') && !b.starts_with("//") && !b.starts_with("/\\"))
+        .unwrap_or_else(|| "/".into());
+    let mut chosen = cookie(&app, super::http::LANG_COOKIE, locale.tag().to_string());
+    chosen.set_max_age(time::Duration::days(365));
+    Ok((jar.add(chosen), Redirect::to(&back)).into_response())
 }
 
 async fn home(State(app): State<Arc<App>>, axum::Extension(id): axum::Extension<Identity>) -> PageResult {
@@ -49,11 +76,16 @@ async fn home(State(app): State<Arc<App>>, axum::Extension(id): axum::Extension<
         .into_iter()
         .map(|a| context! { when => when(&app, a.posted), text => a.text })
         .collect();
+    let l = locale();
     let window = match app.contest.window {
-        super::contest::Window::Open => "Open practice: submit at any time.".to_string(),
-        super::contest::Window::Timed { start, end, .. } => {
-            format!("From {} to {}.", when(&app, start), when(&app, end))
-        }
+        super::contest::Window::Open => l.t("home-window-open"),
+        super::contest::Window::Timed { start, end, .. } => l.text(
+            "home-window-timed",
+            &[
+                ("start", Arg::from(when(&app, start))),
+                ("end", Arg::from(when(&app, end))),
+            ],
+        ),
     };
     render(
         &app,
@@ -139,12 +171,33 @@ async fn statement(
         .filter_map(|text| crate::puzzle::sim::Puzzle::parse(text.as_bytes()).ok())
         .map(|p| context! { n => p.n, svg => crate::report::svg_board(&p.board, None, None) })
         .collect();
+    let (statement, statement_lang, statement_note) = statement_for(&app, locale());
     render(
         &app,
         "statement.html",
         Some(viewer),
-        context! { statement => &app.problem.statement, samples, defs => crate::report::board_defs() },
+        context! { statement, statement_lang, statement_note, samples, defs => crate::report::board_defs() },
     )
+}
+
+/// The statement in the viewer's language where the package has it, else
+/// in another (English first), with a note saying so: `(html, its tag,
+/// the note)`.
+fn statement_for(app: &App, l: crate::i18n::Locale) -> (String, Option<String>, Option<String>) {
+    let all = &app.problem.statements;
+    let same = |tag: &str| crate::i18n::Locale::parse(tag) == Some(l);
+    if let Some((tag, html)) = all.iter().find(|(tag, _)| same(tag)) {
+        return (html.clone(), Some(tag.clone()), None);
+    }
+    let english = all.iter().find(|(tag, _)| tag == "en");
+    match english.or_else(|| all.first()) {
+        Some((tag, html)) => {
+            let name = crate::i18n::Locale::parse(tag).map_or_else(|| tag.clone(), |o| o.name());
+            let note = l.text("statement-other-language", &[("language", Arg::from(name))]);
+            (html.clone(), Some(tag.clone()), Some(note))
+        }
+        None => (app.problem.statement.clone(), None, None),
+    }
 }
 
 async fn submit_page(
@@ -238,7 +291,7 @@ async fn my_submissions(
         &app,
         "submissions.html",
         Some(viewer),
-        context! { heading => "Your submissions", submissions, base => "/submissions", show_user => false },
+        context! { heading => locale().t("submissions-yours"), submissions, base => "/submissions", show_user => false },
     )
 }
 
@@ -269,12 +322,23 @@ async fn submission_page(
         _ => (Vec::new(), 0, None, None),
     };
     let hidden_tests = if tests.is_empty() { 0 } else { hidden };
+    let l = locale();
+    let tests: Vec<_> = tests
+        .iter()
+        .map(|t| {
+            let verdict_name = (!l.is_english()).then(|| crate::report::words::verdict_name(l, t.verdict));
+            context! {
+                reason => crate::report::words::test_reason(l, t), verdict_name,
+                ..minijinja::Value::from(minijinja::value::Serde(t))
+            }
+        })
+        .collect();
     render(
         &app,
         "submission.html",
         Some(viewer),
         context! {
-            s, tests => minijinja::Value::from(minijinja::value::Serde(&tests)), hidden_tests, compile_error, replay, refresh => !done,
+            s, tests, hidden_tests, compile_error, replay, refresh => !done,
             source => String::from_utf8_lossy(&source), admin_actions => viewer.0.is_admin,
         },
     )
@@ -305,8 +369,15 @@ async fn replay(
     // The section's heading: the contestant, then the file (never the
     // judge's own path of it).
     shown.contestant = Some(display.clone());
-    shown.submission = format!("submission {number}: {}", row.file_name);
-    let mut grade = GradeReport::new(&app.problem.name, "the contest's sandbox".into());
+    let l = locale();
+    shown.submission = l.text(
+        "replay-section",
+        &[
+            ("id", Arg::from(number.to_string())),
+            ("file", Arg::from(row.file_name.as_str())),
+        ],
+    );
+    let mut grade = GradeReport::new(&app.problem.name, l.t("replay-sandbox"));
     grade.time_limit_ms = app.problem.time_ms;
     grade.tests = shown.tests.iter().map(|t| t.test.clone()).collect();
     grade.submissions = vec![shown];
@@ -320,7 +391,7 @@ async fn replay(
         &app,
         "replay.html",
         Some(viewer),
-        context! { s, sections => replay_sections(&grade), defs => crate::report::board_defs() },
+        context! { s, sections => replay_sections_in(&grade, l), defs => crate::report::board_defs() },
     )
 }
 
@@ -378,12 +449,18 @@ async fn ask(
 }
 
 /// What one event tells a viewer, if it concerns them.
-fn sse_message(app: &App, viewer: &User, event: Event) -> Option<axum::response::sse::Event> {
+fn sse_message(
+    app: &App,
+    viewer: &User,
+    l: crate::i18n::Locale,
+    event: Event,
+) -> Option<axum::response::sse::Event> {
     use axum::response::sse::Event as Sse;
     match event {
         Event::Submission { id, user_id } if user_id == viewer.id || viewer.is_admin => {
             let row = app.db.submission(id).ok()??.row;
             let (status, class, fin) = actions::status(app, viewer, &row);
+            let status = super::http::status_words(l, &status);
             let data = serde_json::json!({ "id": id, "status": status, "class": class, "final": fin });
             Some(Sse::default().event("submission").data(data.to_string()))
         }
@@ -413,6 +490,8 @@ async fn events(
 ) -> Result<Response, Fail> {
     use futures_util::StreamExt;
     let viewer = signed_in(&id)?.0.clone();
+    // The stream is read after this handler returns: its language now.
+    let l = locale();
     let session = jar
         .get(auth::SESSION_COOKIE)
         .map(|c| auth::token_hash(c.value()))
@@ -438,7 +517,7 @@ async fn events(
         .filter_map(move |item| {
             let message = item
                 .and_then(Result::ok)
-                .and_then(|e| sse_message(&app, &viewer, e));
+                .and_then(|e| sse_message(&app, &viewer, l, e));
             std::future::ready(message.map(Ok::<_, std::convert::Infallible>))
         });
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()).into_response())

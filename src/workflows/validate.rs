@@ -371,6 +371,7 @@ pub fn validate_package(problem: &crate::package::Problem, progress: impl FnMut(
         .map(|(file, issue)| Finding::file(&file, issue.to_string()))
         .collect();
     extra.extend(scoring);
+    extra.extend(statement_findings(problem));
     extra.extend(reference_findings(problem));
     extra.append(&mut v.problems);
     v.problems = extra;
@@ -417,6 +418,99 @@ pub fn scoring_findings(problem: &crate::package::Problem, tests: &[TestCase]) -
                 )
             }),
     );
+    out
+}
+
+/// A package's statements: `statement.md` and every `statement.LANG.md`
+/// beside `problem.toml`, in name order.
+pub fn statements(dir: &Path) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            name == "statement.md" || (name.starts_with("statement.") && name.ends_with(".md"))
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+/// Each `(number, unit)` of a text: a number followed (after blanks) by a
+/// word or sign, as `3 seconds`, `128 MiB`, `3 秒`, `3s`.
+fn quantities(text: &str) -> Vec<(usize, String, String)> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let chars: Vec<char> = line.chars().collect();
+        let mut k = 0;
+        while k < chars.len() {
+            let starts = chars[k].is_ascii_digit() && (k == 0 || !chars[k - 1].is_ascii_alphanumeric());
+            if !starts {
+                k += 1;
+                continue;
+            }
+            let from = k;
+            while k < chars.len() && (chars[k].is_ascii_digit() || chars[k] == '.') {
+                k += 1;
+            }
+            let number: String = chars[from..k].iter().collect();
+            let mut u = k;
+            while u < chars.len() && chars[u] == ' ' {
+                u += 1;
+            }
+            let unit: String = chars[u..].iter().take_while(|c| c.is_alphabetic()).collect();
+            out.push((i + 1, number.trim_end_matches('.').to_string(), unit));
+        }
+    }
+    out
+}
+
+/// Statements whose limits are not `problem.toml`'s: each statement must
+/// name the time limit (`3 seconds`, `3 s`, `3000 ms`, `3 秒`) and the
+/// memory limit (`128 MiB`, `128 MB`), and no other value of either.
+pub fn statement_findings(problem: &crate::package::Problem) -> Vec<Finding> {
+    let limits = &problem.config.limits;
+    let seconds = limits.time_ms as f64 / 1000.0;
+    let mut out = Vec::new();
+    for file in statements(&problem.dir) {
+        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        let (mut time, mut memory) = (false, false);
+        for (line, number, unit) in quantities(&text) {
+            let value: f64 = number.parse().unwrap_or(f64::NAN);
+            let (kind, right) = match unit.as_str() {
+                "ms" => ("time", value == limits.time_ms as f64),
+                "s" | "second" | "seconds" | "sec" | "秒" => ("time", value == seconds),
+                "MiB" | "MB" | "M" => ("memory", value == limits.memory_mib as f64),
+                _ => continue,
+            };
+            if !right {
+                let message = format!(
+                    "the statement names a {kind} limit of {number} {unit}, but problem.toml's is {} (a statement must name the package's limits)",
+                    if kind == "time" {
+                        format!("{} ms", limits.time_ms)
+                    } else {
+                        format!("{} MiB", limits.memory_mib)
+                    }
+                );
+                out.push(Finding::at(&file, Some((line, 1)), message));
+            }
+            time |= kind == "time" && right;
+            memory |= kind == "memory" && right;
+        }
+        for (named, what) in [
+            (time, format!("the time limit ({} ms)", limits.time_ms)),
+            (memory, format!("the memory limit ({} MiB)", limits.memory_mib)),
+        ] {
+            if !named {
+                out.push(Finding::file(
+                    &file,
+                    format!("the statement does not name {what} of problem.toml"),
+                ));
+            }
+        }
+    }
     out
 }
 
@@ -488,4 +582,59 @@ pub fn reference_programs(dir: &Path) -> Vec<PathBuf> {
     });
     out.sort();
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A copy of the bundled package's `problem.toml` with `statements`
+    /// (file name, text) beside it.
+    fn package(statements: &[(&str, &str)]) -> (tempfile::TempDir, crate::package::Problem) {
+        let dir = tempfile::tempdir().unwrap();
+        let toml = concat!(env!("CARGO_MANIFEST_DIR"), "/problems/mayan/problem.toml");
+        std::fs::copy(toml, dir.path().join("problem.toml")).unwrap();
+        for (name, text) in statements {
+            std::fs::write(dir.path().join(name), text).unwrap();
+        }
+        let problem = crate::package::Problem::load(dir.path()).unwrap();
+        (dir, problem)
+    }
+
+    #[test]
+    fn every_statement_of_a_package_names_its_limits() {
+        let (_d, p) = package(&[
+            ("statement.md", "## Limits\n3 seconds and 128 MiB per test.\n"),
+            (
+                "statement.zh-CN.md",
+                "## 限制\n时间限制 3 秒，内存限制 128 MiB。\n",
+            ),
+        ]);
+        assert_eq!(statement_findings(&p), Vec::new());
+        let (_d, p) = package(&[
+            ("statement.md", "## Limits\n3 seconds and 128 MiB per test.\n"),
+            (
+                "statement.zh-CN.md",
+                "## 限制\n时间限制 1 秒，内存限制 256 MiB。\n",
+            ),
+        ]);
+        let found: Vec<String> = statement_findings(&p).iter().map(|f| f.to_string()).collect();
+        assert_eq!(found.len(), 4, "{found:#?}");
+        assert!(
+            found.iter().all(|f| f.contains("statement.zh-CN.md")),
+            "{found:#?}"
+        );
+        assert!(
+            found[0].contains("1 秒") && found[1].contains("256 MiB"),
+            "{found:#?}"
+        );
+    }
+
+    #[test]
+    fn the_bundled_statements_name_the_bundled_limits() {
+        let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/problems/mayan"));
+        let p = crate::package::Problem::load(dir).unwrap();
+        assert_eq!(statements(dir).len(), 2);
+        assert_eq!(statement_findings(&p), Vec::new());
+    }
 }

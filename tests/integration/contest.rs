@@ -306,3 +306,48 @@ fn a_contestant_named_like_a_formula_is_text_in_the_csv() {
         ]
     );
 }
+
+/// The teacher's report of a class in Chinese: `--html --locale zh-CN`
+/// writes the page in Chinese (`lang`, the verdicts' names, the checker's
+/// reasons), and the ranking's CSV stays as it is.
+#[test]
+fn a_class_report_in_chinese_with_locale_zh_cn() {
+    if !have("gcc") || !have("python3") {
+        return;
+    }
+    let out_dir = tempfile::tempdir().unwrap();
+    let html = out_dir.path().join("report.html");
+    let csv = out_dir.path().join("report.csv");
+    let out = grade(
+        &fixture().join("lemonlime"),
+        &fixture().join("problem"),
+        &out_dir.path().join("cache"),
+        &[
+            "--locale",
+            "zh-CN",
+            "--html",
+            html.to_str().unwrap(),
+            "--csv",
+            csv.to_str().unwrap(),
+        ],
+    )
+    .output()
+    .unwrap();
+    assert!(
+        out.status.code().is_some_and(|c| c <= 1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("<html lang=\"zh-CN\">"), "the page's lang");
+    assert!(
+        page.contains("评测报告") && page.contains("答案错误"),
+        "Chinese words"
+    );
+    assert!(page.contains("\"PingFang SC\""), "CJK fonts first");
+    let csv = std::fs::read_to_string(&csv).unwrap();
+    assert!(
+        csv.starts_with("contestant,total,"),
+        "the CSV's header stays: {csv}"
+    );
+}

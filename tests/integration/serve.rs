@@ -214,3 +214,27 @@ fn outside_the_contests_hours_a_submission_is_refused_with_the_reason() {
     assert_eq!(page.status, 403);
     assert!(page.body.contains("has not started"), "{}", page.body);
 }
+
+/// A contest in Chinese refuses in Chinese (a wrong password, an empty
+/// source), while the API answers the same refusals in English.
+#[test]
+fn a_chinese_contest_refuses_in_chinese_and_its_api_in_english() {
+    let server = Server::start(&["alice"], "language = \"zh-CN\"\n", &["--trusted"]);
+    let client = server.client();
+    let csrf = client.csrf("/login");
+    let page = client.post_form(
+        "/login",
+        &[("csrf", &csrf), ("name", "alice"), ("password", "nope")],
+    );
+    assert_eq!(page.status, 403);
+    assert!(page.body.contains("用户名或密码错误。"), "{}", page.body);
+    assert!(page.body.contains("<html lang=\"zh-CN\">"), "{}", page.body);
+    let alice = server.contestant("alice");
+    let page = alice.submit("mayan.c", "   \n");
+    assert!(page.body.contains("源代码为空"), "{}", page.body);
+    let api = server.client().post_json(
+        "/api/v1/token",
+        &serde_json::json!({"name": "alice", "password": "nope"}),
+    );
+    assert!(api.body.contains("Wrong name or password."), "{}", api.body);
+}

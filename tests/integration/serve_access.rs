@@ -46,6 +46,7 @@ const ROUTES: &[(&str, &str, Access)] = &[
     ("GET", "/static/live.js", Access::Public),
     ("GET", "/favicon.svg", Access::Public),
     ("GET", "/favicon.ico", Access::Public),
+    ("GET", "/language/{tag}", Access::Public),
     ("GET", "/admin", Access::Teacher),
     ("GET", "/admin/submissions", Access::Teacher),
     ("POST", "/admin/rejudge", Access::Teacher),
@@ -123,6 +124,7 @@ fn concrete(path: &str, id: i64, clarification: i64) -> String {
         .replace("{layout}", "lemonlime.zip")
         .replace("{pair}", "0")
         .replace("{lms}", "moodle.csv")
+        .replace("{tag}", "zh-CN")
 }
 
 /// Plausible fields for a POST (with `csrf`), so that only access decides.

@@ -70,6 +70,13 @@ impl Driver {
 
     /// A new browser session (a fresh profile), JavaScript on or off.
     async fn session(&self, name: &str, javascript: bool) -> Client {
+        self.session_with(name, javascript, None).await
+    }
+
+    /// A new browser session (a fresh profile), JavaScript on or off, its
+    /// `Accept-Language` given (Chromium's `intl.accept_languages`) or
+    /// Chromium's own.
+    async fn session_with(&self, name: &str, javascript: bool, languages: Option<&str>) -> Client {
         let profile = self.profiles.path().join(name);
         let mut args: Vec<String> = crate::util::CHROMIUM_HEADLESS
             .iter()
@@ -83,6 +90,9 @@ impl Driver {
         });
         if !javascript {
             options["prefs"] = serde_json::json!({"profile.managed_default_content_settings.javascript": 2});
+        }
+        if let Some(languages) = languages {
+            options["prefs"] = serde_json::json!({"intl": {"accept_languages": languages}});
         }
         let mut caps = serde_json::Map::new();
         caps.insert("goog:chromeOptions".into(), options);
@@ -909,4 +919,286 @@ fn the_pages_work_without_javascript() {
         bob.close().await;
     });
     steps.step("done");
+}
+
+impl Driver {
+    /// A new browser session whose `Accept-Language` is `languages`.
+    async fn session_speaking(&self, name: &str, languages: &str) -> Client {
+        self.session_with(name, true, Some(languages)).await
+    }
+}
+
+/// What a Chinese page may hold in Latin letters: verdict codes, units,
+/// the names of formats, tools, languages and files, the switch's
+/// `English`; everything else must be Chinese.
+const LATIN_ALLOWED: &[&str] = &[
+    "AC",
+    "WA",
+    "PE",
+    "TLE",
+    "MLE",
+    "OLE",
+    "RE",
+    "CE",
+    "FAIL",
+    "ms",
+    "KiB",
+    "MiB",
+    "UTC",
+    "CPU",
+    "API",
+    "English",
+    "CSV",
+    "HTML",
+    "JSON",
+    "LemonLime",
+    "Arbiter",
+    "Moodle",
+    "Canvas",
+    "csv",
+    "passwords",
+    "sample",
+    "secret",
+    "mayan",
+    "c",
+    "cpp",
+    "py",
+    "python",
+    "rs",
+    "rust",
+    "cc",
+    "cxx",
+    "java",
+    "go",
+    "pas",
+    "js",
+    "no",
+    "noop",
+    "docs",
+    "SIMILAR",
+    "md",
+    // The bundled package's test names (secret/bottom-1, ...).
+    "bottom",
+    "cascade",
+    "deep",
+    "mid",
+    "mixed",
+    "none",
+];
+
+/// The words in Latin letters on the page that are neither code (`pre`,
+/// `code`, `textarea`), nor allowed ([`LATIN_ALLOWED`]), nor in `names`
+/// (the contest's and the problem's titles, the people).
+async fn english_words(b: &Browser<'_>, names: &[&str]) -> Vec<String> {
+    let text = b
+        .js(
+            "(() => { const c = document.body.cloneNode(true); \
+             c.querySelectorAll('pre, code, textarea, script, style, svg, select option[value]:not([value=\"\"])').forEach(e => e.remove()); \
+             document.body.appendChild(c); const t = c.innerText; c.remove(); return t; })()",
+        )
+        .await;
+    let mut text = text.as_str().unwrap_or_default().to_string();
+    for name in names {
+        text = text.replace(name, " ");
+    }
+    let mut words: Vec<String> = text
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .filter(|w| w.len() > 1 && !LATIN_ALLOWED.contains(w))
+        .map(str::to_string)
+        .collect();
+    words.dedup();
+    words
+}
+
+/// The page at `path` is Chinese: `lang` is zh-CN, no English word outside
+/// the allowed ones, no message id shown for want of its text, no console
+/// error, and it fits 1280 and 390 pixels (the page on screen, when `path`
+/// is empty: 1280 only).
+async fn check_chinese_page(b: &Browser<'_>, path: &str, names: &[&str]) {
+    if !path.is_empty() {
+        b.goto(path).await;
+    }
+    b.find("header .brand").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let here = b.path().await;
+    let lang = b.js("document.documentElement.lang").await;
+    assert_eq!(lang.as_str(), Some("zh-CN"), "{}: lang of {here}", b.who);
+    let words = english_words(b, names).await;
+    assert!(words.is_empty(), "{}: English on {here}: {words:?}", b.who);
+    let body = b.js("document.body.innerText").await;
+    assert!(
+        !body.as_str().unwrap_or_default().contains('⟦'),
+        "{}: a message without its text on {here}",
+        b.who
+    );
+    let fonts = b.js("getComputedStyle(document.body).fontFamily").await;
+    assert!(
+        fonts.as_str().unwrap_or_default().starts_with("\"PingFang SC\""),
+        "{}: fonts of {here}: {fonts}",
+        b.who
+    );
+    if here == "/no-such-page" || here == "/admin/similar" {
+        // The 404 is in the console, as it should be; similar.html's
+        // inline <style> is refused by the Content-Security-Policy (its
+        // own matter, not its words').
+        let _ = b.console_errors().await;
+        return;
+    }
+    b.assert_no_console_error(&here).await;
+    b.assert_fits(&format!("{here} at 1280 px")).await;
+    if path.is_empty() {
+        // The answer to a form: not loaded again.
+        return;
+    }
+    b.phone(Some(390)).await;
+    b.goto(&here).await;
+    b.find("header .brand").await;
+    b.assert_fits(&format!("{here} on a phone (390 px)")).await;
+    b.phone(None).await;
+}
+
+/// The names a Chinese page may show as they are: the test contest's
+/// title, the problem's, the people.
+const NAMES: &[&str] = &[
+    "Test contest",
+    "Mayan puzzle (NOIP 2011 senior, day 1 problem 3)",
+    "alice",
+    "bob",
+    "admin",
+    "mayan-judge",
+];
+
+#[test]
+fn a_contest_in_chinese_shows_every_page_of_contestants_and_teacher_in_chinese() {
+    let Some(driver) = chromium_driver() else {
+        return;
+    };
+    let server = Server::start(&["alice", "bob"], "language = \"zh-CN\"\n", &["--trusted"]);
+    runtime().block_on(async {
+        // A browser that asks for English: the contest's language wins.
+        let alice = Browser {
+            client: driver.session_speaking("alice-zh", "en-US,en").await,
+            server: &server.url,
+            who: "alice",
+        };
+        alice.goto("/").await;
+        alice.on_path("the sign-in page", |p| p == "/login").await;
+        check_chinese_page(&alice, "/login", NAMES).await;
+        alice.sign_in("alice", "alice-pw").await;
+        for path in ["/", "/statement", "/submit", "/ranking"] {
+            check_chinese_page(&alice, path, NAMES).await;
+        }
+        alice.goto("/statement").await;
+        alice.screenshot("zh-statement").await;
+        let id = alice.submit_pasted("c", WRONG_C).await;
+        let statuses = alice.statuses_until_final(120).await;
+        assert!(
+            statuses.last().is_some_and(|s| s == "WA 答案错误"),
+            "statuses {statuses:?}"
+        );
+        check_chinese_page(&alice, &format!("/submissions/{id}"), NAMES).await;
+        alice.screenshot("zh-submission").await;
+        check_chinese_page(&alice, &format!("/submissions/{id}/replay"), NAMES).await;
+        alice.screenshot("zh-replay").await;
+        check_chinese_page(&alice, "/submissions", NAMES).await;
+        alice.goto("/clarifications").await;
+        alice.type_in("#question", "样例的第一步为什么合法？").await;
+        alice.click("#ask").await;
+        check_chinese_page(&alice, "/clarifications", NAMES).await;
+        check_chinese_page(&alice, "/no-such-page", NAMES).await;
+        alice.goto("/ranking").await;
+        alice.screenshot("zh-ranking").await;
+        alice.close().await;
+
+        let teacher = Browser {
+            client: driver.session_speaking("teacher-zh", "en-US,en").await,
+            server: &server.url,
+            who: "the teacher",
+        };
+        teacher.sign_in("admin", ADMIN_PASSWORD).await;
+        for path in [
+            "/admin",
+            "/admin/submissions",
+            "/admin/contestants",
+            "/admin/similar",
+            "/clarifications",
+            &format!("/submissions/{id}"),
+        ] {
+            check_chinese_page(&teacher, path, NAMES).await;
+        }
+        teacher.goto("/admin").await;
+        teacher.screenshot("zh-teacher").await;
+        teacher.click("#rejudge-all").await;
+        teacher.find("#confirm").await;
+        check_chinese_page(&teacher, "", NAMES).await;
+        teacher.close().await;
+    });
+}
+
+#[test]
+fn a_browser_that_prefers_chinese_gets_chinese_and_anyone_switches_on_every_page() {
+    let Some(driver) = chromium_driver() else {
+        return;
+    };
+    let server = Server::start(&["alice"], "", &["--trusted"]);
+    runtime().block_on(async {
+        // Accept-Language: zh-CN on a contest that names no language.
+        let wang = Browser {
+            client: driver.session_speaking("wang", "zh-CN,zh;q=0.9").await,
+            server: &server.url,
+            who: "a browser in Chinese",
+        };
+        check_chinese_page(&wang, "/login", NAMES).await;
+        wang.sign_in("alice", "alice-pw").await;
+        check_chinese_page(&wang, "/ranking", NAMES).await;
+        wang.close().await;
+
+        // An English browser switches to 中文 and back on every page,
+        // signed out, then signed in.
+        let alice = Browser {
+            client: driver.session_speaking("alice-switch", "en-US,en").await,
+            server: &server.url,
+            who: "alice",
+        };
+        let pages: &[&str] = &[
+            "/login",
+            "/",
+            "/statement",
+            "/submit",
+            "/submissions",
+            "/ranking",
+            "/clarifications",
+        ];
+        for (k, path) in pages.iter().enumerate() {
+            if k == 1 {
+                alice.sign_in("alice", "alice-pw").await;
+            }
+            alice.goto(path).await;
+            assert_eq!(page_lang(&alice).await, "en", "{path} before the switch");
+            alice.click("#lang-zh-CN").await;
+            alice.on_path(path, |p| p == *path).await;
+            assert_eq!(page_lang(&alice).await, "zh-CN", "{path} after 中文");
+            assert_eq!(alice.find("#lang-en").await.text().await.unwrap(), "English");
+            alice.click("#lang-en").await;
+            alice.on_path(path, |p| p == *path).await;
+            assert_eq!(page_lang(&alice).await, "en", "{path} after English");
+        }
+        alice.close().await;
+    });
+}
+
+/// The page's `lang`.
+async fn page_lang(b: &Browser<'_>) -> String {
+    b.js("document.documentElement.lang")
+        .await
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// ChromeDriver driving Chromium; `None` where either is missing (see
+/// `util::tool`).
+fn chromium_driver() -> Option<Driver> {
+    let chromium = tool("chromium")?;
+    Some(Driver::start(&tool("chromedriver")?, &chromium))
 }
