@@ -513,6 +513,20 @@ impl<'a> Grader<'a> {
         self
     }
 
+    /// How this grader runs and judges a program (also on boards of its
+    /// own: `stress`'s counterexample search).
+    pub fn judge(&self) -> Judge<'a> {
+        self.judge
+    }
+
+    /// The puzzles of the tests that parse (a counterexample is never one).
+    pub fn puzzles(&self) -> Vec<Puzzle> {
+        self.tests
+            .iter()
+            .filter_map(|t| t.reference.as_ref().ok().map(|(p, _)| *p))
+            .collect()
+    }
+
     /// The tests' names, in order.
     pub fn test_names(&self) -> Vec<String> {
         self.tests.iter().map(|t| t.case.name.clone()).collect()

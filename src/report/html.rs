@@ -18,6 +18,7 @@
 
 use super::ReportFormat;
 use crate::judge::grading::{GradeReport, SubmissionReport, TestResult};
+use crate::judge::stress::Counterexample;
 use crate::puzzle::checker::Judgement;
 use crate::puzzle::sim::{Board, Dir, HEIGHT, Marks, Move, Puzzle, WIDTH, is_marked};
 use crate::puzzle::verdict::Verdict;
@@ -476,6 +477,56 @@ pub fn replay_sections(report: &GradeReport) -> String {
     }
     body.push_str(&references(report, &shared));
     body
+}
+
+/// A failing program's counterexample, as a section (the online judge's
+/// submission page, and each failing student's section of `grade --html
+/// --counterexamples`): the board drawn, the verdict and the checker's
+/// reason, the program's output, then its legal moves replayed beside the
+/// smallest solution replayed. The page gives the board definitions
+/// ([`board_defs`]) and the style.
+pub fn counterexample_section(c: &Counterexample) -> String {
+    let t = &c.result;
+    let Ok(puzzle) = Puzzle::parse(t.input.as_bytes()) else {
+        return String::new();
+    };
+    let mut b = format!(
+        "<section class=\"test counterexample\"><h3>The smallest board found that the program fails: <span class=\"bad\">{}</span></h3>\
+         <p class=\"reason\">{}</p><p>n = {}, {} blocks (searched {} boards, {} runs)</p>{}",
+        t.verdict,
+        esc(&t.reason),
+        puzzle.n,
+        puzzle.board.block_count(),
+        c.boards,
+        c.runs,
+        figure(svg_board(&puzzle.board, None, None), "the board")
+    );
+    let output = if c.output.trim().is_empty() {
+        "(nothing)"
+    } else {
+        &c.output
+    };
+    let _ = write!(
+        b,
+        "<div class=\"moves\"><div>the input<pre>{}</pre></div><div>the program's output<pre>{}</pre></div><div>the smallest solution<pre>{}</pre></div></div>",
+        esc(&t.input),
+        esc(output),
+        esc(&c.answer)
+    );
+    let theirs = t.judgement.as_ref().filter(|j| !j.moves.is_empty());
+    b.push_str("<div class=\"side\"><div><h4>the program's moves</h4>");
+    match theirs {
+        Some(j) => b.push_str(&replay(&puzzle, &j.moves, j.first_wrong_move)),
+        None => b.push_str("<p>no legal move to replay</p>"),
+    }
+    b.push_str("</div><div><h4>the smallest solution</h4>");
+    match t.judgement.as_ref().map(|j| j.reference.solution()) {
+        Some(Some(m)) if !m.is_empty() => b.push_str(&replay(&puzzle, m, None)),
+        Some(_) => b.push_str("<p>-1: no solution</p>"),
+        None => b.push_str("<p>its text is above (the program's run failed before its output was checked)</p>"),
+    }
+    b.push_str("</div></div></section>");
+    b
 }
 
 impl ReportFormat for Html {

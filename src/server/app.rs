@@ -150,6 +150,9 @@ pub struct Shown {
     pub tests: ShownTests,
     /// The compiler's message of a compilation error.
     pub compile_error: bool,
+    /// The counterexample of a failing submission: the smallest board it
+    /// fails on, its output there, the checker's reason, the replays.
+    pub counterexample: bool,
 }
 
 /// Which tests a viewer sees.
@@ -171,10 +174,13 @@ impl Shown {
         time: true,
         tests: ShownTests::All,
         compile_error: true,
+        counterexample: true,
     };
 
-    /// What a contestant sees under `policy` while the contest runs.
-    pub fn of(policy: Feedback) -> Shown {
+    /// What a contestant sees under `policy` while the contest runs;
+    /// `counterexample_under_score`: contest.toml's
+    /// `[counterexamples] under_score`.
+    pub fn of(policy: Feedback, counterexample_under_score: bool) -> Shown {
         match policy {
             Feedback::AllTests => Shown::ALL,
             Feedback::FirstFailure => Shown {
@@ -187,6 +193,7 @@ impl Shown {
                 time: false,
                 tests: ShownTests::None,
                 compile_error: true,
+                counterexample: counterexample_under_score,
             },
             Feedback::NoneUntilEnd => Shown {
                 verdict: false,
@@ -194,6 +201,7 @@ impl Shown {
                 time: false,
                 tests: ShownTests::None,
                 compile_error: false,
+                counterexample: false,
             },
         }
     }
@@ -215,6 +223,7 @@ impl App {
         let problem = problem_info(&o.problem, &o.cases, &o.languages, &o.contest)?;
         let live = Arc::new(Live::default());
         let wake = Arc::new(Wake::default());
+        let counterexamples = o.contest.counterexamples;
         save_passwords(&o.contest, &new_passwords)?;
         if !o.quiet {
             print_start(&o, requeued, &new_passwords);
@@ -225,6 +234,7 @@ impl App {
             languages: o.languages.clone(),
             sandbox: o.sandbox,
             jobs: o.jobs,
+            counterexamples,
         };
         let work_dir = judging.start(&db, &live, &wake)?;
         let r = o.rates;
@@ -276,7 +286,7 @@ impl App {
         if viewer.is_admin || self.contest.window.ended(super::now()) {
             Shown::ALL
         } else {
-            Shown::of(self.contest.feedback)
+            Shown::of(self.contest.feedback, self.contest.counterexamples.under_score)
         }
     }
 
@@ -529,6 +539,7 @@ struct Judging {
     languages: LanguageTable,
     sandbox: Sandbox,
     jobs: usize,
+    counterexamples: super::contest::Counterexamples,
 }
 
 impl Judging {
@@ -552,6 +563,7 @@ impl Judging {
                     }
                 };
                 let _ = ready_tx.send(Ok(()));
+                let failed = Wake::default();
                 Workers {
                     grader: &grader,
                     sandbox: &self.sandbox,
@@ -562,6 +574,8 @@ impl Judging {
                     db: &db,
                     live: &live,
                     wake: &wake,
+                    counterexamples: self.counterexamples,
+                    failed: &failed,
                 }
                 .run(self.jobs);
             })

@@ -332,6 +332,43 @@ pub struct ContestConfig {
     /// The contest's time zone: the UTC offset `start` is written with
     /// (UTC for an open practice).
     pub utc_offset: time::UtcOffset,
+    /// The search for failing submissions' counterexamples (`[counterexamples]`).
+    pub counterexamples: Counterexamples,
+}
+
+/// `[counterexamples]` of contest.toml: whether the server searches for the
+/// smallest board a failing submission fails on, how much it may spend on
+/// each, and whether contestants see it under `feedback = "score"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Counterexamples {
+    /// Search at all (`search`, default on).
+    pub search: bool,
+    /// Most runs of one submission (`runs`).
+    pub runs: usize,
+    /// Most CPU time of one submission's runs, in all (`cpu_seconds`).
+    pub cpu: std::time::Duration,
+    /// Shown to contestants under `feedback = "score"` (`under_score`,
+    /// default off); always under `all-tests` and `first-failure`, never
+    /// under `none-until-end` before the end.
+    pub under_score: bool,
+}
+
+/// Runs one counterexample search may make when `runs` is not given: the
+/// wrong-answer reference programs need at most 63 (docs/SPEED.md).
+pub const DEFAULT_COUNTEREXAMPLE_RUNS: usize = 400;
+
+/// CPU seconds one search may use when `cpu_seconds` is not given.
+pub const DEFAULT_COUNTEREXAMPLE_CPU_SECONDS: f64 = 10.0;
+
+impl Default for Counterexamples {
+    fn default() -> Self {
+        Counterexamples {
+            search: true,
+            runs: DEFAULT_COUNTEREXAMPLE_RUNS,
+            cpu: std::time::Duration::from_secs_f64(DEFAULT_COUNTEREXAMPLE_CPU_SECONDS),
+            under_score: false,
+        }
+    }
 }
 
 /// What `Debug` shows of a password.
@@ -388,6 +425,7 @@ impl ContestConfig {
             dir: PathBuf::from("."),
             file: None,
             utc_offset: time::UtcOffset::UTC,
+            counterexamples: Counterexamples::default(),
         }
     }
 
@@ -618,6 +656,17 @@ struct RawContest {
     languages: Option<Spanned<Vec<String>>>,
     admin_password: Option<Spanned<String>>,
     penalty_minutes: Option<Spanned<u32>>,
+    counterexamples: Option<RawCounterexamples>,
+}
+
+/// The `[counterexamples]` table.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCounterexamples {
+    search: Option<bool>,
+    runs: Option<Spanned<usize>>,
+    cpu_seconds: Option<Spanned<f64>>,
+    under_score: Option<bool>,
 }
 
 /// A `[[contestant]]` table.
@@ -704,6 +753,32 @@ impl Doc<'_> {
                 .as_ref()
                 .and_then(|s| utc_offset(s.get_ref()))
                 .unwrap_or(time::UtcOffset::UTC),
+            counterexamples: self.counterexamples(raw.counterexamples.as_ref())?,
+        })
+    }
+
+    fn counterexamples(&self, raw: Option<&RawCounterexamples>) -> Result<Counterexamples, ContestConfigError> {
+        let d = Counterexamples::default();
+        let Some(raw) = raw else { return Ok(d) };
+        let runs = match &raw.runs {
+            Some(r) if !(1..=100_000).contains(r.get_ref()) => {
+                return Err(self.error(r, "counterexamples.runs", "a number of runs from 1 to 100000"));
+            }
+            Some(r) => *r.get_ref(),
+            None => d.runs,
+        };
+        let cpu = match &raw.cpu_seconds {
+            Some(c) if !(c.get_ref().is_finite() && (0.1..=3600.0).contains(c.get_ref())) => {
+                return Err(self.error(c, "counterexamples.cpu_seconds", "seconds from 0.1 to 3600"));
+            }
+            Some(c) => std::time::Duration::from_secs_f64(*c.get_ref()),
+            None => d.cpu,
+        };
+        Ok(Counterexamples {
+            search: raw.search.unwrap_or(d.search),
+            runs,
+            cpu,
+            under_score: raw.under_score.unwrap_or(d.under_score),
         })
     }
 
