@@ -412,7 +412,7 @@ fn sse_message(app: &App, viewer: &User, event: Event) -> Option<axum::response:
             if matches!(shown, actions::CounterexampleShown::Nothing) {
                 return None;
             }
-            let data = serde_json::json!({ "id": id, "counterexample": shown.json() });
+            let data = serde_json::json!({ "submission": id, "counterexample": shown.json() });
             Some(Sse::default().event("counterexample").data(data.to_string()))
         }
         Event::Counterexample { .. } => None,

@@ -37,6 +37,7 @@ mod sandbox_hostile;
 mod serve;
 mod serve_access;
 mod serve_browser;
+mod serve_counterexample;
 mod serve_faults;
 mod serve_hostile;
 mod serve_load;

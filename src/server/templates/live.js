@@ -44,7 +44,7 @@
       // A submission's page waiting for its counterexample shows it.
       const c = document.getElementById('counterexample');
       const s = JSON.parse(data);
-      if (c && c.dataset.state === 'searching' && document.querySelector('[data-sub="' + s.id + '"]#status')) reload();
+      if (c && c.dataset.state === 'searching' && document.querySelector('[data-sub="' + s.submission + '"]#status')) reload();
     }
   };
   // What this tab does, for the browser tests: `leader` (holds the shared
