@@ -8,6 +8,8 @@
 //!   must not carry the answers; `Embedded::extract` writes them with the
 //!   solver. (`include_dir!` embeds a whole folder and has no way to leave
 //!   files out.)
+//! - `locales.rs`, every language's catalogues (`locales/TAG/*.ftl`) for
+//!   `src/i18n.rs`.
 //! - `displacement.bin`, the solver's displacement table
 //!   (`src/puzzle/solver/bound_table.rs`, compiled here too): the binary
 //!   carries it instead of building it at every start.
@@ -39,6 +41,63 @@ mod bound_table;
 fn main() {
     bundle();
     displacement_table();
+    locales();
+}
+
+/// Writes `$OUT_DIR/locales.rs` for `src/i18n.rs`: `LOCALES`, one
+/// `(tag, &[(file, include_str!(...))])` per folder of `locales/` (the
+/// language's tag), every `.ftl` file of it, in name order. A new language
+/// is a new folder: no code changes.
+fn locales() {
+    println!("cargo::rerun-if-changed=locales");
+    let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
+    let mut languages: Vec<(String, Vec<String>)> = Vec::new();
+    let dir = root.join("locales");
+    for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let path = entry.unwrap_or_else(|e| panic!("{}: {e}", dir.display())).path();
+        if !path.is_dir() {
+            continue;
+        }
+        // Each file of the folder: cargo looks at it again when it changes.
+        println!("cargo::rerun-if-changed={}", path.display());
+        let tag = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .expect("UTF-8 tag")
+            .to_string();
+        let mut files: Vec<String> = std::fs::read_dir(&path)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+            .map(|e| e.unwrap_or_else(|e| panic!("{}: {e}", path.display())).path())
+            .filter(|p| p.extension().is_some_and(|e| e == "ftl"))
+            .map(|p| {
+                format!(
+                    "locales/{tag}/{}",
+                    p.file_name().and_then(|n| n.to_str()).expect("UTF-8 name")
+                )
+            })
+            .collect();
+        files.sort();
+        languages.push((tag, files));
+    }
+    languages.sort();
+    let mut code = String::from(
+        "/// Every language's catalogue files (tag, [(path, text)]); written by build.rs.\n\
+         static LOCALES: &[(&str, &[(&str, &str)])] = &[\n",
+    );
+    for (tag, files) in &languages {
+        writeln!(code, "    ({tag:?}, &[").expect("writing to a string");
+        for rel in files {
+            writeln!(
+                code,
+                "        ({rel:?}, include_str!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/\", {rel:?}))),"
+            )
+            .expect("writing to a string");
+        }
+        code.push_str("    ]),\n");
+    }
+    code.push_str("];\n");
+    let out = out_dir().join("locales.rs");
+    std::fs::write(&out, code).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
 }
 
 /// Writes `$OUT_DIR/displacement.bin`.

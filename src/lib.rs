@@ -20,6 +20,7 @@
 
 pub mod cli;
 pub mod commands;
+pub mod i18n;
 pub mod judge;
 pub mod package;
 pub mod puzzle;

@@ -334,6 +334,9 @@ pub struct ContestConfig {
     pub utc_offset: time::UtcOffset,
     /// The search for failing submissions' counterexamples (`[counterexamples]`).
     pub counterexamples: Counterexamples,
+    /// The language of its pages (`language = "zh-CN"`); `None`: each
+    /// browser's (`Accept-Language`), else English.
+    pub language: Option<crate::i18n::Locale>,
 }
 
 /// `[counterexamples]` of contest.toml: whether the server searches for the
@@ -402,6 +405,7 @@ impl fmt::Debug for ContestConfig {
             .field("dir", &self.dir)
             .field("file", &self.file)
             .field("utc_offset", &self.utc_offset)
+            .field("language", &self.language)
             .finish()
     }
 }
@@ -426,6 +430,7 @@ impl ContestConfig {
             file: None,
             utc_offset: time::UtcOffset::UTC,
             counterexamples: Counterexamples::default(),
+            language: None,
         }
     }
 
@@ -657,6 +662,7 @@ struct RawContest {
     admin_password: Option<Spanned<String>>,
     penalty_minutes: Option<Spanned<u32>>,
     counterexamples: Option<RawCounterexamples>,
+    language: Option<Spanned<String>>,
 }
 
 /// The `[counterexamples]` table.
@@ -754,6 +760,7 @@ impl Doc<'_> {
                 .and_then(|s| utc_offset(s.get_ref()))
                 .unwrap_or(time::UtcOffset::UTC),
             counterexamples: self.counterexamples(raw.counterexamples.as_ref())?,
+            language: self.language(raw.language.as_ref())?,
         })
     }
 
@@ -780,6 +787,21 @@ impl Doc<'_> {
             cpu,
             under_score: raw.under_score.unwrap_or(d.under_score),
         })
+    }
+
+    /// `language`: a language the judge speaks (a folder of `locales/`).
+    fn language(
+        &self,
+        language: Option<&Spanned<String>>,
+    ) -> Result<Option<crate::i18n::Locale>, ContestConfigError> {
+        let Some(language) = language else {
+            return Ok(None);
+        };
+        let tag = language.get_ref().trim();
+        match tag.parse::<crate::i18n::Locale>() {
+            Ok(locale) => Ok(Some(locale)),
+            Err(message) => Err(self.error(language, "language", message)),
+        }
     }
 
     fn title(&self, title: Option<&Spanned<String>>) -> Result<String, ContestConfigError> {

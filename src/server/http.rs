@@ -2,12 +2,16 @@
 //! (`identify`: session cookie, or an API token for `/api`, then the rate
 //! limit of that user or of the address), why a page cannot be shown
 //! ([`Fail`], rendered with its status), rendering a template with what
-//! every page shows, CSRF checks, cookies, and the client's address.
+//! every page shows, CSRF checks, cookies, and the client's address; the
+//! language of the page (`choose_locale`: the person's choice in a cookie,
+//! else the contest's, else the browser's `Accept-Language`, else English),
+//! held for the request so that `render` and `Fail` speak it.
 
 use super::actions::Refusal;
 use super::app::App;
 use super::auth;
 use super::db::{DbError, SubmissionRow, User};
+use crate::i18n::{Arg, Locale};
 use axum::Json;
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
@@ -69,21 +73,21 @@ impl From<Refusal> for Fail {
 }
 
 impl Fail {
-    /// The HTTP status and the message.
+    /// The HTTP status and the message (in the request's language where
+    /// the judge words it).
     pub fn parts(&self) -> (StatusCode, String) {
+        let l = locale();
         match self {
-            Fail::SignIn => (StatusCode::UNAUTHORIZED, "Sign in first.".into()),
+            Fail::SignIn => (StatusCode::UNAUTHORIZED, l.t("fail-sign-in")),
             Fail::Forbidden(m) => (StatusCode::FORBIDDEN, m.clone()),
-            Fail::NotFound => (StatusCode::NOT_FOUND, "No such page.".into()),
+            Fail::NotFound => (StatusCode::NOT_FOUND, l.t("fail-not-found")),
             Fail::Bad(m) => (StatusCode::BAD_REQUEST, m.clone()),
             Fail::TooMany(m) => (StatusCode::TOO_MANY_REQUESTS, m.clone()),
             Fail::TooLarge(m) => (StatusCode::PAYLOAD_TOO_LARGE, m.clone()),
             Fail::Busy(m) => (StatusCode::SERVICE_UNAVAILABLE, m.clone()),
             Fail::Storage(m) => (
                 StatusCode::SERVICE_UNAVAILABLE,
-                format!(
-                    "The judge could not store this, so nothing was stored: {m}. Tell the teacher, then try again."
-                ),
+                l.text("fail-storage", &[("error", Arg::from(m.as_str()))]),
             ),
         }
     }
@@ -95,14 +99,17 @@ impl IntoResponse for Fail {
             return Redirect::to("/login").into_response();
         }
         let (status, message) = self.parts();
+        let l = locale();
+        let heading = l.t(&format!("status-{}", status.as_u16()));
         let body = super::templates::environment()
             .get_template("error.html")
             .and_then(|t| {
-                t.render(context! {
+                let page = context! {
                     contest => context! { title => "mayan-judge" },
-                    heading => status.canonical_reason().unwrap_or("Error"),
+                    heading,
                     message,
-                })
+                };
+                t.render(context! { ..page, ..page_language(l) })
             })
             .unwrap_or_else(|_| "error".into());
         (status, HtmlBody(body)).into_response()
@@ -151,11 +158,13 @@ pub async fn identify(
         None => app.allow_address(client_ip(&app, request.headers(), peer)),
     };
     if !allowed {
-        let message = "Too many requests: wait a few seconds.";
         return if api {
-            json_error(StatusCode::TOO_MANY_REQUESTS, message)
+            json_error(
+                StatusCode::TOO_MANY_REQUESTS,
+                "Too many requests: wait a few seconds.",
+            )
         } else {
-            Fail::TooMany(message.into()).into_response()
+            Fail::TooMany(locale().t("fail-too-many-requests")).into_response()
         };
     }
     request.extensions_mut().insert(identity);
@@ -197,7 +206,7 @@ pub fn signed_in(identity: &Identity) -> Result<(&User, &str), Fail> {
 pub fn teacher(identity: &Identity) -> Result<(&User, &str), Fail> {
     let (user, csrf) = signed_in(identity)?;
     if !user.is_admin {
-        return Err(Fail::Forbidden("Only the teacher may open this page.".into()));
+        return Err(Fail::Forbidden(locale().t("fail-teacher-only")));
     }
     Ok((user, csrf))
 }
@@ -206,10 +215,7 @@ pub fn teacher(identity: &Identity) -> Result<(&User, &str), Fail> {
 pub fn check_csrf(session_csrf: &str, sent: Option<&str>) -> Result<(), Fail> {
     match sent {
         Some(s) if !session_csrf.is_empty() && auth::same_secret(s, session_csrf) => Ok(()),
-        _ => Err(Fail::Forbidden(
-            "This form has expired (its security token does not match): reload the page and try again."
-                .into(),
-        )),
+        _ => Err(Fail::Forbidden(locale().t("fail-form-expired"))),
     }
 }
 
@@ -231,19 +237,97 @@ pub fn cookie(app: &App, name: &'static str, value: String) -> Cookie<'static> {
         .build()
 }
 
+/// The cookie that holds a person's choice of language (a tag).
+pub const LANG_COOKIE: &str = "lang";
+
+/// What a request's pages need to know of it, held while it is served.
+#[derive(Clone)]
+struct Here {
+    locale: Locale,
+    /// The path asked for (and its query), for the language switch's way back.
+    path: String,
+}
+
+tokio::task_local! {
+    static HERE: Here;
+}
+
+/// The language of the request being served (English outside one).
+pub fn locale() -> Locale {
+    HERE.try_with(|h| h.locale).unwrap_or_default()
+}
+
+/// The path of the request being served (`/` outside one).
+fn here_path() -> String {
+    HERE.try_with(|h| h.path.clone()).unwrap_or_else(|_| "/".into())
+}
+
+/// The language of a request: the person's choice (the `lang` cookie),
+/// else the contest's, else the browser's first language the judge speaks
+/// (`Accept-Language`), else English.
+pub fn request_locale(app: &App, jar: &CookieJar, headers: &HeaderMap) -> Locale {
+    let chosen = jar.get(LANG_COOKIE).and_then(|c| Locale::parse(c.value()));
+    let browser = || {
+        headers
+            .get(header::ACCEPT_LANGUAGE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(Locale::from_accept_language)
+    };
+    chosen
+        .or(app.contest.language)
+        .or_else(browser)
+        .unwrap_or_default()
+}
+
+/// Chooses the request's language ([`request_locale`]) and serves it in
+/// that language.
+pub async fn choose_locale(
+    State(app): State<Arc<App>>,
+    jar: CookieJar,
+    request: Request,
+    next: Next,
+) -> Response {
+    let here = Here {
+        locale: request_locale(&app, &jar, request.headers()),
+        path: request
+            .uri()
+            .path_and_query()
+            .map_or_else(|| "/".into(), |p| p.as_str().to_string()),
+    };
+    let mut response = HERE.scope(here.clone(), next.run(request)).await;
+    // A page differs by the cookie and the header: no cache may mix them.
+    response.headers_mut().append(
+        header::VARY,
+        header::HeaderValue::from_static("Accept-Language, Cookie"),
+    );
+    response
+}
+
+/// What every page says of its language: `lang` (its tag, for `<html
+/// lang>` and `t()`), and the switch (`languages`: each other language's
+/// tag and name; `here`: the path to come back to).
+fn page_language(l: Locale) -> minijinja::Value {
+    let languages: Vec<(&str, String)> = Locale::all()
+        .filter(|&o| o != l)
+        .map(|o| (o.tag(), o.name()))
+        .collect();
+    context! { lang => l.tag(), languages, here => here_path() }
+}
+
 /// Renders a template with what every page shows (the contest, the
-/// viewer, the clock).
+/// viewer, the clock, the language and its switch).
 pub fn render(app: &App, name: &str, viewer: Option<(&User, &str)>, page: minijinja::Value) -> PageResult {
     let (user, csrf) = viewer.map_or((None, ""), |(u, c)| (Some(u), c));
-    let ctx = context! {
+    let l = locale();
+    let frame = context! {
         contest => context! { title => &app.contest.title },
         problem => problem_context(app),
         user => minijinja::Value::from(minijinja::value::Serde(user)),
         csrf,
-        clock => clock(app),
+        clock => clock(app, l),
         zone => app.contest.zone(),
-        ..page
     };
+    let ctx = context! { ..frame, ..page, ..page_language(l) };
     let html = super::templates::environment()
         .get_template(name)
         .and_then(|t| t.render(ctx))
@@ -260,21 +344,18 @@ fn problem_context(app: &App) -> minijinja::Value {
 }
 
 /// The contest's clock line.
-fn clock(app: &App) -> String {
+fn clock(app: &App, l: Locale) -> String {
     use super::contest::Window;
     let now = super::now();
+    let left = |secs: i64| [("left", Arg::from(duration(secs)))];
     match app.contest.window {
-        Window::Open => "Open practice".into(),
-        Window::Timed { start, .. } if now < start => format!("Starts in {}", duration(start - now)),
-        Window::Timed { end, .. } if now < end => {
-            let frozen = if app.contest.window.frozen(now) {
-                " (ranking frozen)"
-            } else {
-                ""
-            };
-            format!("Ends in {}{frozen}", duration(end - now))
+        Window::Open => l.t("clock-open"),
+        Window::Timed { start, .. } if now < start => l.text("clock-starts", &left(start - now)),
+        Window::Timed { end, .. } if now < end && app.contest.window.frozen(now) => {
+            l.text("clock-ends-frozen", &left(end - now))
         }
-        Window::Timed { .. } => "The contest is over".into(),
+        Window::Timed { end, .. } if now < end => l.text("clock-ends", &left(end - now)),
+        Window::Timed { .. } => l.t("clock-over"),
     }
 }
 
@@ -282,9 +363,22 @@ fn duration(secs: i64) -> String {
     format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
 }
 
-/// Unix seconds in the contest's time zone: `YYYY-MM-DD hh:mm:ss UTC+08:00`.
+/// Unix seconds in the contest's time zone, as the request's language
+/// writes a date: `YYYY-MM-DD hh:mm:ss UTC+08:00`, `2026年12月1日 09:00:00
+/// UTC+08:00`.
 pub fn when(app: &App, secs: i64) -> String {
-    app.contest.local_time(secs)
+    let l = locale();
+    if l.is_english() {
+        return app.contest.local_time(secs);
+    }
+    match time::OffsetDateTime::from_unix_timestamp(secs) {
+        Ok(t) => format!(
+            "{} {}",
+            crate::i18n::date_time(l, t.to_offset(app.contest.utc_offset)),
+            app.contest.zone()
+        ),
+        Err(_) => app.contest.local_time(secs),
+    }
 }
 
 /// A submission row as lists show it: status text and class, by what the

@@ -1,13 +1,14 @@
 //! The web server's top: the router assembled from the contestants' pages
 //! (`web`), the teacher's (`admin`) and the API (`api`), with the
-//! middleware every request passes (`http::identify`, body limits, security
+//! middleware every request passes (`http::choose_locale`, `http::identify`,
+//! body limits, security
 //! headers) and the static files; then binding and serving until Ctrl-C or
 //! SIGTERM, over HTTPS when a certificate is given, each connection
 //! admitted through `connections`' caps.
 
 use super::app::App;
 use super::connections::{Gate, GateAcceptor, HEADER_READ, default_cap, raise_open_files_limit};
-use super::http::{Fail, identify};
+use super::http::{Fail, choose_locale, identify};
 use anyhow::{Context, Result};
 use axum::Router;
 use axum::http::{HeaderValue, header};
@@ -40,6 +41,7 @@ pub fn router(app: Arc<App>) -> Router {
         )
         .fallback(|| async { Fail::NotFound })
         .layer(middleware::from_fn_with_state(app.clone(), identify))
+        .layer(middleware::from_fn_with_state(app.clone(), choose_locale))
         .layer(axum::extract::DefaultBodyLimit::max(body_limit))
         .layer(tower_http::set_header::SetResponseHeaderLayer::if_not_present(
             header::CONTENT_SECURITY_POLICY,

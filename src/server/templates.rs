@@ -1,6 +1,8 @@
 //! The pages' templates (minijinja, HTML-escaped: whatever a contestant
 //! typed is text on every page) and the static files, compiled into the
-//! binary.
+//! binary. Every word of a page is a message of the catalogues
+//! (`locales/`), called from the templates by one function:
+//! `{{ t("id", name=value) }}`, in the page's language (`lang`).
 
 /// Every template, by name.
 const TEMPLATES: &[(&str, &str)] = &[
@@ -40,6 +42,7 @@ pub fn environment() -> &'static minijinja::Environment<'static> {
     static ENV: std::sync::OnceLock<minijinja::Environment<'static>> = std::sync::OnceLock::new();
     ENV.get_or_init(|| {
         let mut env = minijinja::Environment::new();
+        env.add_function("t", message);
         for (name, source) in TEMPLATES {
             // The templates are part of the binary: a broken one fails the tests.
             if let Err(e) = env.add_template(name, source) {
@@ -47,6 +50,39 @@ pub fn environment() -> &'static minijinja::Environment<'static> {
             }
         }
         env
+    })
+}
+
+/// `t("id", name=value, ...)`: the message `id` in the page's language
+/// (the context's `lang`), its arguments escaped where the message is
+/// HTML of its own (an id ending in `-html`: links inside a sentence).
+fn message(
+    state: &minijinja::State,
+    id: &str,
+    kwargs: minijinja::value::Kwargs,
+) -> Result<minijinja::Value, minijinja::Error> {
+    use crate::i18n::{Arg, Locale};
+    let locale = state
+        .lookup("lang")
+        .and_then(|l| l.as_str().and_then(Locale::parse))
+        .unwrap_or_default();
+    let html = id.ends_with("-html");
+    let mut args = Vec::new();
+    for name in kwargs.args() {
+        let value: minijinja::Value = kwargs.get(name)?;
+        let arg = match i64::try_from(value.clone()) {
+            Ok(n) if value.kind() == minijinja::value::ValueKind::Number => Arg::from(n),
+            _ if html => Arg::from(html_escape::encode_text(&value.to_string()).into_owned()),
+            _ => Arg::from(value.to_string()),
+        };
+        args.push((name, arg));
+    }
+    kwargs.assert_all_used()?;
+    let text = locale.text(id, &args);
+    Ok(if html {
+        minijinja::Value::from_safe_string(text)
+    } else {
+        minijinja::Value::from(text)
     })
 }
 

@@ -39,6 +39,32 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/ranking", get(ranking))
         .route("/clarifications", get(clarifications).post(ask))
         .route("/events", get(events))
+        .route("/language/{tag}", get(switch_language))
+}
+
+/// `?back=PATH`: where the language switch goes back to.
+#[derive(serde::Deserialize)]
+struct Back {
+    back: Option<String>,
+}
+
+/// The language switch, on every page, signed in or not: remembers the
+/// choice in a cookie (a year) and goes back to the page (only a path of
+/// this site: `/...`, never `//host`).
+async fn switch_language(
+    State(app): State<Arc<App>>,
+    Path(tag): Path<String>,
+    axum::extract::Query(back): axum::extract::Query<Back>,
+    jar: CookieJar,
+) -> PageResult {
+    let locale = crate::i18n::Locale::parse(&tag).ok_or(Fail::NotFound)?;
+    let back = back
+        .back
+        .filter(|b| b.starts_with('/') && !b.starts_with("//") && !b.starts_with("/\\"))
+        .unwrap_or_else(|| "/".into());
+    let mut chosen = cookie(&app, super::http::LANG_COOKIE, locale.tag().to_string());
+    chosen.set_max_age(time::Duration::days(365));
+    Ok((jar.add(chosen), Redirect::to(&back)).into_response())
 }
 
 async fn home(State(app): State<Arc<App>>, axum::Extension(id): axum::Extension<Identity>) -> PageResult {
