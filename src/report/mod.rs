@@ -5,6 +5,8 @@
 //! spreadsheet, `html` to look at a verdict. Files are written atomically,
 //! so a crash or Ctrl-C never leaves half a report.
 
+pub mod analysis;
+pub mod chart;
 mod csv;
 mod html;
 mod json;
