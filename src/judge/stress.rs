@@ -15,7 +15,7 @@
 //! still fails with the same verdict, and starts again until no candidate
 //! helps or a cap on runs or time is hit. No command-line knowledge here.
 
-use crate::judge::grading::{Judge, TestResult};
+use crate::judge::grading::{Counterexample, Judge, TestResult};
 use crate::judge::submission::Program;
 use crate::puzzle::boards::{BoardGen, Shape};
 use crate::puzzle::generate::{Span, construct};
@@ -494,6 +494,23 @@ impl Bounds<'_> {
     }
 }
 
+/// The boards a counterexample search tries where nothing else is asked
+/// (serve, `grade --counterexamples`): `stress`'s defaults (seed 1, 1 to 5
+/// moves, up to 20 blocks), so `mayan-judge stress` on the same program
+/// finds the same board.
+pub const DEFAULT_BOARDS: BoardSpec = BoardSpec {
+    seed: 1,
+    moves: Span { lo: 1, hi: 5 },
+    max_blocks: 20,
+};
+
+/// Runs one counterexample search makes at most by default: the
+/// wrong-answer reference programs need at most 113 (`stress --jobs 1`).
+pub const DEFAULT_RUNS: usize = 400;
+
+/// The program's CPU time one search spends at most by default.
+pub const DEFAULT_CPU: Duration = Duration::from_secs(10);
+
 /// What a counterexample search may spend.
 #[derive(Clone, Copy, Debug)]
 pub struct Effort {
@@ -599,27 +616,6 @@ pub fn find_counterexample(
 
 /// Most bytes of a program's output kept with a counterexample.
 const OUTPUT_KEPT: usize = 4096;
-
-/// A counterexample as stored and shown (serve's database, reports): the
-/// board, how the program failed on it (the result's `input` is the board,
-/// its `reason` the checker's words, its `judgement` the reason as data,
-/// the program's legal moves and the smallest solution), and what the
-/// search spent.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Counterexample {
-    /// The failing run, named `counterexample`.
-    pub result: TestResult,
-    /// What the program printed (cut to 4 KiB).
-    pub output: String,
-    /// The smallest solution, as the answer file writes it (`-1`: none).
-    pub answer: String,
-    /// Boards tested before one failed.
-    pub boards: usize,
-    /// Runs in all.
-    pub runs: usize,
-    /// The program's CPU time in all, ms.
-    pub cpu_ms: u64,
-}
 
 impl Counterexample {
     /// The stored form of a hunt's counterexample (`None`: none found).

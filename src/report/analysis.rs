@@ -127,6 +127,33 @@ pub struct Analysis {
     pub rules: Vec<Rule>,
 }
 
+impl Input {
+    /// The figures' input from a grading report of a contest (no times:
+    /// no timeline); its submissions are the contestants' final ones.
+    pub fn of_report(r: &crate::judge::grading::GradeReport) -> Input {
+        let graded = r.submissions.iter().filter(|s| s.no_program.is_none());
+        Input {
+            tests: r.tests.iter().map(|t| (t.clone(), None)).collect(),
+            max_score: r.submissions.iter().map(|s| s.max_score).max().unwrap_or(0),
+            judged: Vec::new(),
+            finals: graded
+                .clone()
+                .map(|s| Final {
+                    score: s.score,
+                    tests: s.tests.clone(),
+                })
+                .collect(),
+            counterexamples: graded
+                .filter_map(|s| s.counterexample.as_ref())
+                .map(|c| {
+                    let reason = c.result.judgement.as_ref().map(|j| j.reason.clone());
+                    (c.result.verdict, reason)
+                })
+                .collect(),
+        }
+    }
+}
+
 /// Bands of the score distribution.
 const BANDS: u32 = 10;
 

@@ -16,7 +16,7 @@ mod ranking;
 mod text;
 
 pub use csv::{Csv, FinalGrade, Gradebook, gradebook};
-pub use html::{Html, board_defs, counterexample_section, replay_sections, svg_board};
+pub use html::{Html, analysis_section, board_defs, counterexample_section, replay_sections, svg_board};
 pub use json::Json;
 pub use junit::Junit;
 pub use markdown::Markdown;

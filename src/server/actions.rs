@@ -247,7 +247,7 @@ pub enum CounterexampleShown {
     /// None found within the bounds.
     NoneFound,
     /// The smallest failing board found.
-    Found(Box<crate::judge::stress::Counterexample>),
+    Found(Box<crate::judge::grading::Counterexample>),
 }
 
 impl CounterexampleShown {

@@ -78,6 +78,9 @@ pub struct ProblemInfo {
     pub title: String,
     /// Tests, in order.
     pub tests: Vec<String>,
+    /// Each test's group (what it exercises), where the package's scoring
+    /// groups it.
+    pub test_groups: Vec<Option<String>>,
     /// Most points.
     pub max_score: u32,
     /// CPU time limit, ms.
@@ -130,6 +133,8 @@ pub struct App {
     per_address: DefaultKeyedRateLimiter<IpAddr>,
     per_user: DefaultKeyedRateLimiter<i64>,
     submissions: DefaultKeyedRateLimiter<i64>,
+    /// The teacher's analysis, cached by the results' key.
+    pub analysis: super::analysis::Cache,
     /// The admission of password checks (one per core at a time: each
     /// argon2id check takes 19 MiB; fair between accounts).
     pub signins: Admission,
@@ -260,6 +265,7 @@ impl App {
                 r.submissions_per_minute,
             ))),
             signins: Admission::new(sign_in_cores(), sign_in_checks_admitted()),
+            analysis: Default::default(),
         };
         Ok(Arc::new(app))
     }
@@ -502,6 +508,13 @@ fn problem_info(
         name: problem.config.name.clone(),
         title: problem.config.title.clone(),
         tests: cases.iter().map(|c| c.name.clone()).collect(),
+        test_groups: cases
+            .iter()
+            .map(|c| {
+                let groups = &problem.config.scoring.groups;
+                groups.iter().find(|g| g.matches(&c.name)).map(|g| g.name.clone())
+            })
+            .collect(),
         max_score: {
             let none: Vec<(&str, bool)> = cases.iter().map(|c| (c.name.as_str(), false)).collect();
             problem.config.scoring.score(&none).1

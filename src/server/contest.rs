@@ -356,19 +356,12 @@ pub struct Counterexamples {
     pub under_score: bool,
 }
 
-/// Runs one counterexample search may make when `runs` is not given: the
-/// wrong-answer reference programs need at most 63 (docs/SPEED.md).
-pub const DEFAULT_COUNTEREXAMPLE_RUNS: usize = 400;
-
-/// CPU seconds one search may use when `cpu_seconds` is not given.
-pub const DEFAULT_COUNTEREXAMPLE_CPU_SECONDS: f64 = 10.0;
-
 impl Default for Counterexamples {
     fn default() -> Self {
         Counterexamples {
             search: true,
-            runs: DEFAULT_COUNTEREXAMPLE_RUNS,
-            cpu: std::time::Duration::from_secs_f64(DEFAULT_COUNTEREXAMPLE_CPU_SECONDS),
+            runs: crate::judge::stress::DEFAULT_RUNS,
+            cpu: crate::judge::stress::DEFAULT_CPU,
             under_score: false,
         }
     }

@@ -1021,6 +1021,19 @@ impl Db {
             .optional()?)
     }
 
+    /// A key that changes whenever a stored result does (a judging, a
+    /// rejudge's, a counterexample search): the analysis's cache key.
+    pub fn results_key(&self) -> DbResult<(i64, i64, i64, i64)> {
+        Ok(self.read().query_row(
+            "SELECT (SELECT COUNT(*) FROM submissions WHERE state = 'done'), \
+                    (SELECT COALESCE(MAX(judged), 0) FROM submissions), \
+                    (SELECT COALESCE(SUM(judgings), 0) FROM submissions), \
+                    (SELECT COUNT(*) FROM counterexamples)",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )?)
+    }
+
     /// Every counterexample found for a submission's latest judging:
     /// (submission, contestant, JSON), oldest first.
     pub fn counterexamples(&self) -> DbResult<Vec<(i64, i64, String)>> {

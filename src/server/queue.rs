@@ -30,9 +30,9 @@ use super::events::{Event, Live};
 use crate::judge::grading::{Grader, SubmissionReport};
 use crate::judge::pool::{Item, Pool, Work};
 use crate::judge::sandbox::Sandbox;
-use crate::judge::stress::{BoardSpec, Counterexample, Effort, Tester, find_counterexample};
+use crate::judge::grading::Counterexample;
+use crate::judge::stress::{DEFAULT_BOARDS, Effort, Tester, find_counterexample};
 use crate::judge::submission::{SourceLimit, prepare};
-use crate::puzzle::generate::Span;
 use crate::package::languages::LanguageTable;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -90,15 +90,6 @@ pub struct Workers<'a> {
     /// The search's wake-up: a failing submission was stored.
     pub failed: &'a Wake,
 }
-
-/// The boards a counterexample search tries: `stress`'s defaults (seed 1,
-/// 1 to 5 moves, up to 20 blocks), so `mayan-judge stress` on the same
-/// program finds the same board.
-const SEARCH_SPEC: BoardSpec = BoardSpec {
-    seed: 1,
-    moves: Span { lo: 1, hi: 5 },
-    max_blocks: 20,
-};
 
 /// The pool's group of the search's work (after every submission's).
 const SEARCH_GROUP: u64 = u64::MAX;
@@ -264,7 +255,7 @@ impl Workers<'_> {
                     };
                     pool.run_idle(item, || tester.test(i, p))
                 };
-                match find_counterexample(&SEARCH_SPEC, Effort::bounded(b.runs, b.cpu), excluded, 1, &step, &|_, _| (), &|_| ()) {
+                match find_counterexample(&DEFAULT_BOARDS, Effort::bounded(b.runs, b.cpu), excluded, 1, &step, &|_, _| (), &|_| ()) {
                     Ok(hunt) => (Counterexample::of(&hunt), hunt.runs, hunt.cpu_ms),
                     Err(e) => {
                         eprintln!("mayan-judge serve: error: the counterexample of submission {}: {e}", t.id);

@@ -35,6 +35,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/favicon.ico", get(|| async { static_file("image/svg+xml", super::templates::FAVICON) }))
         .merge(super::admin::routes())
         .merge(super::similar::routes())
+        .merge(super::analysis::routes())
         .nest(
             "/api/v1",
             super::api::routes().layer(axum::extract::DefaultBodyLimit::max(json_limit)),
