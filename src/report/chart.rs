@@ -104,6 +104,10 @@ fn nice(top: f64) -> f64 {
 /// drawing into a string does not).
 fn draw(c: &Chart, f: impl FnOnce(&DrawingArea<SVGBackend, Shift>, &Chart) -> Drawn) -> String {
     let mut svg = String::new();
+    if c.labels.is_empty() {
+        // Nothing to draw (no submission yet): the table says so.
+        return svg;
+    }
     {
         let area = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
         if area.fill(&WHITE).is_err() || f(&area, c).is_err() || area.present().is_err() {
@@ -197,5 +201,11 @@ mod tests {
             assert!(svg.contains("secret/1"), "{svg}");
             assert!(!svg.contains("<script"));
         }
+        let nothing = Chart {
+            labels: Vec::new(),
+            series: Vec::new(),
+            ..c
+        };
+        assert_eq!((bars(&nothing), lines(&nothing)), (String::new(), String::new()));
     }
 }
