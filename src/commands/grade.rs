@@ -139,7 +139,9 @@ fn counterexample(
     cache: &Path,
     limit: SourceLimit,
 ) -> Result<Option<crate::judge::grading::Counterexample>> {
-    use crate::judge::stress::{DEFAULT_BOARDS, DEFAULT_CPU, DEFAULT_RUNS, Effort, Tester, find_counterexample};
+    use crate::judge::stress::{
+        DEFAULT_BOARDS, DEFAULT_CPU, DEFAULT_RUNS, Effort, Tester, find_counterexample,
+    };
     let item = Item {
         group,
         work: Work::Compile,
@@ -268,8 +270,15 @@ pub fn run(args: &GradeArgs) -> Result<i32> {
             .collect();
         let found = pool.each(failing.len(), |k| {
             let (i, source, language) = *programs.iter().find(|p| p.0 == failing[k]).expect("graded");
-            counterexample(&sandbox, &grader, &pool, (k as u64, source, language), &cache, limit)
-                .with_context(|| format!("searching a counterexample for {}", entries[i].shown))
+            counterexample(
+                &sandbox,
+                &grader,
+                &pool,
+                (k as u64, source, language),
+                &cache,
+                limit,
+            )
+            .with_context(|| format!("searching a counterexample for {}", entries[i].shown))
         });
         for (k, c) in found.into_iter().enumerate() {
             report.submissions[failing[k]].counterexample = c?.map(Box::new);

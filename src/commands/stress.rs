@@ -173,7 +173,13 @@ fn print_session(args: &StressArgs, language: &str, spec: &BoardSpec, jobs: usiz
 /// Tests random boards until the budget is spent or one fails, then shrinks
 /// the failing board (the one search, [`find_counterexample`]); prints the
 /// summary and the failing board before shrinking.
-fn hunt(tester: &Tester, spec: &BoardSpec, effort: Effort, jobs: usize, quiet: bool) -> Result<Hunt, StressError> {
+fn hunt(
+    tester: &Tester,
+    spec: &BoardSpec,
+    effort: Effort,
+    jobs: usize,
+    quiet: bool,
+) -> Result<Hunt, StressError> {
     let progress = Progress::new(quiet, effort.boards);
     let limits = effort.shrink;
     let on_failure = |failure: &Failure| {

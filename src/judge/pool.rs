@@ -428,7 +428,8 @@ impl Pool {
         }
         let ticket = st.tickets;
         st.tickets += 1;
-        st.waiting.insert((priority, item, ticket), std::thread::current());
+        st.waiting
+            .insert((priority, item, ticket), std::thread::current());
         loop {
             if let Some(slot) = st.granted.remove(&ticket) {
                 return slot;
@@ -614,7 +615,12 @@ mod tests {
             tx.send(()).unwrap();
             tx.send(()).unwrap();
         });
-        let started: Vec<Priority> = pool.trace().iter().filter(|o| o.start).map(|o| o.priority).collect();
+        let started: Vec<Priority> = pool
+            .trace()
+            .iter()
+            .filter(|o| o.start)
+            .map(|o| o.priority)
+            .collect();
         assert_eq!(started.len(), 2 + 4 + 40);
         let first_idle_after_burst = 2 + started[2..].iter().position(|p| *p == Priority::Idle).unwrap();
         assert_eq!(first_idle_after_burst, 42, "the 40 judged first: {started:?}");

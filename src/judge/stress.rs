@@ -18,12 +18,12 @@
 use crate::judge::grading::{Counterexample, Judge, TestResult};
 use crate::judge::submission::Program;
 use crate::puzzle::boards::{BoardGen, Shape};
+use crate::puzzle::checker::Reason;
 use crate::puzzle::generate::{Span, construct};
 use crate::puzzle::sim::{Board, HEIGHT, MAX_COLOUR, Puzzle, WIDTH};
+use crate::puzzle::solver::format_moves;
 use crate::puzzle::solver::solve;
 use crate::puzzle::verdict::Verdict;
-use crate::puzzle::checker::Reason;
-use crate::puzzle::solver::format_moves;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -748,7 +748,14 @@ mod tests {
         let b = shrink(start, outcome(Verdict::WrongAnswer), limits, &open, &mut fake).unwrap();
         assert_eq!(a.puzzle, b.puzzle);
         let capped = ShrinkLimits { runs: 3, ..limits };
-        let c = shrink(start, outcome(Verdict::WrongAnswer), capped, &bounds(&none), &mut fake).unwrap();
+        let c = shrink(
+            start,
+            outcome(Verdict::WrongAnswer),
+            capped,
+            &bounds(&none),
+            &mut fake,
+        )
+        .unwrap();
         assert_eq!((c.runs, c.cap_hit), (3, Some("runs")));
     }
 
@@ -770,7 +777,8 @@ mod tests {
         let s = spec(11);
         let effort = Effort::bounded(5000, Duration::from_secs(3600));
         let none = FxHashSet::default();
-        let hunt = find_counterexample(&s, effort, &none, 1, &colour_three_twice, &|_, _| (), &|_| ()).unwrap();
+        let hunt =
+            find_counterexample(&s, effort, &none, 1, &colour_three_twice, &|_, _| (), &|_| ()).unwrap();
         let smallest = hunt.found.expect("a failure").shrunk.puzzle;
         assert_eq!(smallest.board.block_count(), 2);
         // The package holds that very board: another one is shown.
@@ -780,16 +788,9 @@ mod tests {
         let other = hunt.found.expect("a failure").shrunk.puzzle;
         assert_ne!(other, smallest);
         assert!(other.board.colour_counts()[3] >= 2);
-        let shown = Counterexample::of(&find_counterexample(
-            &s,
-            effort,
-            &excluded,
-            1,
-            &colour_three_twice,
-            &|_, _| (),
-            &|_| (),
+        let shown = Counterexample::of(
+            &find_counterexample(&s, effort, &excluded, 1, &colour_three_twice, &|_, _| (), &|_| ()).unwrap(),
         )
-        .unwrap())
         .unwrap();
         assert_eq!(Puzzle::parse(shown.result.input.as_bytes()).unwrap(), other);
     }
@@ -804,16 +805,40 @@ mod tests {
                 ..outcome(Verdict::Accepted)
             })
         };
-        let hunt = find_counterexample(&s, Effort::bounded(30, Duration::from_secs(3600)), &none, 2, &passes, &|_, _| (), &|_| ())
-            .unwrap();
+        let hunt = find_counterexample(
+            &s,
+            Effort::bounded(30, Duration::from_secs(3600)),
+            &none,
+            2,
+            &passes,
+            &|_, _| (),
+            &|_| (),
+        )
+        .unwrap();
         assert_eq!((hunt.runs, hunt.found.is_none()), (30, true));
-        let hunt = find_counterexample(&s, Effort::bounded(1000, Duration::from_millis(100)), &none, 1, &passes, &|_, _| (), &|_| ())
-            .unwrap();
+        let hunt = find_counterexample(
+            &s,
+            Effort::bounded(1000, Duration::from_millis(100)),
+            &none,
+            1,
+            &passes,
+            &|_, _| (),
+            &|_| (),
+        )
+        .unwrap();
         assert_eq!((hunt.runs, hunt.cpu_ms), (10, 100), "10 runs of 10 ms");
         // Shrinking shares the bounds: a failure found at the last run is
         // not shrunk past them.
-        let hunt = find_counterexample(&s, Effort::bounded(60, Duration::from_secs(3600)), &none, 1, &colour_three_twice, &|_, _| (), &|_| ())
-            .unwrap();
+        let hunt = find_counterexample(
+            &s,
+            Effort::bounded(60, Duration::from_secs(3600)),
+            &none,
+            1,
+            &colour_three_twice,
+            &|_, _| (),
+            &|_| (),
+        )
+        .unwrap();
         assert!(hunt.runs <= 60, "{}", hunt.runs);
     }
 

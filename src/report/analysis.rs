@@ -174,11 +174,17 @@ pub fn analyse(input: &Input) -> Analysis {
 
 /// Whether a final submission passed `test`.
 fn passed(f: &Final, test: &str) -> bool {
-    f.tests.iter().any(|t| t.test == test && t.verdict == Verdict::Accepted)
+    f.tests
+        .iter()
+        .any(|t| t.test == test && t.verdict == Verdict::Accepted)
 }
 
 fn rate(passed: usize, of: usize) -> f64 {
-    if of == 0 { 0.0 } else { 100.0 * passed as f64 / of as f64 }
+    if of == 0 {
+        0.0
+    } else {
+        100.0 * passed as f64 / of as f64
+    }
 }
 
 fn per_test(input: &Input) -> Vec<TestFigures> {
@@ -207,7 +213,11 @@ fn per_test(input: &Input) -> Vec<TestFigures> {
                 passed: n,
                 of: input.finals.len(),
                 rate: rate(n, input.finals.len()),
-                separation: if rest.is_empty() { 0.0 } else { half(top) - half(rest) },
+                separation: if rest.is_empty() {
+                    0.0
+                } else {
+                    half(top) - half(rest)
+                },
                 verdicts,
             }
         })
@@ -285,7 +295,10 @@ fn rules(counterexamples: &[(Verdict, Option<Reason>)]) -> Vec<Rule> {
         };
         *counts.entry(k).or_insert(0) += 1;
     }
-    let mut out: Vec<Rule> = counts.into_iter().map(|(kind, count)| Rule { kind, count }).collect();
+    let mut out: Vec<Rule> = counts
+        .into_iter()
+        .map(|(kind, count)| Rule { kind, count })
+        .collect();
     out.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.kind.cmp(&b.kind)));
     out
 }
@@ -342,20 +355,8 @@ mod tests {
                 judged("c", 4600, "AC"),
             ],
             counterexamples: vec![
-                (
-                    WrongAnswer,
-                    Some(Reason::BlocksLeft {
-                        moves: 1,
-                        blocks: 3,
-                    }),
-                ),
-                (
-                    WrongAnswer,
-                    Some(Reason::BlocksLeft {
-                        moves: 2,
-                        blocks: 1,
-                    }),
-                ),
+                (WrongAnswer, Some(Reason::BlocksLeft { moves: 1, blocks: 3 })),
+                (WrongAnswer, Some(Reason::BlocksLeft { moves: 2, blocks: 1 })),
                 (
                     WrongAnswer,
                     Some(Reason::MissedSolution {

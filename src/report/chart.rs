@@ -46,7 +46,12 @@ pub fn bars(c: &Chart) -> String {
     draw(c, |area, c| {
         let n = c.labels.len().max(1);
         let top = (0..n)
-            .map(|i| c.series.iter().map(|s| s.values.get(i).copied().unwrap_or(0.0)).sum::<f64>())
+            .map(|i| {
+                c.series
+                    .iter()
+                    .map(|s| s.values.get(i).copied().unwrap_or(0.0))
+                    .sum::<f64>()
+            })
             .fold(0.0, f64::max);
         let mut chart = frame(area, c, (0..n).into_segmented(), 0.0..nice(top))?;
         let mut base = vec![0.0; n];
@@ -79,11 +84,19 @@ pub fn bars(c: &Chart) -> String {
 pub fn lines(c: &Chart) -> String {
     draw(c, |area, c| {
         let n = c.labels.len().max(1);
-        let top = c.series.iter().flat_map(|s| s.values.iter().copied()).fold(0.0, f64::max);
+        let top = c
+            .series
+            .iter()
+            .flat_map(|s| s.values.iter().copied())
+            .fold(0.0, f64::max);
         let mut chart = frame(area, c, (0..n).into_segmented(), 0.0..nice(top))?;
         for (k, s) in c.series.iter().enumerate() {
             let colour = COLOURS[k % COLOURS.len()];
-            let points = s.values.iter().enumerate().map(|(i, v)| (SegmentValue::CenterOf(i), *v));
+            let points = s
+                .values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (SegmentValue::CenterOf(i), *v));
             chart
                 .draw_series(LineSeries::new(points, colour.stroke_width(2)))?
                 .label(s.name)
@@ -115,8 +128,12 @@ fn draw(c: &Chart, f: impl FnOnce(&DrawingArea<SVGBackend, Shift>, &Chart) -> Dr
         }
     }
     // Scales with the page; the table beside it holds the same figures.
-    svg.replacen("<svg ", "<svg class=\"chart\" role=\"img\" preserveAspectRatio=\"xMidYMid meet\" ", 1)
-        .replacen(&format!("width=\"{}\" height=\"{}\" ", SIZE.0, SIZE.1), "", 1)
+    svg.replacen(
+        "<svg ",
+        "<svg class=\"chart\" role=\"img\" preserveAspectRatio=\"xMidYMid meet\" ",
+        1,
+    )
+    .replacen(&format!("width=\"{}\" height=\"{}\" ", SIZE.0, SIZE.1), "", 1)
 }
 
 /// The title, the axes and their labels.
@@ -196,7 +213,10 @@ mod tests {
         for svg in [bars(&c), lines(&c)] {
             assert!(svg.starts_with("<svg class=\"chart\""), "{svg}");
             assert!(svg.contains("viewBox=\"0 0 640 300\""), "{svg}");
-            assert!(svg.contains("通过率 per test"), "the title written as text: {svg}");
+            assert!(
+                svg.contains("通过率 per test"),
+                "the title written as text: {svg}"
+            );
             assert!(svg.contains("</text>"));
             assert!(svg.contains("secret/1"), "{svg}");
             assert!(!svg.contains("<script"));

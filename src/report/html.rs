@@ -17,8 +17,8 @@
 //! already drawn (same test, same moves) is a link to it.
 
 use super::ReportFormat;
-use crate::judge::grading::{Counterexample, GradeReport, SubmissionReport, TestResult};
 use crate::i18n::{Arg, Locale};
+use crate::judge::grading::{Counterexample, GradeReport, SubmissionReport, TestResult};
 
 use super::analysis::{Analysis, Input, analyse};
 use crate::puzzle::checker::Judgement;
@@ -531,7 +531,9 @@ pub fn counterexample_section(c: &Counterexample) -> String {
     match t.judgement.as_ref().map(|j| j.reference.solution()) {
         Some(Some(m)) if !m.is_empty() => b.push_str(&replay(&puzzle, m, None)),
         Some(_) => b.push_str("<p>-1: no solution</p>"),
-        None => b.push_str("<p>its text is above (the program's run failed before its output was checked)</p>"),
+        None => {
+            b.push_str("<p>its text is above (the program's run failed before its output was checked)</p>")
+        }
     }
     b.push_str("</div></div></section>");
     b
@@ -578,9 +580,24 @@ pub fn analysis_section(a: &Analysis, l: Locale) -> String {
             f.separation
         );
     }
-    let head = [t("analysis-test"), t("analysis-group"), t("analysis-passed"), pass.clone(), sep];
-    b.push_str(&figure_and_table("pass", &t("analysis-pass-title"), &chart, &head, &rows));
-    b.push_str(&format!("<p class=\"note\">{}</p>", esc(&t("analysis-separation-note"))));
+    let head = [
+        t("analysis-test"),
+        t("analysis-group"),
+        t("analysis-passed"),
+        pass.clone(),
+        sep,
+    ];
+    b.push_str(&figure_and_table(
+        "pass",
+        &t("analysis-pass-title"),
+        &chart,
+        &head,
+        &rows,
+    ));
+    b.push_str(&format!(
+        "<p class=\"note\">{}</p>",
+        esc(&t("analysis-separation-note"))
+    ));
     // Verdicts per test, stacked.
     let codes: Vec<String> = {
         let mut c: Vec<String> = a.tests.iter().flat_map(|f| f.verdicts.keys().cloned()).collect();
@@ -596,7 +613,11 @@ pub fn analysis_section(a: &Analysis, l: Locale) -> String {
             .iter()
             .map(|c| Series {
                 name: c,
-                values: a.tests.iter().map(|f| *f.verdicts.get(c).unwrap_or(&0) as f64).collect(),
+                values: a
+                    .tests
+                    .iter()
+                    .map(|f| *f.verdicts.get(c).unwrap_or(&0) as f64)
+                    .collect(),
             })
             .collect(),
     });
@@ -608,8 +629,16 @@ pub fn analysis_section(a: &Analysis, l: Locale) -> String {
         }
         rows.push_str("</tr>");
     }
-    let head: Vec<String> = std::iter::once(t("analysis-test")).chain(codes.iter().cloned()).collect();
-    b.push_str(&figure_and_table("verdicts", &t("analysis-verdicts-title"), &chart, &head, &rows));
+    let head: Vec<String> = std::iter::once(t("analysis-test"))
+        .chain(codes.iter().cloned())
+        .collect();
+    b.push_str(&figure_and_table(
+        "verdicts",
+        &t("analysis-verdicts-title"),
+        &chart,
+        &head,
+        &rows,
+    ));
     b.push_str(&scores_and_time(a, l));
     b.push_str(&rules_figure(a, l));
     b.push_str("</section>");
@@ -637,7 +666,13 @@ fn scores_and_time(a: &Analysis, l: Locale) -> String {
         .zip(&labels)
         .map(|(s, l)| format!("<tr><td>{l}</td><td>{}</td></tr>", s.count))
         .collect();
-    let mut b = figure_and_table("scores", &t("analysis-scores-title"), &chart, &[t("analysis-score"), who], &rows);
+    let mut b = figure_and_table(
+        "scores",
+        &t("analysis-scores-title"),
+        &chart,
+        &[t("analysis-score"), who],
+        &rows,
+    );
     let clock = |secs: i64| {
         time::OffsetDateTime::from_unix_timestamp(secs)
             .map(|d| format!("{:02}:{:02}", d.hour(), d.minute()))
@@ -674,7 +709,13 @@ fn scores_and_time(a: &Analysis, l: Locale) -> String {
         })
         .collect();
     let head = [t("analysis-period"), subs, firsts];
-    b.push_str(&figure_and_table("time", &t("analysis-time-title"), &chart, &head, &rows));
+    b.push_str(&figure_and_table(
+        "time",
+        &t("analysis-time-title"),
+        &chart,
+        &head,
+        &rows,
+    ));
     b
 }
 
@@ -689,7 +730,11 @@ fn rules_figure(a: &Analysis, l: Locale) -> String {
             esc(&t("analysis-rules-none"))
         );
     }
-    let labels: Vec<String> = a.rules.iter().map(|r| t(&format!("analysis-rule-{}", r.kind))).collect();
+    let labels: Vec<String> = a
+        .rules
+        .iter()
+        .map(|r| t(&format!("analysis-rule-{}", r.kind)))
+        .collect();
     let n = t("analysis-counterexamples");
     let chart = bars(&Chart {
         title: &t("analysis-rules-title"),
@@ -706,13 +751,22 @@ fn rules_figure(a: &Analysis, l: Locale) -> String {
         .zip(&labels)
         .map(|(r, l)| format!("<tr><td>{}</td><td>{}</td></tr>", esc(l), r.count))
         .collect();
-    figure_and_table("rules", &t("analysis-rules-title"), &chart, &[t("analysis-rule"), n], &rows)
+    figure_and_table(
+        "rules",
+        &t("analysis-rules-title"),
+        &chart,
+        &[t("analysis-rule"), n],
+        &rows,
+    )
 }
 
 /// A heading, then a chart and the table of its figures side by side
 /// (one above the other on a narrow screen).
 fn figure_and_table<S: AsRef<str>>(id: &str, title: &str, chart: &str, head: &[S], rows: &str) -> String {
-    let head: String = head.iter().map(|h| format!("<th>{}</th>", esc(h.as_ref()))).collect();
+    let head: String = head
+        .iter()
+        .map(|h| format!("<th>{}</th>", esc(h.as_ref())))
+        .collect();
     format!(
         "<h3 id=\"{id}\">{}</h3><div class=\"figure\"><div class=\"chart\">{chart}</div>\
          <div class=\"table\"><table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div></div>",

@@ -64,7 +64,9 @@ fn input(app: &App, db: &Db) -> DbResult<Input> {
         .filter(|(r, _)| !admins.contains(&r.user_id))
         .map(|(r, json)| Final {
             score: r.score.unwrap_or(0).max(0) as u32,
-            tests: super::actions::load_report(&json).map(|rep| rep.tests).unwrap_or_default(),
+            tests: super::actions::load_report(&json)
+                .map(|rep| rep.tests)
+                .unwrap_or_default(),
         })
         .collect();
     let counterexamples = db

@@ -757,7 +757,10 @@ impl Doc<'_> {
         })
     }
 
-    fn counterexamples(&self, raw: Option<&RawCounterexamples>) -> Result<Counterexamples, ContestConfigError> {
+    fn counterexamples(
+        &self,
+        raw: Option<&RawCounterexamples>,
+    ) -> Result<Counterexamples, ContestConfigError> {
         let d = Counterexamples::default();
         let Some(raw) = raw else { return Ok(d) };
         let runs = match &raw.runs {

@@ -995,7 +995,14 @@ impl Db {
     /// Stores what the search for a submission's counterexample found
     /// (`found`: its JSON, `None`: nothing within the bounds), for the
     /// judging it searched.
-    pub fn store_counterexample(&self, s: &ToSearch, found: Option<&str>, runs: usize, cpu_ms: u64, now: i64) -> DbResult<()> {
+    pub fn store_counterexample(
+        &self,
+        s: &ToSearch,
+        found: Option<&str>,
+        runs: usize,
+        cpu_ms: u64,
+        now: i64,
+    ) -> DbResult<()> {
         block(|| -> DbResult<_> {
             self.conn().execute(
                 "INSERT OR REPLACE INTO counterexamples (submission_id, judgings, found, runs, cpu_ms, searched) \

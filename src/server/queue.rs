@@ -27,10 +27,10 @@
 use super::contest::Counterexamples;
 use super::db::{Claimed, Db, Judged, ToSearch};
 use super::events::{Event, Live};
+use crate::judge::grading::Counterexample;
 use crate::judge::grading::{Grader, SubmissionReport};
 use crate::judge::pool::{Item, Pool, Work};
 use crate::judge::sandbox::Sandbox;
-use crate::judge::grading::Counterexample;
 use crate::judge::stress::{DEFAULT_BOARDS, Effort, Tester, find_counterexample};
 use crate::judge::submission::{SourceLimit, prepare};
 use crate::package::languages::LanguageTable;
@@ -235,12 +235,19 @@ impl Workers<'_> {
     /// Searches one submission's counterexample (compiled again: from the
     /// cache), every step through the pool at its lowest priority, and
     /// stores what it found.
-    fn search_one(&self, t: &ToSearch, pool: &Pool, excluded: &rustc_hash::FxHashSet<crate::puzzle::sim::Puzzle>) {
+    fn search_one(
+        &self,
+        t: &ToSearch,
+        pool: &Pool,
+        excluded: &rustc_hash::FxHashSet<crate::puzzle::sim::Puzzle>,
+    ) {
         let compile = Item {
             group: SEARCH_GROUP,
             work: Work::Compile,
         };
-        let prepared = pool.run_idle(compile, || self.prepare(t.id, &t.file_name, &t.source, &t.language));
+        let prepared = pool.run_idle(compile, || {
+            self.prepare(t.id, &t.file_name, &t.source, &t.language)
+        });
         let (found, runs, cpu_ms) = match prepared {
             Ok(Ok(program)) => {
                 let tester = Tester {
@@ -255,10 +262,21 @@ impl Workers<'_> {
                     };
                     pool.run_idle(item, || tester.test(i, p))
                 };
-                match find_counterexample(&DEFAULT_BOARDS, Effort::bounded(b.runs, b.cpu), excluded, 1, &step, &|_, _| (), &|_| ()) {
+                match find_counterexample(
+                    &DEFAULT_BOARDS,
+                    Effort::bounded(b.runs, b.cpu),
+                    excluded,
+                    1,
+                    &step,
+                    &|_, _| (),
+                    &|_| (),
+                ) {
                     Ok(hunt) => (Counterexample::of(&hunt), hunt.runs, hunt.cpu_ms),
                     Err(e) => {
-                        eprintln!("mayan-judge serve: error: the counterexample of submission {}: {e}", t.id);
+                        eprintln!(
+                            "mayan-judge serve: error: the counterexample of submission {}: {e}",
+                            t.id
+                        );
                         (None, 0, 0)
                     }
                 }
@@ -267,7 +285,10 @@ impl Workers<'_> {
         };
         let json = found.map(|c| serde_json::to_string(&c).unwrap_or_default());
         for attempt in 0.. {
-            match self.db.store_counterexample(t, json.as_deref(), runs, cpu_ms, super::now()) {
+            match self
+                .db
+                .store_counterexample(t, json.as_deref(), runs, cpu_ms, super::now())
+            {
                 Ok(()) => break,
                 Err(e) => {
                     eprintln!(

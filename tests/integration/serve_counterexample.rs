@@ -30,7 +30,10 @@ fn wait_searched(teacher: &Client, id: i64, secs: u64) -> serde_json::Value {
         if c["state"] == "found" || c["state"] == "none" {
             return c.clone();
         }
-        assert!(Instant::now() < deadline, "no counterexample within {secs} s: {v}");
+        assert!(
+            Instant::now() < deadline,
+            "no counterexample within {secs} s: {v}"
+        );
         std::thread::sleep(Duration::from_millis(300));
     }
 }
@@ -56,7 +59,9 @@ fn stored(dir: &std::path::Path) -> Vec<(i64, Option<String>)> {
         rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
     )
     .unwrap();
-    let mut stmt = conn.prepare("SELECT searched, found FROM counterexamples").unwrap();
+    let mut stmt = conn
+        .prepare("SELECT searched, found FROM counterexamples")
+        .unwrap();
     stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
         .unwrap()
         .collect::<Result<_, _>>()
@@ -64,7 +69,8 @@ fn stored(dir: &std::path::Path) -> Vec<(i64, Option<String>)> {
 }
 
 #[test]
-fn serve_a_wrong_answer_reference_gets_its_smallest_failing_board_never_a_package_test_kept_across_a_restart() {
+fn serve_a_wrong_answer_reference_gets_its_smallest_failing_board_never_a_package_test_kept_across_a_restart()
+{
     if crate::util::tool("g++").is_none() {
         return;
     }
@@ -89,7 +95,10 @@ fn serve_a_wrong_answer_reference_gets_its_smallest_failing_board_never_a_packag
     );
     assert!(board.board.block_count() <= 12, "shrunk: {found}");
     assert!(!found["reason"].as_str().unwrap().is_empty());
-    assert!(found["reason_data"]["kind"].is_string(), "the checker's reason as data: {found}");
+    assert!(
+        found["reason_data"]["kind"].is_string(),
+        "the checker's reason as data: {found}"
+    );
     assert!(!found["smallest_solution"].as_str().unwrap().is_empty());
     let page = alice.get(&format!("/submissions/{id}")).body;
     assert!(page.contains("data-state=\"found\""), "{page}");
@@ -103,7 +112,10 @@ fn serve_a_wrong_answer_reference_gets_its_smallest_failing_board_never_a_packag
     let again = api(&server, "admin", crate::serve_util::ADMIN_PASSWORD);
     let v: serde_json::Value =
         serde_json::from_str(&again.get(&format!("/api/v1/submissions/{id}")).body).unwrap();
-    assert_eq!(v["counterexample"], found, "the same counterexample after a restart");
+    assert_eq!(
+        v["counterexample"], found,
+        "the same counterexample after a restart"
+    );
     std::thread::sleep(Duration::from_secs(3));
     assert_eq!(stored(temp.path()), before, "not searched again");
 }
@@ -139,7 +151,10 @@ fn serve_each_feedback_policy_shows_or_hides_the_counterexample_in_the_api_the_p
         ("feedback = \"all-tests\"\n", true),
         ("feedback = \"first-failure\"\n", true),
         ("feedback = \"score\"\n", false),
-        ("feedback = \"score\"\n[counterexamples]\nunder_score = true\n", true),
+        (
+            "feedback = \"score\"\n[counterexamples]\nunder_score = true\n",
+            true,
+        ),
         ("feedback = \"none-until-end\"\n", false),
     ];
     for (toml, shown) in table {
@@ -151,8 +166,13 @@ fn serve_each_feedback_policy_shows_or_hides_the_counterexample_in_the_api_the_p
         let found = wait_searched(&teacher, id, 240);
         assert_eq!(found["state"], "found", "{toml}: the teacher sees it: {found}");
         let teacher_page = server.teacher().get(&format!("/submissions/{id}")).body;
-        assert!(teacher_page.contains("data-state=\"found\""), "{toml}: teacher's page");
-        let seen = api(&server, "alice", "alice-pw").get(&format!("/api/v1/submissions/{id}")).body;
+        assert!(
+            teacher_page.contains("data-state=\"found\""),
+            "{toml}: teacher's page"
+        );
+        let seen = api(&server, "alice", "alice-pw")
+            .get(&format!("/api/v1/submissions/{id}"))
+            .body;
         let seen: serde_json::Value = serde_json::from_str(&seen).unwrap();
         assert_eq!(seen["counterexample"] == found, shown, "{toml}: API {seen}");
         if !shown {
