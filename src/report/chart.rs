@@ -160,8 +160,8 @@ fn frame<'a, 'b>(
         .y_label_area_size(48)
         .build_cartesian_2d(x, y)?;
     let labels = &c.labels;
-    // At most about 20 labels written: a long list is thinned.
-    let every = labels.len().div_ceil(20).max(1);
+    // At most about 10 labels written: a long list is thinned.
+    let every = labels.len().div_ceil(10).max(1);
     chart
         .configure_mesh()
         .disable_x_mesh()
