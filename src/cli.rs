@@ -424,6 +424,11 @@ pub struct BenchArgs {
     /// contestants (at most 10 each: the default submission rate limit).
     #[arg(long, default_value_t = 1000)]
     pub submissions: usize,
+    /// `--only serve`: the server does not search failing submissions'
+    /// counterexamples (contest.toml `[counterexamples] search = false`),
+    /// to compare the burst's throughput with the search on (the default).
+    #[arg(long)]
+    pub no_counterexamples: bool,
     /// `--only serve`: concurrent submitting clients.
     #[arg(long, default_value_t = 50)]
     pub clients: usize,

@@ -47,6 +47,7 @@ fn load_options(args: &BenchArgs) -> Result<serve_load::LoadOptions> {
         tests: args.tests,
         idle: Duration::from_secs(args.idle_secs),
         quiet: args.quiet,
+        counterexamples: !args.no_counterexamples,
     })
 }
 

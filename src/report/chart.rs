@@ -136,23 +136,20 @@ fn draw(c: &Chart, f: impl FnOnce(&DrawingArea<SVGBackend, Shift>, &Chart) -> Dr
     .replacen(&format!("width=\"{}\" height=\"{}\" ", SIZE.0, SIZE.1), "", 1)
 }
 
+/// The horizontal axis: one segment per label.
+type Labels = plotters::coord::ranged1d::SegmentedCoord<plotters::coord::types::RangedCoordusize>;
+
+/// A chart's drawing context, its labels across, numbers up.
+type Plot<'a, 'b> =
+    ChartContext<'a, SVGBackend<'b>, Cartesian2d<Labels, plotters::coord::types::RangedCoordf64>>;
+
 /// The title, the axes and their labels.
 fn frame<'a, 'b>(
     area: &'a DrawingArea<SVGBackend<'b>, Shift>,
     c: &Chart,
-    x: plotters::coord::ranged1d::SegmentedCoord<plotters::coord::types::RangedCoordusize>,
+    x: Labels,
     y: std::ops::Range<f64>,
-) -> Result<
-    ChartContext<
-        'a,
-        SVGBackend<'b>,
-        Cartesian2d<
-            plotters::coord::ranged1d::SegmentedCoord<plotters::coord::types::RangedCoordusize>,
-            plotters::coord::types::RangedCoordf64,
-        >,
-    >,
-    Box<dyn std::error::Error>,
-> {
+) -> Result<Plot<'a, 'b>, Box<dyn std::error::Error>> {
     let mut chart = ChartBuilder::on(area)
         .caption(c.title, ("sans-serif", 18))
         .margin(8)
