@@ -772,32 +772,37 @@ mod tests {
         })
     }
 
+    /// The search of [`find_counterexample`] on one thread, nothing observed.
+    fn hunt(
+        effort: Effort,
+        excluded: &FxHashSet<Puzzle>,
+        test: &(dyn Fn(usize, &Puzzle) -> Result<TestResult, StressError> + Sync),
+    ) -> Hunt {
+        find_counterexample(&spec(11), effort, excluded, 1, test, &|_, _| (), &|_| ()).unwrap()
+    }
+
     #[test]
     fn a_counterexample_is_never_one_of_the_excluded_puzzles() {
-        let s = spec(11);
         let effort = Effort::bounded(5000, Duration::from_secs(3600));
         let none = FxHashSet::default();
-        let hunt =
-            find_counterexample(&s, effort, &none, 1, &colour_three_twice, &|_, _| (), &|_| ()).unwrap();
-        let smallest = hunt.found.expect("a failure").shrunk.puzzle;
+        let smallest = hunt(effort, &none, &colour_three_twice)
+            .found
+            .expect("a failure")
+            .shrunk
+            .puzzle;
         assert_eq!(smallest.board.block_count(), 2);
         // The package holds that very board: another one is shown.
         let excluded: FxHashSet<Puzzle> = [smallest].into_iter().collect();
-        let hunt =
-            find_counterexample(&s, effort, &excluded, 1, &colour_three_twice, &|_, _| (), &|_| ()).unwrap();
-        let other = hunt.found.expect("a failure").shrunk.puzzle;
+        let other = hunt(effort, &excluded, &colour_three_twice);
+        let shown = Counterexample::of(&other).unwrap();
+        let other = other.found.expect("a failure").shrunk.puzzle;
         assert_ne!(other, smallest);
         assert!(other.board.colour_counts()[3] >= 2);
-        let shown = Counterexample::of(
-            &find_counterexample(&s, effort, &excluded, 1, &colour_three_twice, &|_, _| (), &|_| ()).unwrap(),
-        )
-        .unwrap();
         assert_eq!(Puzzle::parse(shown.result.input.as_bytes()).unwrap(), other);
     }
 
     #[test]
     fn a_counterexample_search_stops_at_its_runs_and_its_cpu_time() {
-        let s = spec(11);
         let none = FxHashSet::default();
         let passes = |_: usize, _: &Puzzle| {
             Ok(TestResult {
@@ -805,41 +810,18 @@ mod tests {
                 ..outcome(Verdict::Accepted)
             })
         };
-        let hunt = find_counterexample(
-            &s,
-            Effort::bounded(30, Duration::from_secs(3600)),
-            &none,
-            2,
-            &passes,
-            &|_, _| (),
-            &|_| (),
-        )
-        .unwrap();
-        assert_eq!((hunt.runs, hunt.found.is_none()), (30, true));
-        let hunt = find_counterexample(
-            &s,
-            Effort::bounded(1000, Duration::from_millis(100)),
-            &none,
-            1,
-            &passes,
-            &|_, _| (),
-            &|_| (),
-        )
-        .unwrap();
-        assert_eq!((hunt.runs, hunt.cpu_ms), (10, 100), "10 runs of 10 ms");
+        let h = hunt(Effort::bounded(30, Duration::from_secs(3600)), &none, &passes);
+        assert_eq!((h.runs, h.found.is_none()), (30, true));
+        let h = hunt(Effort::bounded(1000, Duration::from_millis(100)), &none, &passes);
+        assert_eq!((h.runs, h.cpu_ms), (10, 100), "10 runs of 10 ms");
         // Shrinking shares the bounds: a failure found at the last run is
         // not shrunk past them.
-        let hunt = find_counterexample(
-            &s,
+        let h = hunt(
             Effort::bounded(60, Duration::from_secs(3600)),
             &none,
-            1,
             &colour_three_twice,
-            &|_, _| (),
-            &|_| (),
-        )
-        .unwrap();
-        assert!(hunt.runs <= 60, "{}", hunt.runs);
+        );
+        assert!(h.runs <= 60, "{}", h.runs);
     }
 
     #[test]

@@ -647,32 +647,12 @@ pub fn analysis_section(a: &Analysis, l: Locale) -> String {
 
 /// The score bands and the timeline, each a chart beside its table.
 fn scores_and_time(a: &Analysis, l: Locale) -> String {
-    use super::chart::{Chart, Series, bars, lines};
+    use super::chart::{Chart, Series, lines};
     let t = |id: &str| l.t(id);
     let labels: Vec<String> = a.scores.iter().map(|s| format!("{}-{}", s.lo, s.hi)).collect();
-    let who = t("analysis-contestants");
-    let chart = bars(&Chart {
-        title: &t("analysis-scores-title"),
-        y: &who,
-        labels: labels.clone(),
-        series: vec![Series {
-            name: &who,
-            values: a.scores.iter().map(|s| s.count as f64).collect(),
-        }],
-    });
-    let rows: String = a
-        .scores
-        .iter()
-        .zip(&labels)
-        .map(|(s, l)| format!("<tr><td>{l}</td><td>{}</td></tr>", s.count))
-        .collect();
-    let mut b = figure_and_table(
-        "scores",
-        &t("analysis-scores-title"),
-        &chart,
-        &[t("analysis-score"), who],
-        &rows,
-    );
+    let counts: Vec<usize> = a.scores.iter().map(|s| s.count).collect();
+    let words = ("analysis-scores-title", "analysis-score", "analysis-contestants");
+    let mut b = counts_figure("scores", l, words, &labels, &counts);
     let clock = |secs: i64| {
         time::OffsetDateTime::from_unix_timestamp(secs)
             .map(|d| format!("{:02}:{:02}", d.hour(), d.minute()))
@@ -721,7 +701,6 @@ fn scores_and_time(a: &Analysis, l: Locale) -> String {
 
 /// The rules the counterexamples break, most broken first.
 fn rules_figure(a: &Analysis, l: Locale) -> String {
-    use super::chart::{Chart, Series, bars};
     let t = |id: &str| l.t(id);
     if a.rules.is_empty() {
         return format!(
@@ -735,29 +714,41 @@ fn rules_figure(a: &Analysis, l: Locale) -> String {
         .iter()
         .map(|r| t(&format!("analysis-rule-{}", r.kind)))
         .collect();
-    let n = t("analysis-counterexamples");
+    let counts: Vec<usize> = a.rules.iter().map(|r| r.count).collect();
+    let words = (
+        "analysis-rules-title",
+        "analysis-rule",
+        "analysis-counterexamples",
+    );
+    counts_figure("rules", l, words, &labels, &counts)
+}
+
+/// One count per label, as bars beside their table; `words`: the ids of
+/// the title, the labels' heading and the counts' unit.
+fn counts_figure(
+    id: &str,
+    l: Locale,
+    words: (&str, &str, &str),
+    labels: &[String],
+    counts: &[usize],
+) -> String {
+    use super::chart::{Chart, Series, bars};
+    let (title, unit) = (l.t(words.0), l.t(words.2));
     let chart = bars(&Chart {
-        title: &t("analysis-rules-title"),
-        y: &n,
-        labels: labels.clone(),
+        title: &title,
+        y: &unit,
+        labels: labels.to_vec(),
         series: vec![Series {
-            name: &n,
-            values: a.rules.iter().map(|r| r.count as f64).collect(),
+            name: &unit,
+            values: counts.iter().map(|&c| c as f64).collect(),
         }],
     });
-    let rows: String = a
-        .rules
+    let rows: String = labels
         .iter()
-        .zip(&labels)
-        .map(|(r, l)| format!("<tr><td>{}</td><td>{}</td></tr>", esc(l), r.count))
+        .zip(counts)
+        .map(|(l, c)| format!("<tr><td>{}</td><td>{c}</td></tr>", esc(l)))
         .collect();
-    figure_and_table(
-        "rules",
-        &t("analysis-rules-title"),
-        &chart,
-        &[t("analysis-rule"), n],
-        &rows,
-    )
+    figure_and_table(id, &title, &chart, &[l.t(words.1), unit], &rows)
 }
 
 /// A heading, then a chart and the table of its figures side by side

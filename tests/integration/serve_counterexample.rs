@@ -4,10 +4,8 @@
 //! that a restart keeps it, never a test of the package, and shown to
 //! contestants as the feedback table says.
 
-use crate::serve_util::{Client, Server, connect_from, contest_dir, submission_number};
+use crate::serve_util::{Client, Server, contest_dir, submission_number};
 use mayan_judge::puzzle::sim::Puzzle;
-use std::io::{BufRead, BufReader, Write};
-use std::net::Ipv4Addr;
 use std::time::{Duration, Instant};
 
 /// A program that always answers `-1`: wrong on the first solvable board.
@@ -120,27 +118,6 @@ fn serve_a_wrong_answer_reference_gets_its_smallest_failing_board_never_a_packag
     assert_eq!(stored(temp.path()), before, "not searched again");
 }
 
-/// The lines of `/events` for a signed-in client, as they come.
-fn events(server: &Server, client: &Client) -> std::sync::mpsc::Receiver<String> {
-    let mut stream = connect_from(Ipv4Addr::LOCALHOST, &server.url).unwrap();
-    write!(
-        stream,
-        "GET /events HTTP/1.1\r\nhost: x\r\ncookie: {}\r\naccept: text/event-stream\r\n\r\n",
-        client.cookie_header()
-    )
-    .unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = stream.set_read_timeout(Some(Duration::from_secs(120)));
-        for line in BufReader::new(stream).lines().map_while(Result::ok) {
-            if tx.send(line).is_err() {
-                return;
-            }
-        }
-    });
-    rx
-}
-
 #[test]
 fn serve_each_feedback_policy_shows_or_hides_the_counterexample_in_the_api_the_page_and_the_events() {
     if crate::util::tool("gcc").is_none() {
@@ -160,7 +137,7 @@ fn serve_each_feedback_policy_shows_or_hides_the_counterexample_in_the_api_the_p
     for (toml, shown) in table {
         let server = Server::start(&["alice"], toml, &[]);
         let alice = server.contestant("alice");
-        let stream = events(&server, &alice);
+        let stream = crate::serve_hostile::events(&server, &alice);
         let id = submission_number(&alice.submit("mayan.c", MINUS_ONE_C));
         let teacher = api(&server, "admin", crate::serve_util::ADMIN_PASSWORD);
         let found = wait_searched(&teacher, id, 240);
@@ -184,7 +161,7 @@ fn serve_each_feedback_policy_shows_or_hides_the_counterexample_in_the_api_the_p
         // of the search's end.
         let deadline = Instant::now() + Duration::from_secs(2);
         let mut heard = false;
-        while let Ok(line) = stream.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+        while let Ok(Some(line)) = stream.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
             heard |= line.starts_with("event: counterexample");
         }
         assert_eq!(heard, shown, "{toml}: /events");
