@@ -575,8 +575,10 @@ mod tests {
         // pool when a burst of 40 submissions' runs arrives: every one of
         // them starts before the search's next run.
         let pool = Pool::traced(2);
+        // Its items come first in item order: only the priority puts the
+        // burst before them.
         let search = |i| Item {
-            group: u64::MAX,
+            group: 0,
             work: Work::Test(i),
         };
         let (tx, rx) = std::sync::mpsc::channel::<()>();
@@ -602,7 +604,7 @@ mod tests {
                 s.spawn(move || {
                     pool.run(
                         Item {
-                            group: g,
+                            group: 1 + g,
                             work: Work::Compile,
                         },
                         || (),

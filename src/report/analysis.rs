@@ -415,4 +415,50 @@ mod tests {
         let rules: Vec<(&str, usize)> = a.rules.iter().map(|r| (r.kind.as_str(), r.count)).collect();
         assert_eq!(rules, [("blocks_left", 2), ("RE", 1), ("missed_solution", 1)]);
     }
+
+    #[test]
+    fn a_class_of_200_and_its_2000_submissions_is_counted_whole() {
+        // The size of docs/SPEED.md's figure (printed with --nocapture).
+        let tests: Vec<String> = (1..=31).map(|i| format!("secret/{i}")).collect();
+        let input = Input {
+            tests: tests.iter().map(|t| (t.clone(), None)).collect(),
+            max_score: 310,
+            judged: (0..2000)
+                .map(|i| Judged {
+                    contestant: format!("c{}", i % 200),
+                    submitted: 1_000_000 + i * 5,
+                    verdict: if i % 7 == 0 { "AC" } else { "WA" }.into(),
+                })
+                .collect(),
+            finals: (0..200)
+                .map(|c| Final {
+                    score: 10 * (c % 32),
+                    tests: tests
+                        .iter()
+                        .enumerate()
+                        .map(|(j, t)| {
+                            let v = if j < (c % 32) as usize {
+                                Verdict::Accepted
+                            } else {
+                                Verdict::WrongAnswer
+                            };
+                            result(t, v)
+                        })
+                        .collect(),
+                })
+                .collect(),
+            counterexamples: vec![(Verdict::RuntimeError, None); 150],
+        };
+        let start = std::time::Instant::now();
+        let a = analyse(&input);
+        let page = crate::report::analysis_section(&a, crate::i18n::Locale::default());
+        println!(
+            "analysis of 200 contestants, 2000 submissions: {:?}",
+            start.elapsed()
+        );
+        assert_eq!(a.scores.iter().map(|b| b.count).sum::<usize>(), 200);
+        assert_eq!(a.timeline.iter().map(|p| p.submissions).sum::<usize>(), 2000);
+        assert_eq!(a.tests[0].of, 200);
+        assert!(page.contains("<svg class=\"chart\""));
+    }
 }
