@@ -265,6 +265,12 @@ pub struct GradeArgs {
     /// (header `contestant,total,<test>,...`), for a spreadsheet.
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
+    /// For each submission judged WA, RE or TLE, search for the smallest
+    /// board it fails on (the search `stress` makes, never a test of the
+    /// package; at most 400 runs and 10 CPU seconds each) and draw it in
+    /// its section of the --html report (and the JSON report).
+    #[arg(long)]
+    pub counterexamples: bool,
     /// Report files.
     #[command(flatten)]
     pub reports: ReportArgs,
@@ -423,6 +429,11 @@ pub struct BenchArgs {
     /// contestants (at most 10 each: the default submission rate limit).
     #[arg(long, default_value_t = 1000)]
     pub submissions: usize,
+    /// `--only serve`: the server does not search failing submissions'
+    /// counterexamples (contest.toml `[counterexamples] search = false`),
+    /// to compare the burst's throughput with the search on (the default).
+    #[arg(long)]
+    pub no_counterexamples: bool,
     /// `--only serve`: concurrent submitting clients.
     #[arg(long, default_value_t = 50)]
     pub clients: usize,

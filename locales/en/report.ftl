@@ -72,3 +72,16 @@ ranking-broken-tests = broken tests (FAIL for every contestant: the test data is
 ranking-not-graded = not graded:
 ranking-judge-error = judge error: {$error}
 ranking-ce = CE: {$first}
+
+# A counterexample: the smallest board found that a program fails.
+cx-heading = The smallest board found that the program fails:
+cx-found = n = {$n}, {$blocks} blocks (searched {$boards} boards, {$runs} runs)
+cx-board = the board
+cx-nothing = (nothing)
+cx-input = the input
+cx-output = the program's output
+cx-smallest = the smallest solution
+cx-their-moves = the program's moves
+cx-no-legal-move = no legal move to replay
+cx-no-solution = -1: no solution
+cx-failed-before-check = its text is above (the program's run failed before its output was checked)

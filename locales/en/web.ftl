@@ -212,3 +212,8 @@ holders-none = Nobody is signed in.
 # The copied-programs page while it is being compared.
 similar-computing-html = The final programs are being compared: this page comes back by itself in a moment (or <a href="">look again</a>).
 similar-comparison = Comparison {$n} since the server started.
+
+# The smallest board a submission fails on (its page).
+counterexample-title = The smallest board your program fails on
+counterexample-searching = Searching for a small board on which the program fails (this page shows it once found)…
+counterexample-none = No small failing board was found within the search's bounds: the failing tests are larger.

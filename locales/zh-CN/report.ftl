@@ -65,3 +65,16 @@ ranking-broken-tests = 数据有误的测试点（所有选手都是 FAIL：错�
 ranking-not-graded = 未评测：
 ranking-judge-error = 评测机错误：{$error}
 ranking-ce = CE 编译错误：{$first}
+
+# 反例：找到的让程序出错的最小棋盘。
+cx-heading = 找到的让程序出错的最小棋盘：
+cx-found = n = {$n}，{$blocks} 个方块（搜索了 {$boards} 个棋盘，运行 {$runs} 次）
+cx-board = 棋盘
+cx-nothing = （无输出）
+cx-input = 输入
+cx-output = 程序的输出
+cx-smallest = 最小解
+cx-their-moves = 程序的移动
+cx-no-legal-move = 没有可回放的合法移动
+cx-no-solution = -1：无解
+cx-failed-before-check = 见上方文字（程序在输出被检查前就运行失败了）

@@ -192,3 +192,8 @@ holders-none = 还没有人登录。
 # 正在比较时的相似程序页面。
 similar-computing-html = 正在比较各选手的最后程序：本页稍后会自动刷新（或<a href="">再看一次</a>）。
 similar-comparison = 这是服务器启动以来的第 {$n} 次比较。
+
+# 提交页面上：程序出错的最小棋盘。
+counterexample-title = 你的程序出错的最小棋盘
+counterexample-searching = 正在寻找能让程序出错的小棋盘（找到后本页会显示）……
+counterexample-none = 在搜索范围内没有找到出错的小棋盘：出错的测试点更大。

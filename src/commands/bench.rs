@@ -51,6 +51,7 @@ fn load_options(args: &BenchArgs) -> Result<serve_load::LoadOptions> {
         tests: args.tests,
         idle: Duration::from_secs(args.idle_secs),
         quiet: args.quiet,
+        counterexamples: !args.no_counterexamples,
     })
 }
 
@@ -514,7 +515,7 @@ fn sandbox_layers(runs: usize, spec: &crate::judge::sandbox::RunSpec) -> Result<
 /// alone, in alternating rounds: the loop's own cost is generation, solving
 /// and checking on top of the sandboxed run.
 fn stress_rate(args: &BenchArgs) -> Result<()> {
-    use crate::judge::stress::{BoardSpec, Budget, Tester, board, search};
+    use crate::judge::stress::{BoardSpec, Budget, Effort, ShrinkLimits, Tester, board, find_counterexample};
     println!();
     let Some(exe) = compile_baseline(&args.baseline, "backtrack")? else {
         return Ok(());
@@ -551,14 +552,25 @@ fn stress_rate(args: &BenchArgs) -> Result<()> {
             }
             *total += start.elapsed();
         }
-        let s = search(
+        let effort = Effort {
+            boards: Budget::Count(per_round),
+            shrink: ShrinkLimits {
+                runs: 0,
+                time: Duration::ZERO,
+            },
+            runs: usize::MAX,
+            cpu: Duration::MAX,
+        };
+        let s = find_counterexample(
             &spec,
-            Budget::Count(per_round),
+            effort,
+            &Default::default(),
             1,
             &|i, p| tester.test(i, p),
             &|_, _| {},
+            &|_| {},
         )?;
-        anyhow::ensure!(s.failure.is_none(), "the baseline failed a stress board");
+        anyhow::ensure!(s.found.is_none(), "the baseline failed a stress board");
         looped += s.elapsed;
     }
     let total = 4 * per_round;

@@ -130,6 +130,54 @@ fn entries(
 }
 
 /// Runs `grade`; returns the exit code (0 all AC, 1 not all AC, 2 judge error).
+/// The smallest failing board of a graded program (compiled again: from
+/// the cache), searched through `pool` as submission `group`
+/// (`judge::stress::find_counterexample`, its default bounds).
+fn counterexample(
+    sandbox: &crate::judge::sandbox::Sandbox,
+    grader: &Grader,
+    pool: &Pool,
+    (group, source, language): (u64, &Path, &crate::package::languages::Language),
+    cache: &Path,
+    limit: SourceLimit,
+) -> Result<Option<crate::judge::grading::Counterexample>> {
+    use crate::judge::stress::{
+        DEFAULT_BOARDS, DEFAULT_CPU, DEFAULT_RUNS, Effort, Tester, find_counterexample,
+    };
+    let item = Item {
+        group,
+        work: Work::Compile,
+    };
+    let prepared = pool.run(item, || prepare(sandbox, source, language, cache, limit))?;
+    let Ok(program) = prepared else {
+        return Ok(None);
+    };
+    let tester = Tester {
+        judge: grader.judge(),
+        program: &program,
+    };
+    let excluded = grader.puzzles().into_iter().collect();
+    let step = |i: usize, p: &crate::puzzle::sim::Puzzle| {
+        pool.run(
+            Item {
+                group,
+                work: Work::Test(i),
+            },
+            || tester.test(i, p),
+        )
+    };
+    let hunt = find_counterexample(
+        &DEFAULT_BOARDS,
+        Effort::bounded(DEFAULT_RUNS, DEFAULT_CPU),
+        &excluded,
+        1,
+        &step,
+        &|_, _| (),
+        &|_| (),
+    )?;
+    Ok(crate::judge::grading::Counterexample::of(&hunt))
+}
+
 pub fn run(args: &GradeArgs) -> Result<i32> {
     let (mut problem, _bundled) = find_problem(args.problem.as_deref())?;
     if let Some(stem) = &args.file_io {
@@ -216,6 +264,28 @@ pub fn run(args: &GradeArgs) -> Result<i32> {
         report.submissions[i] = entry;
     }
     progress.finish();
+    if args.counterexamples {
+        let failing: Vec<usize> = programs
+            .iter()
+            .map(|p| p.0)
+            .filter(|&i| ["WA", "RE", "TLE"].contains(&report.submissions[i].overall_verdict()))
+            .collect();
+        let found = pool.each(failing.len(), |k| {
+            let (i, source, language) = *programs.iter().find(|p| p.0 == failing[k]).expect("graded");
+            counterexample(
+                &sandbox,
+                &grader,
+                &pool,
+                (k as u64, source, language),
+                &cache,
+                limit,
+            )
+            .with_context(|| format!("searching a counterexample for {}", entries[i].shown))
+        });
+        for (k, c) in found.into_iter().enumerate() {
+            report.submissions[failing[k]].counterexample = c?.map(Box::new);
+        }
+    }
     // The terminal's language: --locale, else the environment's; files:
     // --locale only (a report handed on does not depend on who ran it).
     let on_terminal = args.locale.or_else(Locale::from_env).unwrap_or_default();

@@ -7,7 +7,7 @@ use crate::judge::grading::{GradeReport, Judge, SubmissionReport, TestResult};
 use crate::judge::runner::Sandboxed;
 use crate::judge::sandbox::Sandbox;
 use crate::judge::stress::{
-    BoardSpec, Budget, Failure, Search, ShrinkLimits, Shrunk, StressError, Tester, search, shrink,
+    BoardSpec, Budget, Effort, Failure, Hunt, ShrinkLimits, Shrunk, StressError, Tester, find_counterexample,
 };
 use crate::judge::submission::{Program, SourceLimit, default_cache_dir, prepare};
 use crate::package::languages::{Language, LanguageTable};
@@ -58,16 +58,21 @@ pub fn run(args: &StressArgs) -> Result<i32> {
         max_blocks: args.max_blocks,
     };
     print_session(args, &language.name, &spec, jobs);
-    let failure = match find_failure(&tester, &spec, budget, jobs, args.quiet) {
-        Ok(Some(failure)) => failure,
-        Ok(None) => return Ok(0),
+    let effort = Effort {
+        boards: budget,
+        shrink: shrink_limits,
+        runs: usize::MAX,
+        cpu: Duration::MAX,
+    };
+    let hunt = match hunt(&tester, &spec, effort, jobs, args.quiet) {
+        Ok(h) => h,
         Err(e) => return judge_error(e),
     };
-    let index = failure.index;
-    let shrunk = match shrink_failure(&tester, failure, shrink_limits, args.quiet) {
-        Ok(s) => s,
-        Err(e) => return judge_error(e),
+    let Some(found) = hunt.found else {
+        return Ok(0);
     };
+    let (index, shrunk) = (found.failure.index, found.shrunk);
+    print_shrinking(&shrunk);
     let (input, answer) = print_shrunk(&shrunk);
     let name = format!("stress-{}-{index}", args.seed);
     if let Some(dir) = &args.save {
@@ -165,53 +170,56 @@ fn print_session(args: &StressArgs, language: &str, spec: &BoardSpec, jobs: usiz
     );
 }
 
-/// Tests random boards until the budget is spent or one fails; prints the
-/// summary and the failing board (`None`: nothing failed).
-fn find_failure(
+/// Tests random boards until the budget is spent or one fails, then shrinks
+/// the failing board (the one search, [`find_counterexample`]); prints the
+/// summary and the failing board before shrinking.
+fn hunt(
     tester: &Tester,
     spec: &BoardSpec,
-    budget: Budget,
+    effort: Effort,
     jobs: usize,
     quiet: bool,
-) -> Result<Option<Failure>, StressError> {
-    let progress = Progress::new(quiet, budget);
-    let found = search(spec, budget, jobs, &|i, p| tester.test(i, p), &|_, p| {
-        progress.board(p)
-    });
-    progress.finish();
-    let found = found?;
-    print_summary(&found, &progress);
-    let Some(failure) = found.failure else {
-        println!("no failure found");
-        return Ok(None);
+) -> Result<Hunt, StressError> {
+    let progress = Progress::new(quiet, effort.boards);
+    let limits = effort.shrink;
+    let on_failure = |failure: &Failure| {
+        progress.finish();
+        print_summary(&progress);
+        println!();
+        println!(
+            "FAILED on board #{}: {} ({})",
+            failure.index, failure.outcome.verdict, failure.outcome.reason
+        );
+        println!("{}", describe("board before shrinking", &failure.puzzle));
+        if !quiet {
+            eprintln!(
+                "shrinking (at most {} runs, {} s)...",
+                limits.runs,
+                limits.time.as_secs_f64()
+            );
+        }
     };
-    println!();
-    println!(
-        "FAILED on board #{}: {} ({})",
-        failure.index, failure.outcome.verdict, failure.outcome.reason
+    let no_tests = Default::default();
+    let hunt = find_counterexample(
+        spec,
+        effort,
+        &no_tests,
+        jobs,
+        &|i, p| tester.test(i, p),
+        &|_, p| progress.board(p),
+        &on_failure,
     );
-    println!("{}", describe("board before shrinking", &failure.puzzle));
-    Ok(Some(failure))
+    progress.finish();
+    let hunt = hunt?;
+    if hunt.found.is_none() {
+        print_summary(&progress);
+        println!("no failure found");
+    }
+    Ok(hunt)
 }
 
-/// Shrinks the failing board and says how shrinking went.
-fn shrink_failure(
-    tester: &Tester,
-    failure: Failure,
-    limits: ShrinkLimits,
-    quiet: bool,
-) -> Result<Shrunk, StressError> {
-    if !quiet {
-        eprintln!(
-            "shrinking (at most {} runs, {} s)...",
-            limits.runs,
-            limits.time.as_secs_f64()
-        );
-    }
-    let index = failure.index;
-    let shrunk = shrink(failure.puzzle, failure.outcome, limits, &mut |p| {
-        tester.test(index, p)
-    })?;
+/// Says how shrinking went.
+fn print_shrinking(shrunk: &Shrunk) {
     let cap = match shrunk.cap_hit {
         None => "no smaller board fails the same way".to_string(),
         Some(what) => format!("stopped at the {what} cap: a smaller board may still fail"),
@@ -222,7 +230,6 @@ fn shrink_failure(
         shrunk.steps,
         shrunk.elapsed.as_secs_f64()
     );
-    Ok(shrunk)
 }
 
 /// Prints the shrunk board as a ready test (input, answer, the submission's
@@ -267,13 +274,13 @@ fn judge_error(e: StressError) -> Result<i32> {
     Ok(2)
 }
 
-fn print_summary(found: &Search, progress: &Progress) {
-    let secs = found.elapsed.as_secs_f64();
+fn print_summary(progress: &Progress) {
+    let tried = progress.done.load(Ordering::Relaxed);
+    let secs = progress.start.elapsed().as_secs_f64();
     println!(
-        "tried {} boards in {:.1} s ({:.0} boards/s), largest {} blocks",
-        found.tried,
+        "tried {tried} boards in {:.1} s ({:.0} boards/s), largest {} blocks",
         secs,
-        found.tried as f64 / secs.max(1e-9),
+        tried as f64 / secs.max(1e-9),
         progress.largest.load(Ordering::Relaxed)
     );
 }

@@ -286,6 +286,27 @@ struct Loaded {
     reference: Result<(Puzzle, Option<Vec<Move>>), Box<Judgement>>,
 }
 
+/// A counterexample as stored and shown (serve's database, reports): the
+/// board, how the program failed on it (the result's `input` is the board,
+/// its `reason` the checker's words, its `judgement` the reason as data,
+/// the program's legal moves and the smallest solution), and what the
+/// search spent.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counterexample {
+    /// The failing run, named `counterexample`.
+    pub result: TestResult,
+    /// What the program printed (cut to 4 KiB).
+    pub output: String,
+    /// The smallest solution, as the answer file writes it (`-1`: none).
+    pub answer: String,
+    /// Boards tested before one failed.
+    pub boards: usize,
+    /// Runs in all.
+    pub runs: usize,
+    /// The program's CPU time in all, ms.
+    pub cpu_ms: u64,
+}
+
 /// Everything about one graded submission (its JSON, as the JSON report
 /// writes it, reads back into an equal value).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -312,6 +333,9 @@ pub struct SubmissionReport {
     /// Why a contestant has nothing graded: no program, or more than one
     /// (a contest folder's contestant; `submission` is then their folder).
     pub no_program: Option<String>,
+    /// The smallest board found that it fails on (`grade --counterexamples`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counterexample: Option<Box<Counterexample>>,
 }
 
 impl SubmissionReport {
@@ -328,6 +352,7 @@ impl SubmissionReport {
             max_score,
             contestant: None,
             no_program: None,
+            counterexample: None,
         }
     }
 
@@ -511,6 +536,20 @@ impl<'a> Grader<'a> {
     pub fn retry_tle(mut self, n: u32) -> Self {
         self.judge.retry_tle = n;
         self
+    }
+
+    /// How this grader runs and judges a program (also on boards of its
+    /// own: `stress`'s counterexample search).
+    pub fn judge(&self) -> Judge<'a> {
+        self.judge
+    }
+
+    /// The puzzles of the tests that parse (a counterexample is never one).
+    pub fn puzzles(&self) -> Vec<Puzzle> {
+        self.tests
+            .iter()
+            .filter_map(|t| t.reference.as_ref().ok().map(|(p, _)| *p))
+            .collect()
     }
 
     /// The tests' names, in order.

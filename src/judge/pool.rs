@@ -20,6 +20,12 @@
 //! `notify_all`) kept freed slots idle while the herd took the lock in
 //! turn (docs/SPEED.md: 10% more submissions a second at 16 slots).
 //!
+//! Work of the lowest priority ([`Pool::run_idle`]: `serve`'s search for a
+//! failing submission's counterexample) gets a slot only while no judging
+//! waits for one: a free slot, or a released one with nothing but idle
+//! work waiting. It holds the slot for one run, so a submission that
+//! arrives meanwhile waits at most that run.
+//!
 //! [`Jobs`] is what `--jobs` takes: a number, or `auto` (one per core the
 //! judge may use: [`usable_cores`], from the affinity mask and the cgroup's
 //! `cpu.max`).
@@ -58,6 +64,15 @@ pub enum Work {
     Test(usize),
 }
 
+/// How urgent waiting work is: judging first, idle work after all of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Priority {
+    /// Compilations and runs of submissions being judged ([`Pool::run`]).
+    Judging,
+    /// Work done only while no judging waits ([`Pool::run_idle`]).
+    Idle,
+}
+
 /// One change of a slot, as [`Pool::traced`] records it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Occupancy {
@@ -65,6 +80,8 @@ pub struct Occupancy {
     pub slot: usize,
     /// The work.
     pub item: Item,
+    /// Its priority.
+    pub priority: Priority,
     /// `true` when it started, `false` when it ended.
     pub start: bool,
 }
@@ -277,8 +294,9 @@ struct State {
     /// Free slots. Never free while work waits: a released slot goes
     /// straight to the first waiting item.
     free: Vec<usize>,
-    /// Waiting work, first in line first, with the thread to wake.
-    waiting: BTreeMap<(Item, u64), Thread>,
+    /// Waiting work, first in line first (judging before idle work), with
+    /// the thread to wake.
+    waiting: BTreeMap<(Priority, Item, u64), Thread>,
     /// Slots handed to waiting work, by ticket, not yet taken.
     granted: HashMap<u64, usize>,
     tickets: u64,
@@ -338,20 +356,32 @@ impl Pool {
     /// While `f` runs, the thread is on the slot's core, if the pool is
     /// placed.
     pub fn run<T>(&self, item: Item, f: impl FnOnce() -> T) -> T {
-        let slot = self.acquire(item);
+        self.run_as(Priority::Judging, item, f)
+    }
+
+    /// Runs `f` holding a slot at the lowest priority: it gets a slot only
+    /// while no [`Pool::run`] work waits for one (among idle work, the
+    /// smallest [`Item`] first). Keep `f` short (one run): the slot is
+    /// given back, to waiting judging first, only when it returns.
+    pub fn run_idle<T>(&self, item: Item, f: impl FnOnce() -> T) -> T {
+        self.run_as(Priority::Idle, item, f)
+    }
+
+    fn run_as<T>(&self, priority: Priority, item: Item, f: impl FnOnce() -> T) -> T {
+        let slot = self.acquire(priority, item);
         if let Some(p) = &self.placement {
             p.enter(slot);
         }
-        struct Release<'a>(&'a Pool, usize, Item);
+        struct Release<'a>(&'a Pool, usize, Priority, Item);
         impl Drop for Release<'_> {
             fn drop(&mut self) {
                 if let Some(p) = &self.0.placement {
                     p.leave();
                 }
-                self.0.release(self.1, self.2);
+                self.0.release(self.1, self.2, self.3);
             }
         }
-        let _release = Release(self, slot, item);
+        let _release = Release(self, slot, priority, item);
         f()
     }
 
@@ -388,15 +418,18 @@ impl Pool {
     /// this thread one. Only the thread whose turn it is wakes (a slot's
     /// release does not wake every waiting test to check whose turn it is:
     /// with hundreds waiting, that herd held freed slots idle).
-    fn acquire(&self, item: Item) -> usize {
+    fn acquire(&self, priority: Priority, item: Item) -> usize {
         let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        // A free slot means nothing waits (a released slot goes to waiting
+        // work first), so idle work may take it too.
         if let Some(slot) = st.free.pop() {
-            self.record(slot, item, true);
+            self.record(slot, priority, item, true);
             return slot;
         }
         let ticket = st.tickets;
         st.tickets += 1;
-        st.waiting.insert((item, ticket), std::thread::current());
+        st.waiting
+            .insert((priority, item, ticket), std::thread::current());
         loop {
             if let Some(slot) = st.granted.remove(&ticket) {
                 return slot;
@@ -415,12 +448,12 @@ impl Pool {
 
     /// Ends `item`'s hold on `slot` and gives the slot to the first
     /// waiting item, or back to the free ones.
-    fn release(&self, slot: usize, item: Item) {
+    fn release(&self, slot: usize, priority: Priority, item: Item) {
         let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        self.record(slot, item, false);
+        self.record(slot, priority, item, false);
         match st.waiting.pop_first() {
-            Some(((next, ticket), thread)) => {
-                self.record(slot, next, true);
+            Some(((next_priority, next, ticket), thread)) => {
+                self.record(slot, next_priority, next, true);
                 st.granted.insert(ticket, slot);
                 drop(st);
                 thread.unpark();
@@ -433,12 +466,14 @@ impl Pool {
     /// held, where the slot changes hands, so that the trace is the pool's
     /// own order (a thread preempted between taking a slot and noting it
     /// would otherwise note its start after runs that began later).
-    fn record(&self, slot: usize, item: Item, start: bool) {
+    fn record(&self, slot: usize, priority: Priority, item: Item, start: bool) {
         if let Some(trace) = &self.trace {
-            trace
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .push(Occupancy { slot, item, start });
+            trace.lock().unwrap_or_else(|p| p.into_inner()).push(Occupancy {
+                slot,
+                item,
+                priority,
+                start,
+            });
         }
     }
 }
@@ -532,6 +567,68 @@ mod tests {
         });
         let started: Vec<Item> = pool.trace().iter().filter(|o| o.start).map(|o| o.item).collect();
         assert_eq!(started, [item(9, 0), item(1, 5), item(2, 0), item(2, 1)]);
+    }
+
+    #[test]
+    fn idle_work_waits_while_any_judging_waits_and_takes_only_free_slots() {
+        // A search (idle work, one run at a time) holds both slots of a
+        // pool when a burst of 40 submissions' runs arrives: every one of
+        // them starts before the search's next run.
+        let pool = Pool::traced(2);
+        // Its items come first in item order: only the priority puts the
+        // burst before them.
+        let search = |i| Item {
+            group: 0,
+            work: Work::Test(i),
+        };
+        let (tx, rx) = std::sync::mpsc::channel::<()>();
+        let rx = Mutex::new(rx);
+        std::thread::scope(|s| {
+            for k in 0..2 {
+                let (pool, rx) = (&pool, &rx);
+                s.spawn(move || pool.run_idle(search(k), || rx.lock().unwrap().recv().unwrap()));
+            }
+            while pool.trace().len() < 2 {
+                std::thread::yield_now();
+            }
+            // The search's next steps queue, then the burst behind them.
+            for k in 2..6 {
+                let pool = &pool;
+                s.spawn(move || pool.run_idle(search(k), || ()));
+            }
+            while pool.state.lock().unwrap().waiting.len() < 4 {
+                std::thread::yield_now();
+            }
+            for g in 0..40 {
+                let pool = &pool;
+                s.spawn(move || {
+                    pool.run(
+                        Item {
+                            group: 1 + g,
+                            work: Work::Compile,
+                        },
+                        || (),
+                    )
+                });
+            }
+            while pool.state.lock().unwrap().waiting.len() < 44 {
+                std::thread::yield_now();
+            }
+            tx.send(()).unwrap();
+            tx.send(()).unwrap();
+        });
+        let started: Vec<Priority> = pool
+            .trace()
+            .iter()
+            .filter(|o| o.start)
+            .map(|o| o.priority)
+            .collect();
+        assert_eq!(started.len(), 2 + 4 + 40);
+        let first_idle_after_burst = 2 + started[2..].iter().position(|p| *p == Priority::Idle).unwrap();
+        assert_eq!(first_idle_after_burst, 42, "the 40 judged first: {started:?}");
+        // Idle work never took a slot while judging waited: checked on the
+        // whole trace, not on times.
+        assert!(started[42..].iter().all(|p| *p == Priority::Idle));
     }
 
     /// Holds every slot of `pool` while `waiters` items queue behind

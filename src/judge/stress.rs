@@ -15,16 +15,18 @@
 //! still fails with the same verdict, and starts again until no candidate
 //! helps or a cap on runs or time is hit. No command-line knowledge here.
 
-use crate::judge::grading::{Judge, TestResult};
+use crate::judge::grading::{Counterexample, Judge, TestResult};
 use crate::judge::submission::Program;
 use crate::puzzle::boards::{BoardGen, Shape};
+use crate::puzzle::checker::Reason;
 use crate::puzzle::generate::{Span, construct};
 use crate::puzzle::sim::{Board, HEIGHT, MAX_COLOUR, Puzzle, WIDTH};
+use crate::puzzle::solver::format_moves;
 use crate::puzzle::solver::solve;
 use crate::puzzle::verdict::Verdict;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// What goes wrong on the judge's side (never the submission's fault).
@@ -184,15 +186,17 @@ pub struct Search {
     pub elapsed: Duration,
 }
 
-/// Tests boards `0, 1, 2, ...` on `jobs` threads until the budget is spent or
-/// a board fails. Boards are claimed in index order, so when a failure at `f`
-/// is reported every board below `f` was tested and passed; a judge error on
-/// a board below the first failure is returned as the error.
+/// Tests boards `0, 1, 2, ...` on `jobs` threads until the budget is spent,
+/// `spent()` says so, or a board fails. Boards are claimed in index order,
+/// so when a failure at `f` is reported every board below `f` was tested
+/// and passed (or was one of the `excluded` puzzles, never run); a judge
+/// error on a board below the first failure is returned as the error.
 /// `on_board(index, puzzle)` is called after each tested board.
-pub fn search(
+fn search(
     spec: &BoardSpec,
     budget: Budget,
     jobs: usize,
+    limits: &Bounds,
     test: &(dyn Fn(usize, &Puzzle) -> Result<TestResult, StressError> + Sync),
     on_board: &(dyn Fn(usize, &Puzzle) + Sync),
 ) -> Result<Search, StressError> {
@@ -209,7 +213,7 @@ pub fn search(
                     let over = match budget {
                         Budget::Count(c) => next.load(Ordering::SeqCst) >= c,
                         Budget::Time(t) => start.elapsed() >= t,
-                    };
+                    } || limits.spent().is_some();
                     if over {
                         break;
                     }
@@ -218,7 +222,10 @@ pub fn search(
                         break;
                     }
                     let puzzle = board(spec, i);
-                    let result = test(i, &puzzle);
+                    if limits.excluded.contains(&puzzle) {
+                        continue;
+                    }
+                    let result = limits.metered(test(i, &puzzle));
                     tried.fetch_add(1, Ordering::SeqCst);
                     on_board(i, &puzzle);
                     let bad = match result {
@@ -394,18 +401,21 @@ pub fn candidates(p: &Puzzle) -> Vec<Puzzle> {
 }
 
 /// Shrinks a failing puzzle: the smallest puzzle (in the order of [`size`])
-/// reachable by single candidate steps on which `test` still gives `verdict`.
-/// `test` errors (a judge failure on a candidate) abort shrinking.
-pub fn shrink(
+/// reachable by single candidate steps on which `test` still gives `verdict`,
+/// never one of `bounds.excluded`. `test` errors (a judge failure on a
+/// candidate) abort shrinking.
+fn shrink(
     puzzle: Puzzle,
     outcome: TestResult,
     limits: ShrinkLimits,
+    bounds: &Bounds,
     test: &mut dyn FnMut(&Puzzle) -> Result<TestResult, StressError>,
 ) -> Result<Shrunk, StressError> {
     let start = Instant::now();
     let verdict = outcome.verdict;
     let (mut best, mut best_outcome) = (puzzle, outcome);
-    let mut seen: FxHashMap<Puzzle, bool> = FxHashMap::default();
+    // The excluded puzzles count as tried: never run, never chosen.
+    let mut seen: FxHashMap<Puzzle, bool> = bounds.excluded.iter().map(|p| (*p, false)).collect();
     let (mut runs, mut steps, mut cap_hit) = (0, 0, None);
     'outer: loop {
         for cand in candidates(&best) {
@@ -420,8 +430,12 @@ pub fn shrink(
                 cap_hit = Some("time");
                 break 'outer;
             }
+            if let Some(what) = bounds.spent() {
+                cap_hit = Some(what);
+                break 'outer;
+            }
             runs += 1;
-            let o = test(&cand)?;
+            let o = bounds.metered(test(&cand))?;
             let same = o.verdict == verdict;
             seen.insert(cand, same);
             if same {
@@ -441,6 +455,204 @@ pub fn shrink(
         cap_hit,
         elapsed: start.elapsed(),
     })
+}
+
+/// What one counterexample search may spend, and the puzzles it never
+/// shows: what [`search`] and [`shrink`] both watch.
+struct Bounds<'a> {
+    /// Most runs in all.
+    runs: usize,
+    /// Most CPU time of the program in all, ms.
+    cpu_ms: u64,
+    /// Runs made so far.
+    ran: AtomicUsize,
+    /// The program's CPU time so far, ms.
+    used_ms: AtomicU64,
+    /// Puzzles never run nor shown (the package's tests).
+    excluded: &'a FxHashSet<Puzzle>,
+}
+
+impl Bounds<'_> {
+    /// Which bound is spent, if one is.
+    fn spent(&self) -> Option<&'static str> {
+        if self.ran.load(Ordering::SeqCst) >= self.runs {
+            Some("runs")
+        } else if self.used_ms.load(Ordering::SeqCst) >= self.cpu_ms {
+            Some("cpu")
+        } else {
+            None
+        }
+    }
+
+    /// Counts a run and its CPU time.
+    fn metered(&self, r: Result<TestResult, StressError>) -> Result<TestResult, StressError> {
+        self.ran.fetch_add(1, Ordering::SeqCst);
+        if let Ok(o) = &r {
+            self.used_ms.fetch_add(o.time_ms.max(1), Ordering::SeqCst);
+        }
+        r
+    }
+}
+
+/// The boards a counterexample search tries where nothing else is asked
+/// (serve, `grade --counterexamples`): `stress`'s defaults (seed 1, 1 to 5
+/// moves, up to 20 blocks), so `mayan-judge stress` on the same program
+/// finds the same board.
+pub const DEFAULT_BOARDS: BoardSpec = BoardSpec {
+    seed: 1,
+    moves: Span { lo: 1, hi: 5 },
+    max_blocks: 20,
+};
+
+/// Runs one counterexample search makes at most by default: the
+/// wrong-answer reference programs need at most 113 (`stress --jobs 1`).
+pub const DEFAULT_RUNS: usize = 400;
+
+/// The program's CPU time one search spends at most by default.
+pub const DEFAULT_CPU: Duration = Duration::from_secs(10);
+
+/// What a counterexample search may spend.
+#[derive(Clone, Copy, Debug)]
+pub struct Effort {
+    /// Which boards to try before one fails.
+    pub boards: Budget,
+    /// Caps on shrinking alone.
+    pub shrink: ShrinkLimits,
+    /// Most runs of the program in all, searching and shrinking.
+    pub runs: usize,
+    /// Most CPU time of the program in all (the runs' CPU times summed).
+    pub cpu: Duration,
+}
+
+impl Effort {
+    /// At most `runs` runs and `cpu` of the program's CPU time in all,
+    /// whatever the wall time (a search that waits for slots).
+    pub fn bounded(runs: usize, cpu: Duration) -> Effort {
+        Effort {
+            boards: Budget::Count(runs),
+            shrink: ShrinkLimits {
+                runs,
+                time: Duration::MAX,
+            },
+            runs,
+            cpu,
+        }
+    }
+}
+
+/// A failing board and its shrunk form.
+#[derive(Clone, Debug)]
+pub struct Found {
+    /// The first failing board of the search.
+    pub failure: Failure,
+    /// The smallest board shrinking reached from it.
+    pub shrunk: Shrunk,
+}
+
+/// What [`find_counterexample`] found.
+#[derive(Debug)]
+pub struct Hunt {
+    /// Boards the search tested.
+    pub tried: usize,
+    /// The search's own account (time taken).
+    pub elapsed: Duration,
+    /// Runs of the program in all.
+    pub runs: usize,
+    /// The program's CPU time in all, ms.
+    pub cpu_ms: u64,
+    /// The counterexample, if a board failed.
+    pub found: Option<Found>,
+}
+
+/// THE counterexample search (`stress`, `serve` and `grade
+/// --counterexamples` all call it): boards of `spec` in order until one
+/// fails ([`search`], on `jobs` threads), then that board shrunk while it
+/// fails the same way ([`shrink`]), within `effort`, never running nor
+/// choosing a puzzle of `excluded` (the package's tests: a counterexample
+/// gives no hidden test away). `test(index, puzzle)` runs the prepared
+/// program once (e.g. [`Tester::test`], through a pool's slot);
+/// `on_board` is called after each board of the search, `on_failure` once
+/// a board fails, before shrinking.
+pub fn find_counterexample(
+    spec: &BoardSpec,
+    effort: Effort,
+    excluded: &FxHashSet<Puzzle>,
+    jobs: usize,
+    test: &(dyn Fn(usize, &Puzzle) -> Result<TestResult, StressError> + Sync),
+    on_board: &(dyn Fn(usize, &Puzzle) + Sync),
+    on_failure: &dyn Fn(&Failure),
+) -> Result<Hunt, StressError> {
+    let bounds = Bounds {
+        runs: effort.runs,
+        cpu_ms: u64::try_from(effort.cpu.as_millis()).unwrap_or(u64::MAX),
+        ran: AtomicUsize::new(0),
+        used_ms: AtomicU64::new(0),
+        excluded,
+    };
+    let searched = search(spec, effort.boards, jobs, &bounds, test, on_board)?;
+    let found = match searched.failure {
+        None => None,
+        Some(failure) => {
+            on_failure(&failure);
+            let index = failure.index;
+            let shrunk = shrink(
+                failure.puzzle,
+                failure.outcome.clone(),
+                effort.shrink,
+                &bounds,
+                &mut |p| test(index, p),
+            )?;
+            Some(Found { failure, shrunk })
+        }
+    };
+    Ok(Hunt {
+        tried: searched.tried,
+        elapsed: searched.elapsed,
+        runs: bounds.ran.into_inner(),
+        cpu_ms: bounds.used_ms.into_inner(),
+        found,
+    })
+}
+
+/// Most bytes of a program's output kept with a counterexample.
+const OUTPUT_KEPT: usize = 4096;
+
+impl Counterexample {
+    /// The stored form of a hunt's counterexample (`None`: none found).
+    pub fn of(hunt: &Hunt) -> Option<Counterexample> {
+        let found = hunt.found.as_ref()?;
+        let o = &found.shrunk.outcome;
+        let mut output = String::from_utf8_lossy(&o.transcript.stdout).into_owned();
+        if output.len() > OUTPUT_KEPT {
+            let mut cut = OUTPUT_KEPT;
+            while !output.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            output.truncate(cut);
+            output.push_str("\n...");
+        }
+        let mut result = TestResult {
+            test: "counterexample".into(),
+            points: 0,
+            transcript: Default::default(),
+            ..o.clone()
+        };
+        result.input = found.shrunk.puzzle.to_text();
+        Some(Counterexample {
+            result,
+            output,
+            answer: format_moves(o.transcript.reference.solution()),
+            boards: hunt.tried,
+            runs: hunt.runs,
+            cpu_ms: hunt.cpu_ms,
+        })
+    }
+
+    /// The checker's reason, as data (`None`: the run failed before its
+    /// output was checked: a runtime error, a time limit).
+    pub fn reason(&self) -> Option<&Reason> {
+        self.result.judgement.as_ref().map(|j| &j.reason)
+    }
 }
 
 #[cfg(test)]
@@ -484,6 +696,16 @@ mod tests {
         assert!(solvable >= 10, "{solvable}");
     }
 
+    fn bounds(excluded: &FxHashSet<Puzzle>) -> Bounds<'_> {
+        Bounds {
+            runs: usize::MAX,
+            cpu_ms: u64::MAX,
+            ran: AtomicUsize::new(0),
+            used_ms: AtomicU64::new(0),
+            excluded,
+        }
+    }
+
     fn outcome(verdict: Verdict) -> TestResult {
         TestResult {
             verdict,
@@ -516,16 +738,90 @@ mod tests {
             runs: 2000,
             time: Duration::from_secs(60),
         };
-        let a = shrink(start, outcome(Verdict::WrongAnswer), limits, &mut fake).unwrap();
+        let none = FxHashSet::default();
+        let open = bounds(&none);
+        let a = shrink(start, outcome(Verdict::WrongAnswer), limits, &open, &mut fake).unwrap();
         assert_eq!(a.outcome.verdict, Verdict::WrongAnswer);
         assert_eq!(a.puzzle.board.block_count(), 2);
         assert_eq!(a.puzzle.n, 1);
         assert!(a.cap_hit.is_none());
-        let b = shrink(start, outcome(Verdict::WrongAnswer), limits, &mut fake).unwrap();
+        let b = shrink(start, outcome(Verdict::WrongAnswer), limits, &open, &mut fake).unwrap();
         assert_eq!(a.puzzle, b.puzzle);
         let capped = ShrinkLimits { runs: 3, ..limits };
-        let c = shrink(start, outcome(Verdict::WrongAnswer), capped, &mut fake).unwrap();
+        let c = shrink(
+            start,
+            outcome(Verdict::WrongAnswer),
+            capped,
+            &bounds(&none),
+            &mut fake,
+        )
+        .unwrap();
         assert_eq!((c.runs, c.cap_hit), (3, Some("runs")));
+    }
+
+    /// A fake submission: WA whenever colour 3 holds at least two blocks.
+    fn colour_three_twice(_: usize, p: &Puzzle) -> Result<TestResult, StressError> {
+        let v = if p.board.colour_counts()[3] >= 2 {
+            Verdict::WrongAnswer
+        } else {
+            Verdict::Accepted
+        };
+        Ok(TestResult {
+            time_ms: 10,
+            ..outcome(v)
+        })
+    }
+
+    /// The search of [`find_counterexample`] on one thread, nothing observed.
+    fn hunt(
+        effort: Effort,
+        excluded: &FxHashSet<Puzzle>,
+        test: &(dyn Fn(usize, &Puzzle) -> Result<TestResult, StressError> + Sync),
+    ) -> Hunt {
+        find_counterexample(&spec(11), effort, excluded, 1, test, &|_, _| (), &|_| ()).unwrap()
+    }
+
+    #[test]
+    fn a_counterexample_is_never_one_of_the_excluded_puzzles() {
+        let effort = Effort::bounded(5000, Duration::from_secs(3600));
+        let none = FxHashSet::default();
+        let smallest = hunt(effort, &none, &colour_three_twice)
+            .found
+            .expect("a failure")
+            .shrunk
+            .puzzle;
+        assert_eq!(smallest.board.block_count(), 2);
+        // The package holds that very board: another one is shown.
+        let excluded: FxHashSet<Puzzle> = [smallest].into_iter().collect();
+        let other = hunt(effort, &excluded, &colour_three_twice);
+        let shown = Counterexample::of(&other).unwrap();
+        let other = other.found.expect("a failure").shrunk.puzzle;
+        assert_ne!(other, smallest);
+        assert!(other.board.colour_counts()[3] >= 2);
+        assert_eq!(Puzzle::parse(shown.result.input.as_bytes()).unwrap(), other);
+    }
+
+    #[test]
+    fn a_counterexample_search_stops_at_its_runs_and_its_cpu_time() {
+        let none = FxHashSet::default();
+        let passes = |_: usize, _: &Puzzle| {
+            Ok(TestResult {
+                time_ms: 10,
+                ..outcome(Verdict::Accepted)
+            })
+        };
+        let h = hunt(Effort::bounded(30, Duration::from_secs(3600)), &none, &passes);
+        assert_eq!((h.runs, h.found.is_none()), (30, true));
+        let h = hunt(Effort::bounded(1000, Duration::from_millis(100)), &none, &passes);
+        assert_eq!((h.runs, h.cpu_ms), (10, 100), "10 runs of 10 ms");
+        // Shrinking shares the bounds: a failure found at the last run is
+        // not shrunk past them.
+        let h = hunt(
+            Effort::bounded(60, Duration::from_secs(3600)),
+            &none,
+            &colour_three_twice,
+        );
+        assert!(h.runs <= 60, "{}", h.runs);
     }
 
     #[test]

@@ -17,9 +17,10 @@
 //! already drawn (same test, same moves) is a link to it.
 
 use super::ReportFormat;
+use super::analysis::{Analysis, Input, analyse};
 use super::words;
 use crate::i18n::{Arg, Locale};
-use crate::judge::grading::{GradeReport, SubmissionReport, TestResult};
+use crate::judge::grading::{Counterexample, GradeReport, SubmissionReport, TestResult};
 use crate::puzzle::checker::Judgement;
 use crate::puzzle::sim::{Board, Dir, HEIGHT, Marks, Move, Puzzle, WIDTH, is_marked};
 use crate::puzzle::verdict::Verdict;
@@ -39,6 +40,9 @@ const FILL: [&str; 11] = [
 ];
 
 const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:1400px}\
+.side{display:flex;gap:2em;flex-wrap:wrap}.analysis .figure{display:flex;flex-wrap:wrap;gap:1em;align-items:flex-start}\
+.analysis .figure .chart{flex:1 1 22em;min-width:0;max-width:44em}.analysis svg.chart{width:100%;height:auto}\
+.analysis .figure .table{flex:1 1 16em;min-width:0;overflow-x:auto}\
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left}\
 .grid td.v{text-align:center;padding:0}.grid td.v a{display:block;padding:.2em .4em;text-decoration:none;color:inherit}\
 .AC{color:#1a7f37}.AC.v{background:#e6f4ea}.bad{color:#b00020;font-weight:bold}.bad.v{background:#fde7e9}\
@@ -402,6 +406,9 @@ fn section(report: &GradeReport, i: usize, s: &SubmissionReport, shared: &mut Sh
         let j = report.tests.iter().position(|n| *n == t.test).unwrap_or(0);
         b.push_str(&failed_test(i, j, s, t, shared));
     }
+    if let Some(c) = &s.counterexample {
+        b.push_str(&counterexample_section(c, l));
+    }
     b.push_str("</section>");
     b
 }
@@ -555,6 +562,305 @@ pub fn replay_sections_in(report: &GradeReport, l: Locale) -> String {
     body
 }
 
+/// A failing program's counterexample, as a section (the online judge's
+/// submission page, and each failing student's section of `grade --html
+/// --counterexamples`): the board drawn, the verdict and the checker's
+/// reason, the program's output, then its legal moves replayed beside the
+/// smallest solution replayed. The page gives the board definitions
+/// ([`board_defs`]) and the style.
+pub fn counterexample_section(c: &Counterexample, l: Locale) -> String {
+    let t = &c.result;
+    let Ok(puzzle) = Puzzle::parse(t.input.as_bytes()) else {
+        return String::new();
+    };
+    let found = say(
+        l,
+        "cx-found",
+        &[
+            ("n", puzzle.n.to_string()),
+            ("blocks", puzzle.board.block_count().to_string()),
+            ("boards", c.boards.to_string()),
+            ("runs", c.runs.to_string()),
+        ],
+    );
+    let mut b = format!(
+        "<section class=\"test counterexample\"><h3>{} <span class=\"bad\">{}</span></h3>\
+         <p class=\"reason\">{}</p><p>{}</p>{}",
+        esc(&l.t("cx-heading")),
+        t.verdict,
+        esc(&words::test_reason(l, t)),
+        esc(&found),
+        figure(svg_board(&puzzle.board, None, None), &l.t("cx-board"))
+    );
+    let output = if c.output.trim().is_empty() {
+        l.t("cx-nothing")
+    } else {
+        c.output.clone()
+    };
+    let _ = write!(
+        b,
+        "<div class=\"moves\"><div>{}<pre>{}</pre></div><div>{}<pre>{}</pre></div><div>{}<pre>{}</pre></div></div>",
+        esc(&l.t("cx-input")),
+        esc(&t.input),
+        esc(&l.t("cx-output")),
+        esc(&output),
+        esc(&l.t("cx-smallest")),
+        esc(&c.answer)
+    );
+    b.push_str(&counterexample_replays(&puzzle, t, l));
+    b.push_str("</section>");
+    b
+}
+
+/// The program's legal moves replayed beside the smallest solution.
+fn counterexample_replays(puzzle: &Puzzle, t: &TestResult, l: Locale) -> String {
+    let mut b = format!("<div class=\"side\"><div><h4>{}</h4>", esc(&l.t("cx-their-moves")));
+    match t.judgement.as_ref().filter(|j| !j.moves.is_empty()) {
+        Some(j) => b.push_str(&replay(puzzle, &j.moves, j.first_wrong_move, l)),
+        None => {
+            let _ = write!(b, "<p>{}</p>", esc(&l.t("cx-no-legal-move")));
+        }
+    }
+    let _ = write!(b, "</div><div><h4>{}</h4>", esc(&l.t("cx-smallest")));
+    match t.judgement.as_ref().map(|j| j.reference.solution()) {
+        Some(Some(m)) if !m.is_empty() => b.push_str(&replay(puzzle, m, None, l)),
+        Some(_) => {
+            let _ = write!(b, "<p>{}</p>", esc(&l.t("cx-no-solution")));
+        }
+        None => {
+            let _ = write!(b, "<p>{}</p>", esc(&l.t("cx-failed-before-check")));
+        }
+    }
+    b.push_str("</div></div>");
+    b
+}
+
+/// The teacher's analysis of a class (`/admin/analysis`, and the section
+/// of a contest's HTML report), in `l`'s language: each figure as a chart
+/// (SVG, [`super::chart`]) beside a table of the same figures.
+pub fn analysis_section(a: &Analysis, l: Locale) -> String {
+    use super::chart::{Chart, Series, bars};
+    let t = |id: &str| l.t(id);
+    let mut b = format!(
+        "<section class=\"analysis\" id=\"analysis\"><p>{}</p>",
+        esc(&l.text(
+            "analysis-summary",
+            &[
+                ("contestants", Arg::from(a.contestants)),
+                ("submissions", Arg::from(a.submissions)),
+            ],
+        ))
+    );
+    // Pass rate and separation per test, grouped where the package groups.
+    let labels: Vec<String> = a.tests.iter().map(|f| f.test.clone()).collect();
+    let (pass, sep) = (t("analysis-pass-rate"), t("analysis-separation"));
+    let chart = bars(&Chart {
+        title: &t("analysis-pass-title"),
+        y: "%",
+        labels: labels.clone(),
+        series: vec![Series {
+            name: &pass,
+            values: a.tests.iter().map(|f| f.rate).collect(),
+        }],
+    });
+    let mut rows = String::new();
+    for f in &a.tests {
+        let _ = write!(
+            rows,
+            "<tr><td>{}</td><td>{}</td><td>{}/{}</td><td>{:.0}%</td><td>{:+.0}</td></tr>",
+            esc(&f.test),
+            esc(f.group.as_deref().unwrap_or("")),
+            f.passed,
+            f.of,
+            f.rate,
+            f.separation
+        );
+    }
+    let head = [
+        t("analysis-test"),
+        t("analysis-group"),
+        t("analysis-passed"),
+        pass.clone(),
+        sep,
+    ];
+    b.push_str(&figure_and_table(
+        "pass",
+        &t("analysis-pass-title"),
+        &chart,
+        &head,
+        &rows,
+    ));
+    b.push_str(&format!(
+        "<p class=\"note\">{}</p>",
+        esc(&t("analysis-separation-note"))
+    ));
+    // Verdicts per test, stacked.
+    let codes: Vec<String> = {
+        let mut c: Vec<String> = a.tests.iter().flat_map(|f| f.verdicts.keys().cloned()).collect();
+        c.sort();
+        c.dedup();
+        c
+    };
+    let chart = bars(&Chart {
+        title: &t("analysis-verdicts-title"),
+        y: &t("analysis-contestants"),
+        labels,
+        series: codes
+            .iter()
+            .map(|c| Series {
+                name: c,
+                values: a
+                    .tests
+                    .iter()
+                    .map(|f| *f.verdicts.get(c).unwrap_or(&0) as f64)
+                    .collect(),
+            })
+            .collect(),
+    });
+    let mut rows = String::new();
+    for f in &a.tests {
+        let _ = write!(rows, "<tr><td>{}</td>", esc(&f.test));
+        for c in &codes {
+            let _ = write!(rows, "<td>{}</td>", f.verdicts.get(c).unwrap_or(&0));
+        }
+        rows.push_str("</tr>");
+    }
+    let head: Vec<String> = std::iter::once(t("analysis-test"))
+        .chain(codes.iter().cloned())
+        .collect();
+    b.push_str(&figure_and_table(
+        "verdicts",
+        &t("analysis-verdicts-title"),
+        &chart,
+        &head,
+        &rows,
+    ));
+    b.push_str(&scores_and_time(a, l));
+    b.push_str(&rules_figure(a, l));
+    b.push_str("</section>");
+    b
+}
+
+/// The score bands and the timeline, each a chart beside its table.
+fn scores_and_time(a: &Analysis, l: Locale) -> String {
+    use super::chart::{Chart, Series, lines};
+    let t = |id: &str| l.t(id);
+    let labels: Vec<String> = a.scores.iter().map(|s| format!("{}-{}", s.lo, s.hi)).collect();
+    let counts: Vec<usize> = a.scores.iter().map(|s| s.count).collect();
+    let words = ("analysis-scores-title", "analysis-score", "analysis-contestants");
+    let mut b = counts_figure("scores", l, words, &labels, &counts);
+    let clock = |secs: i64| {
+        time::OffsetDateTime::from_unix_timestamp(secs)
+            .map(|d| format!("{:02}:{:02}", d.hour(), d.minute()))
+            .unwrap_or_default()
+    };
+    let labels: Vec<String> = a.timeline.iter().map(|p| clock(p.start)).collect();
+    let (subs, firsts) = (t("analysis-submissions"), t("analysis-first-accepted"));
+    let chart = lines(&Chart {
+        title: &t("analysis-time-title"),
+        y: &subs,
+        labels: labels.clone(),
+        series: vec![
+            Series {
+                name: &subs,
+                values: a.timeline.iter().map(|p| p.submissions as f64).collect(),
+            },
+            Series {
+                name: &firsts,
+                values: a.timeline.iter().map(|p| p.first_accepted as f64).collect(),
+            },
+        ],
+    });
+    let rows: String = a
+        .timeline
+        .iter()
+        .map(|p| {
+            format!(
+                "<tr><td>{}–{} UTC</td><td>{}</td><td>{}</td></tr>",
+                clock(p.start),
+                clock(p.end),
+                p.submissions,
+                p.first_accepted
+            )
+        })
+        .collect();
+    let head = [t("analysis-period"), subs, firsts];
+    b.push_str(&figure_and_table(
+        "time",
+        &t("analysis-time-title"),
+        &chart,
+        &head,
+        &rows,
+    ));
+    b
+}
+
+/// The rules the counterexamples break, most broken first.
+fn rules_figure(a: &Analysis, l: Locale) -> String {
+    let t = |id: &str| l.t(id);
+    if a.rules.is_empty() {
+        return format!(
+            "<h3 id=\"rules\">{}</h3><p>{}</p>",
+            esc(&t("analysis-rules-title")),
+            esc(&t("analysis-rules-none"))
+        );
+    }
+    let labels: Vec<String> = a
+        .rules
+        .iter()
+        .map(|r| t(&format!("analysis-rule-{}", r.kind)))
+        .collect();
+    let counts: Vec<usize> = a.rules.iter().map(|r| r.count).collect();
+    let words = (
+        "analysis-rules-title",
+        "analysis-rule",
+        "analysis-counterexamples",
+    );
+    counts_figure("rules", l, words, &labels, &counts)
+}
+
+/// One count per label, as bars beside their table; `words`: the ids of
+/// the title, the labels' heading and the counts' unit.
+fn counts_figure(
+    id: &str,
+    l: Locale,
+    words: (&str, &str, &str),
+    labels: &[String],
+    counts: &[usize],
+) -> String {
+    use super::chart::{Chart, Series, bars};
+    let (title, unit) = (l.t(words.0), l.t(words.2));
+    let chart = bars(&Chart {
+        title: &title,
+        y: &unit,
+        labels: labels.to_vec(),
+        series: vec![Series {
+            name: &unit,
+            values: counts.iter().map(|&c| c as f64).collect(),
+        }],
+    });
+    let rows: String = labels
+        .iter()
+        .zip(counts)
+        .map(|(l, c)| format!("<tr><td>{}</td><td>{c}</td></tr>", esc(l)))
+        .collect();
+    figure_and_table(id, &title, &chart, &[l.t(words.1), unit], &rows)
+}
+
+/// A heading, then a chart and the table of its figures side by side
+/// (one above the other on a narrow screen).
+fn figure_and_table<S: AsRef<str>>(id: &str, title: &str, chart: &str, head: &[S], rows: &str) -> String {
+    let head: String = head
+        .iter()
+        .map(|h| format!("<th>{}</th>", esc(h.as_ref())))
+        .collect();
+    format!(
+        "<h3 id=\"{id}\">{}</h3><div class=\"figure\"><div class=\"chart\">{chart}</div>\
+         <div class=\"table\"><table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div></div>",
+        esc(title)
+    )
+}
+
 impl Html {
     /// A grading session's page in a language (the teacher's report in
     /// Chinese: `grade --html --locale zh-CN`, the contest's in `serve`).
@@ -611,6 +917,10 @@ impl Html {
         }
         body.push_str(&sections);
         body.push_str(&references(report, &shared));
+        if report.contest.is_some() {
+            let _ = write!(body, "<h2>{}</h2>", esc(&l.t("analysis-heading")));
+            body.push_str(&analysis_section(&analyse(&Input::of_report(report)), l));
+        }
         page(&format!("mayan-judge: {}", report.problem), &body, l)
     }
 }

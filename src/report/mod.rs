@@ -5,6 +5,8 @@
 //! spreadsheet, `html` to look at a verdict. Files are written atomically,
 //! so a crash or Ctrl-C never leaves half a report.
 
+pub mod analysis;
+pub mod chart;
 mod csv;
 mod html;
 mod json;
@@ -15,7 +17,9 @@ mod text;
 pub mod words;
 
 pub use csv::{Csv, FinalGrade, Gradebook, gradebook};
-pub use html::{Html, board_defs, replay_sections, replay_sections_in, svg_board};
+pub use html::{
+    Html, analysis_section, board_defs, counterexample_section, replay_sections, replay_sections_in, svg_board,
+};
 pub use json::Json;
 pub use junit::Junit;
 pub use markdown::Markdown;

@@ -238,6 +238,64 @@ pub fn status(app: &App, viewer: &User, s: &SubmissionRow) -> (String, &'static 
     }
 }
 
+/// What a viewer sees of a submission's counterexample.
+#[derive(Debug)]
+pub enum CounterexampleShown {
+    /// Nothing: the submission did not fail in a way searched for, the
+    /// search is off, or the feedback table hides it from this viewer.
+    Nothing,
+    /// Being searched for (or waiting for its turn).
+    Searching,
+    /// None found within the bounds.
+    NoneFound,
+    /// The smallest failing board found.
+    Found(Box<crate::judge::grading::Counterexample>),
+}
+
+impl CounterexampleShown {
+    /// As the API and `/events` write it: `null`, or its `state`
+    /// (`searching`, `none`, `found`) and, once found, the board, the
+    /// verdict, the program's output, the checker's reason (in words and
+    /// as data), the program's legal moves and the smallest solution.
+    pub fn json(&self) -> serde_json::Value {
+        use serde_json::json;
+        match self {
+            CounterexampleShown::Nothing => serde_json::Value::Null,
+            CounterexampleShown::Searching => json!({ "state": "searching" }),
+            CounterexampleShown::NoneFound => json!({ "state": "none" }),
+            CounterexampleShown::Found(c) => {
+                let j = c.result.judgement.as_ref();
+                json!({
+                    "state": "found", "board": c.result.input, "verdict": c.result.verdict,
+                    "output": c.output, "reason": c.result.reason, "reason_data": c.reason(),
+                    "moves": j.map(|j| crate::puzzle::solver::format_moves(Some(&j.moves))),
+                    "smallest_solution": c.answer, "boards": c.boards, "runs": c.runs, "cpu_ms": c.cpu_ms,
+                })
+            }
+        }
+    }
+}
+
+/// The counterexample of a judged submission as `viewer` may see it: the
+/// feedback table's `counterexample` column (`App::shown`).
+pub fn counterexample(app: &App, viewer: &User, s: &SubmissionRow) -> Result<CounterexampleShown, Refusal> {
+    let failing = s.state == "done"
+        && s.verdict
+            .as_deref()
+            .is_some_and(|v| super::queue::SEARCHED_VERDICTS.contains(&v));
+    if !failing || !app.contest.counterexamples.search || !app.shown(viewer).counterexample {
+        return Ok(CounterexampleShown::Nothing);
+    }
+    Ok(match app.db.counterexample(s.id)? {
+        None => CounterexampleShown::Searching,
+        Some(None) => CounterexampleShown::NoneFound,
+        Some(Some(json)) => match serde_json::from_str(&json) {
+            Ok(c) => CounterexampleShown::Found(Box::new(c)),
+            Err(_) => CounterexampleShown::NoneFound,
+        },
+    })
+}
+
 /// A submission the viewer may see (theirs; any for the teacher), with its
 /// source and report; anything else is "not found".
 pub fn visible_submission(

@@ -158,6 +158,7 @@ fn submission_json(app: &App, viewer: &super::db::User, number: i64) -> Result<V
         "verdict": if done && shown.verdict { row.verdict.clone() } else { None },
         "score": if done && shown.score { row.score } else { None }, "max_score": row.max_score,
         "judgings": row.judgings, "tests": tests, "compile_error": compile_error,
+        "counterexample": actions::counterexample(app, viewer, &row)?.json(),
     }))
 }
 

@@ -79,6 +79,9 @@ pub struct ProblemInfo {
     pub title: String,
     /// Tests, in order.
     pub tests: Vec<String>,
+    /// Each test's group (what it exercises), where the package's scoring
+    /// groups it.
+    pub test_groups: Vec<Option<String>>,
     /// Most points.
     pub max_score: u32,
     /// CPU time limit, ms.
@@ -133,6 +136,8 @@ pub struct App {
     per_address: DefaultKeyedRateLimiter<IpAddr>,
     per_user: DefaultKeyedRateLimiter<i64>,
     submissions: DefaultKeyedRateLimiter<i64>,
+    /// The teacher's analysis, cached by the results' key.
+    pub analysis: super::analysis::Cache,
     /// The admission of password checks (one per core at a time: each
     /// argon2id check takes 19 MiB; fair between accounts).
     pub signins: Admission,
@@ -155,6 +160,9 @@ pub struct Shown {
     pub tests: ShownTests,
     /// The compiler's message of a compilation error.
     pub compile_error: bool,
+    /// The counterexample of a failing submission: the smallest board it
+    /// fails on, its output there, the checker's reason, the replays.
+    pub counterexample: bool,
 }
 
 /// Which tests a viewer sees.
@@ -176,10 +184,13 @@ impl Shown {
         time: true,
         tests: ShownTests::All,
         compile_error: true,
+        counterexample: true,
     };
 
-    /// What a contestant sees under `policy` while the contest runs.
-    pub fn of(policy: Feedback) -> Shown {
+    /// What a contestant sees under `policy` while the contest runs;
+    /// `counterexample_under_score`: contest.toml's
+    /// `[counterexamples] under_score`.
+    pub fn of(policy: Feedback, counterexample_under_score: bool) -> Shown {
         match policy {
             Feedback::AllTests => Shown::ALL,
             Feedback::FirstFailure => Shown {
@@ -192,6 +203,7 @@ impl Shown {
                 time: false,
                 tests: ShownTests::None,
                 compile_error: true,
+                counterexample: counterexample_under_score,
             },
             Feedback::NoneUntilEnd => Shown {
                 verdict: false,
@@ -199,6 +211,7 @@ impl Shown {
                 time: false,
                 tests: ShownTests::None,
                 compile_error: false,
+                counterexample: false,
             },
         }
     }
@@ -220,6 +233,7 @@ impl App {
         let problem = problem_info(&o.problem, &o.cases, &o.languages, &o.contest)?;
         let live = Arc::new(Live::default());
         let wake = Arc::new(Wake::default());
+        let counterexamples = o.contest.counterexamples;
         save_passwords(&o.contest, &new_passwords)?;
         if !o.quiet {
             print_start(&o, requeued, &new_passwords);
@@ -230,6 +244,7 @@ impl App {
             languages: o.languages.clone(),
             sandbox: o.sandbox,
             jobs: o.jobs,
+            counterexamples,
         };
         let work_dir = judging.start(&db, &live, &wake)?;
         let r = o.rates;
@@ -258,6 +273,7 @@ impl App {
             ))),
             signins: Admission::new(sign_in_cores(), sign_in_checks_admitted()),
             similar: Default::default(),
+            analysis: Default::default(),
         };
         Ok(Arc::new(app))
     }
@@ -285,7 +301,7 @@ impl App {
         if viewer.is_admin || self.contest.window.ended(super::now()) {
             Shown::ALL
         } else {
-            Shown::of(self.contest.feedback)
+            Shown::of(self.contest.feedback, self.contest.counterexamples.under_score)
         }
     }
 
@@ -495,6 +511,13 @@ fn problem_info(
         name: problem.config.name.clone(),
         title: problem.config.title.clone(),
         tests: cases.iter().map(|c| c.name.clone()).collect(),
+        test_groups: cases
+            .iter()
+            .map(|c| {
+                let groups = &problem.config.scoring.groups;
+                groups.iter().find(|g| g.matches(&c.name)).map(|g| g.name.clone())
+            })
+            .collect(),
         max_score: {
             let none: Vec<(&str, bool)> = cases.iter().map(|c| (c.name.as_str(), false)).collect();
             problem.config.scoring.score(&none).1
@@ -541,6 +564,7 @@ struct Judging {
     languages: LanguageTable,
     sandbox: Sandbox,
     jobs: usize,
+    counterexamples: super::contest::Counterexamples,
 }
 
 impl Judging {
@@ -564,6 +588,7 @@ impl Judging {
                     }
                 };
                 let _ = ready_tx.send(Ok(()));
+                let failed = Wake::default();
                 Workers {
                     grader: &grader,
                     sandbox: &self.sandbox,
@@ -574,6 +599,8 @@ impl Judging {
                     db: &db,
                     live: &live,
                     wake: &wake,
+                    counterexamples: self.counterexamples,
+                    failed: &failed,
                 }
                 .run(self.jobs);
             })

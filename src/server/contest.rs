@@ -332,9 +332,39 @@ pub struct ContestConfig {
     /// The contest's time zone: the UTC offset `start` is written with
     /// (UTC for an open practice).
     pub utc_offset: time::UtcOffset,
+    /// The search for failing submissions' counterexamples (`[counterexamples]`).
+    pub counterexamples: Counterexamples,
     /// The language of its pages (`language = "zh-CN"`); `None`: each
     /// browser's (`Accept-Language`), else English.
     pub language: Option<crate::i18n::Locale>,
+}
+
+/// `[counterexamples]` of contest.toml: whether the server searches for the
+/// smallest board a failing submission fails on, how much it may spend on
+/// each, and whether contestants see it under `feedback = "score"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Counterexamples {
+    /// Search at all (`search`, default on).
+    pub search: bool,
+    /// Most runs of one submission (`runs`).
+    pub runs: usize,
+    /// Most CPU time of one submission's runs, in all (`cpu_seconds`).
+    pub cpu: std::time::Duration,
+    /// Shown to contestants under `feedback = "score"` (`under_score`,
+    /// default off); always under `all-tests` and `first-failure`, never
+    /// under `none-until-end` before the end.
+    pub under_score: bool,
+}
+
+impl Default for Counterexamples {
+    fn default() -> Self {
+        Counterexamples {
+            search: true,
+            runs: crate::judge::stress::DEFAULT_RUNS,
+            cpu: crate::judge::stress::DEFAULT_CPU,
+            under_score: false,
+        }
+    }
 }
 
 /// What `Debug` shows of a password.
@@ -392,6 +422,7 @@ impl ContestConfig {
             dir: PathBuf::from("."),
             file: None,
             utc_offset: time::UtcOffset::UTC,
+            counterexamples: Counterexamples::default(),
             language: None,
         }
     }
@@ -623,7 +654,18 @@ struct RawContest {
     languages: Option<Spanned<Vec<String>>>,
     admin_password: Option<Spanned<String>>,
     penalty_minutes: Option<Spanned<u32>>,
+    counterexamples: Option<RawCounterexamples>,
     language: Option<Spanned<String>>,
+}
+
+/// The `[counterexamples]` table.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCounterexamples {
+    search: Option<bool>,
+    runs: Option<Spanned<usize>>,
+    cpu_seconds: Option<Spanned<f64>>,
+    under_score: Option<bool>,
 }
 
 /// A `[[contestant]]` table.
@@ -710,7 +752,36 @@ impl Doc<'_> {
                 .as_ref()
                 .and_then(|s| utc_offset(s.get_ref()))
                 .unwrap_or(time::UtcOffset::UTC),
+            counterexamples: self.counterexamples(raw.counterexamples.as_ref())?,
             language: self.language(raw.language.as_ref())?,
+        })
+    }
+
+    fn counterexamples(
+        &self,
+        raw: Option<&RawCounterexamples>,
+    ) -> Result<Counterexamples, ContestConfigError> {
+        let d = Counterexamples::default();
+        let Some(raw) = raw else { return Ok(d) };
+        let runs = match &raw.runs {
+            Some(r) if !(1..=100_000).contains(r.get_ref()) => {
+                return Err(self.error(r, "counterexamples.runs", "a number of runs from 1 to 100000"));
+            }
+            Some(r) => *r.get_ref(),
+            None => d.runs,
+        };
+        let cpu = match &raw.cpu_seconds {
+            Some(c) if !(c.get_ref().is_finite() && (0.1..=3600.0).contains(c.get_ref())) => {
+                return Err(self.error(c, "counterexamples.cpu_seconds", "seconds from 0.1 to 3600"));
+            }
+            Some(c) => std::time::Duration::from_secs_f64(*c.get_ref()),
+            None => d.cpu,
+        };
+        Ok(Counterexamples {
+            search: raw.search.unwrap_or(d.search),
+            runs,
+            cpu,
+            under_score: raw.under_score.unwrap_or(d.under_score),
         })
     }
 

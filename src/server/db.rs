@@ -208,6 +208,19 @@ const MIGRATIONS: &[M<'static>] = &[
     // A password the teacher reset on the page: the CSV's no longer
     // replaces it at a restart.
     M::up("ALTER TABLE users ADD COLUMN password_reset INTEGER NOT NULL DEFAULT 0;"),
+    // The search for a failing submission's counterexample, done once per
+    // judging (a rejudge searches again): `found` the counterexample's
+    // JSON, NULL when none was found within the bounds.
+    M::up(
+        "CREATE TABLE counterexamples (
+        submission_id INTEGER PRIMARY KEY REFERENCES submissions(id),
+        judgings INTEGER NOT NULL,
+        found TEXT,
+        runs INTEGER NOT NULL,
+        cpu_ms INTEGER NOT NULL,
+        searched INTEGER NOT NULL
+    );",
+    ),
 ];
 
 /// Sessions and API tokens one user keeps at most: a new one beyond
@@ -310,6 +323,23 @@ pub struct Claimed {
     pub file_name: String,
     /// The source.
     pub source: Vec<u8>,
+}
+
+/// A failing submission whose counterexample is to be searched for.
+#[derive(Clone, Debug)]
+pub struct ToSearch {
+    /// Row id.
+    pub id: i64,
+    /// Who submitted it.
+    pub user_id: i64,
+    /// Language name.
+    pub language: String,
+    /// File name.
+    pub file_name: String,
+    /// The source.
+    pub source: Vec<u8>,
+    /// The judging searched (a rejudge searches again).
+    pub judgings: i64,
 }
 
 /// What a judged submission stores.
@@ -945,6 +975,96 @@ impl Db {
                     posted: r.get(2)?,
                 })
             })?
+            .collect::<Result<_, _>>()?;
+        Ok(rows)
+    }
+
+    /// The next failing submission whose counterexample is to be searched
+    /// for (judged `WA`, `RE` or `TLE`, and not searched since its last
+    /// judging): each contestant's latest first, contestants in turn
+    /// (the earliest of those first).
+    pub fn next_search(&self) -> DbResult<Option<ToSearch>> {
+        let sql = "SELECT id, user_id, language, file_name, source, judgings FROM (
+                SELECT s.*, ROW_NUMBER() OVER (PARTITION BY s.user_id ORDER BY s.id DESC) AS k
+                FROM submissions s LEFT JOIN counterexamples c ON c.submission_id = s.id
+                WHERE s.state = 'done' AND s.verdict IN ('WA', 'RE', 'TLE')
+                  AND (c.judgings IS NULL OR c.judgings != s.judgings))
+            ORDER BY k, id LIMIT 1";
+        let conn = self.read();
+        let mut stmt = conn.prepare_cached(sql)?;
+        Ok(stmt
+            .query_row([], |r| {
+                Ok(ToSearch {
+                    id: r.get(0)?,
+                    user_id: r.get(1)?,
+                    language: r.get(2)?,
+                    file_name: r.get(3)?,
+                    source: r.get(4)?,
+                    judgings: r.get(5)?,
+                })
+            })
+            .optional()?)
+    }
+
+    /// Stores what the search for a submission's counterexample found
+    /// (`found`: its JSON, `None`: nothing within the bounds), for the
+    /// judging it searched.
+    pub fn store_counterexample(
+        &self,
+        s: &ToSearch,
+        found: Option<&str>,
+        runs: usize,
+        cpu_ms: u64,
+        now: i64,
+    ) -> DbResult<()> {
+        block(|| -> DbResult<_> {
+            self.conn().execute(
+                "INSERT OR REPLACE INTO counterexamples (submission_id, judgings, found, runs, cpu_ms, searched) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![s.id, s.judgings, found, runs as i64, cpu_ms as i64, now],
+            )?;
+            Ok(())
+        })
+    }
+
+    /// The search's result for a submission's latest judging: `None` when
+    /// not searched (yet); `Some(None)` when nothing was found; else the
+    /// counterexample's JSON.
+    pub fn counterexample(&self, id: i64) -> DbResult<Option<Option<String>>> {
+        Ok(self
+            .read()
+            .query_row(
+                "SELECT c.found FROM counterexamples c JOIN submissions s ON s.id = c.submission_id \
+                 WHERE c.submission_id = ?1 AND c.judgings = s.judgings",
+                [id],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    /// A key that changes whenever a stored result does (a judging, a
+    /// rejudge's, a counterexample search): the analysis's cache key.
+    pub fn results_key(&self) -> DbResult<(i64, i64, i64, i64)> {
+        Ok(self.read().query_row(
+            "SELECT (SELECT COUNT(*) FROM submissions WHERE state = 'done'), \
+                    (SELECT COALESCE(MAX(judged), 0) FROM submissions), \
+                    (SELECT COALESCE(SUM(judgings), 0) FROM submissions), \
+                    (SELECT COUNT(*) FROM counterexamples)",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )?)
+    }
+
+    /// Every counterexample found for a submission's latest judging:
+    /// (submission, contestant, JSON), oldest first.
+    pub fn counterexamples(&self) -> DbResult<Vec<(i64, i64, String)>> {
+        let conn = self.read();
+        let mut stmt = conn.prepare_cached(
+            "SELECT s.id, s.user_id, c.found FROM counterexamples c JOIN submissions s ON s.id = c.submission_id \
+             WHERE c.judgings = s.judgings AND c.found IS NOT NULL ORDER BY s.id",
+        )?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
             .collect::<Result<_, _>>()?;
         Ok(rows)
     }

@@ -17,6 +17,14 @@ pub enum Event {
         /// Its contestant (only they, and the teacher, hear of it).
         user_id: i64,
     },
+    /// The search for a failing submission's counterexample ended (found
+    /// one or not).
+    Counterexample {
+        /// The submission.
+        id: i64,
+        /// Its contestant (only they, and the teacher, hear of it).
+        user_id: i64,
+    },
     /// A submission was judged: the ranking may have changed.
     Ranking,
     /// A new announcement.

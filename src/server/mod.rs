@@ -19,6 +19,7 @@
 
 mod actions;
 mod admin;
+mod analysis;
 mod api;
 mod app;
 pub mod auth;

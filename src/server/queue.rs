@@ -15,12 +15,23 @@
 //! claimed) is queued again at the next start, so it is judged exactly
 //! once in the final results. Workers run at a lower CPU priority than the
 //! web server, so judging never starves the pages.
+//!
+//! One more thread searches for failing submissions' counterexamples
+//! ([`Workers::search`]: `judge::stress::find_counterexample`, the search
+//! `stress` makes), each run holding a slot of the same pool at its lowest
+//! priority (`Pool::run_idle`): only while no judging waits, one run at a
+//! time, within contest.toml's `[counterexamples]` bounds; one search at a
+//! time in all, each contestant's latest failing submission first
+//! (`Db::next_search`); the result stored, so a restart does not redo it.
 
-use super::db::{Claimed, Db, Judged};
+use super::contest::Counterexamples;
+use super::db::{Claimed, Db, Judged, ToSearch};
 use super::events::{Event, Live};
+use crate::judge::grading::Counterexample;
 use crate::judge::grading::{Grader, SubmissionReport};
 use crate::judge::pool::{Item, Pool, Work};
 use crate::judge::sandbox::Sandbox;
+use crate::judge::stress::{DEFAULT_BOARDS, Effort, Tester, find_counterexample};
 use crate::judge::submission::{SourceLimit, prepare};
 use crate::package::languages::LanguageTable;
 use std::path::{Path, PathBuf};
@@ -74,7 +85,17 @@ pub struct Workers<'a> {
     pub live: &'a Live,
     /// Idle workers' wake-up.
     pub wake: &'a Wake,
+    /// The counterexample search's bounds (`search` off: none).
+    pub counterexamples: Counterexamples,
+    /// The search's wake-up: a failing submission was stored.
+    pub failed: &'a Wake,
 }
+
+/// The pool's group of the search's work (after every submission's).
+const SEARCH_GROUP: u64 = u64::MAX;
+
+/// Verdicts whose submissions are searched for a counterexample.
+pub const SEARCHED_VERDICTS: [&str; 3] = ["WA", "RE", "TLE"];
 
 /// The prefix of the folder submissions are compiled in, in the
 /// temporary folder: `mayan-judge-serve-<pid>-<random>`.
@@ -180,12 +201,108 @@ impl Workers<'_> {
     /// `jobs` slots, until the process ends.
     pub fn run(&self, jobs: usize) {
         let pool = Pool::new(jobs);
-        judge_claims(
-            pool.size() * IN_FLIGHT_PER_SLOT,
-            || self.claim(),
-            |c, number| self.judge(c, &pool, number),
-            || self.wake.wait(Duration::from_secs(1)),
-        );
+        std::thread::scope(|s| {
+            if self.counterexamples.search {
+                s.spawn(|| self.search(&pool));
+            }
+            judge_claims(
+                pool.size() * IN_FLIGHT_PER_SLOT,
+                || self.claim(),
+                |c, number| self.judge(c, &pool, number),
+                || self.wake.wait(Duration::from_secs(1)),
+            );
+        });
+    }
+
+    /// The counterexample searches, one after another, forever (at
+    /// [`JUDGING_NICE`]).
+    fn search(&self, pool: &Pool) {
+        let me = rustix::thread::gettid();
+        let _ = rustix::process::setpriority_process(Some(me), JUDGING_NICE);
+        let excluded = self.grader.puzzles().into_iter().collect();
+        loop {
+            match self.db.next_search() {
+                Ok(Some(t)) => self.search_one(&t, pool, &excluded),
+                Ok(None) => self.failed.wait(Duration::from_secs(5)),
+                Err(e) => {
+                    eprintln!("mayan-judge serve: error: finding the next counterexample search: {e}");
+                    std::thread::sleep(Duration::from_secs(5));
+                }
+            }
+        }
+    }
+
+    /// Searches one submission's counterexample (compiled again: from the
+    /// cache), every step through the pool at its lowest priority, and
+    /// stores what it found.
+    fn search_one(
+        &self,
+        t: &ToSearch,
+        pool: &Pool,
+        excluded: &rustc_hash::FxHashSet<crate::puzzle::sim::Puzzle>,
+    ) {
+        let compile = Item {
+            group: SEARCH_GROUP,
+            work: Work::Compile,
+        };
+        let prepared = pool.run_idle(compile, || {
+            self.prepare(t.id, &t.file_name, &t.source, &t.language)
+        });
+        let (found, runs, cpu_ms) = match prepared {
+            Ok(Ok(program)) => {
+                let tester = Tester {
+                    judge: self.grader.judge(),
+                    program: &program,
+                };
+                let b = self.counterexamples;
+                let step = |i: usize, p: &crate::puzzle::sim::Puzzle| {
+                    let item = Item {
+                        group: SEARCH_GROUP,
+                        work: Work::Test(i),
+                    };
+                    pool.run_idle(item, || tester.test(i, p))
+                };
+                match find_counterexample(
+                    &DEFAULT_BOARDS,
+                    Effort::bounded(b.runs, b.cpu),
+                    excluded,
+                    1,
+                    &step,
+                    &|_, _| (),
+                    &|_| (),
+                ) {
+                    Ok(hunt) => (Counterexample::of(&hunt), hunt.runs, hunt.cpu_ms),
+                    Err(e) => {
+                        eprintln!(
+                            "mayan-judge serve: error: the counterexample of submission {}: {e}",
+                            t.id
+                        );
+                        (None, 0, 0)
+                    }
+                }
+            }
+            _ => (None, 0, 0),
+        };
+        let json = found.map(|c| serde_json::to_string(&c).unwrap_or_default());
+        for attempt in 0.. {
+            match self
+                .db
+                .store_counterexample(t, json.as_deref(), runs, cpu_ms, super::now())
+            {
+                Ok(()) => break,
+                Err(e) => {
+                    eprintln!(
+                        "mayan-judge serve: error: storing the counterexample of submission {} (attempt {attempt}): {e}",
+                        t.id
+                    );
+                    std::thread::sleep(Duration::from_secs(5));
+                }
+            }
+        }
+        self.live.send(Event::Counterexample {
+            id: t.id,
+            user_id: t.user_id,
+        });
     }
 
     /// The next submission, fairly ([`Db::claim_next`]).
@@ -214,6 +331,9 @@ impl Workers<'_> {
             report: serde_json::to_string(&report).unwrap_or_default(),
         };
         self.store(&c, &judged);
+        if SEARCHED_VERDICTS.contains(&judged.verdict.as_str()) {
+            self.failed.notify();
+        }
         self.live.clear(c.id);
         self.live.send(Event::Submission {
             id: c.id,
@@ -236,7 +356,7 @@ impl Workers<'_> {
         // Until it has a slot, it shows as judging (claimed, waiting).
         let prepared = pool.run(compile, || {
             self.live.set(c.id, c.user_id, "compiling".into());
-            self.prepare(c)
+            self.prepare(c.id, &c.file_name, &c.source, &c.language)
         });
         let n = self.grader.len();
         let done = AtomicUsize::new(0);
@@ -254,7 +374,10 @@ impl Workers<'_> {
     /// Writes the source into a folder of its own and compiles it.
     fn prepare(
         &self,
-        c: &Claimed,
+        id: i64,
+        file_name: &str,
+        source: &[u8],
+        language: &str,
     ) -> Result<crate::judge::submission::Prepared, crate::judge::submission::SubmissionError> {
         use crate::judge::submission::SubmissionError;
         let io = |cause| SubmissionError::Io {
@@ -262,15 +385,14 @@ impl Workers<'_> {
             cause,
         };
         let dir = tempfile::Builder::new()
-            .prefix(&format!("s{}-", c.id))
+            .prefix(&format!("s{id}-"))
             .tempdir_in(self.work_dir)
             .map_err(io)?;
-        let path = dir.path().join(&c.file_name);
-        write_private(&path, &c.source).map_err(io)?;
-        let Some(language) = self.languages.get(&c.language) else {
+        let path = dir.path().join(file_name);
+        write_private(&path, source).map_err(io)?;
+        let Some(language) = self.languages.get(language) else {
             return Err(io(std::io::Error::other(format!(
-                "the package no longer has the language {}",
-                c.language
+                "the package no longer has the language {language}"
             ))));
         };
         prepare(self.sandbox, &path, language, &self.cache_dir, self.limit)

@@ -31,6 +31,7 @@ pub fn router(app: Arc<App>) -> Router {
         .merge(super::web::routes())
         .merge(super::admin::routes())
         .merge(super::similar::routes())
+        .merge(super::analysis::routes())
         .nest(
             "/api/v1",
             super::api::routes().layer(axum::extract::DefaultBodyLimit::max(json_limit)),

@@ -29,6 +29,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("contestants.html", include_str!("templates/contestants.html")),
     ("error.html", include_str!("templates/error.html")),
     ("similar.html", include_str!("templates/similar.html")),
+    ("analysis.html", include_str!("templates/analysis.html")),
 ];
 
 /// The style sheet.

@@ -333,15 +333,34 @@ async fn submission_page(
             }
         })
         .collect();
+    let (counterexample, counterexample_html) = counterexample_context(&app, viewer.0, &row)?;
     render(
         &app,
         "submission.html",
         Some(viewer),
         context! {
-            s, tests, hidden_tests, compile_error, replay, refresh => !done,
+            s, tests, hidden_tests, compile_error, replay,
+            refresh => !done || counterexample == Some("searching"),
             source => String::from_utf8_lossy(&source), admin_actions => viewer.0.is_admin,
+            counterexample, counterexample_html, defs => crate::report::board_defs(),
         },
     )
+}
+
+/// The counterexample's state for the submission page (`None`: nothing to
+/// show; `searching`, `none`, `found`) and, once found, its drawing.
+fn counterexample_context(
+    app: &App,
+    viewer: &User,
+    row: &super::db::SubmissionRow,
+) -> Result<(Option<&'static str>, String), Fail> {
+    use actions::CounterexampleShown as C;
+    Ok(match actions::counterexample(app, viewer, row)? {
+        C::Nothing => (None, String::new()),
+        C::Searching => (Some("searching"), String::new()),
+        C::NoneFound => (Some("none"), String::new()),
+        C::Found(c) => (Some("found"), crate::report::counterexample_section(&c, locale())),
+    })
 }
 
 /// The replay of one submission, a page of the site: its visible tests,
@@ -465,6 +484,16 @@ fn sse_message(
             Some(Sse::default().event("submission").data(data.to_string()))
         }
         Event::Submission { .. } => None,
+        Event::Counterexample { id, user_id } if user_id == viewer.id || viewer.is_admin => {
+            let row = app.db.submission(id).ok()??.row;
+            let shown = actions::counterexample(app, viewer, &row).ok()?;
+            if matches!(shown, actions::CounterexampleShown::Nothing) {
+                return None;
+            }
+            let data = serde_json::json!({ "submission": id, "counterexample": shown.json() });
+            Some(Sse::default().event("counterexample").data(data.to_string()))
+        }
+        Event::Counterexample { .. } => None,
         Event::Ranking => Some(Sse::default().event("ranking").data("{}")),
         Event::Announcement => Some(Sse::default().event("announcement").data("{}")),
         Event::Clarification { user_id }

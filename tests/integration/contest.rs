@@ -351,3 +351,64 @@ fn a_class_report_in_chinese_with_locale_zh_cn() {
         "the CSV's header stays: {csv}"
     );
 }
+
+/// `--counterexamples`: each failing student's smallest board in their
+/// section of the HTML report (and in the JSON), never a test of the
+/// package, and the class's analysis at the end of the page.
+#[test]
+fn grade_counterexamples_draw_each_failing_students_smallest_board_and_the_class_analysis() {
+    if tool("python3").is_none() {
+        return;
+    }
+    let out = tempfile::tempdir().unwrap();
+    let (html, json) = (out.path().join("class.html"), out.path().join("class.json"));
+    let problem = fixture().join("problem");
+    let status = grade(
+        &fixture().join("lemonlime"),
+        &problem,
+        out.path(),
+        &["--counterexamples"],
+    )
+    .arg("--html")
+    .arg(&html)
+    .arg("--json")
+    .arg(&json)
+    .output()
+    .unwrap();
+    assert!(status.status.code().is_some(), "{status:?}");
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let of = |name: &str| {
+        report["submissions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["contestant"] == name)
+            .unwrap()
+            .clone()
+    };
+    // bob passes every test: nothing searched; heidi's wrong answers are.
+    assert!(of("bob")["counterexample"].is_null());
+    let heidi = of("heidi");
+    let board = heidi["counterexample"]["result"]["input"]
+        .as_str()
+        .expect("heidi's counterexample");
+    let board = mayan_judge::puzzle::sim::Puzzle::parse(board.as_bytes()).unwrap();
+    for e in std::fs::read_dir(problem.join("tests")).unwrap().flatten() {
+        for f in std::fs::read_dir(e.path()).into_iter().flatten().flatten() {
+            if f.path().extension().is_some_and(|x| x == "in") {
+                let test =
+                    mayan_judge::puzzle::sim::Puzzle::parse(&std::fs::read(f.path()).unwrap()).unwrap();
+                assert_ne!(board, test, "a package test given away: {}", f.path().display());
+            }
+        }
+    }
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(
+        page.contains("class=\"test counterexample\""),
+        "the board drawn in the report"
+    );
+    assert!(
+        page.contains("id=\"analysis\"") && page.contains("<svg class=\"chart\""),
+        "the class's analysis"
+    );
+}

@@ -40,6 +40,7 @@ mod serve;
 mod serve_access;
 mod serve_browser;
 mod serve_class;
+mod serve_counterexample;
 mod serve_faults;
 mod serve_hostile;
 mod serve_load;

@@ -1202,3 +1202,80 @@ fn chromium_driver() -> Option<Driver> {
     let chromium = tool("chromium")?;
     Some(Driver::start(&tool("chromedriver")?, &chromium))
 }
+
+/// The teacher reaches the class's analysis from the teacher's page: charts
+/// (SVG) beside their tables, no console error, no overflow at 1280 and 390
+/// pixels; a failing submission's page shows its smallest board the same
+/// way (photographed: `analysis`, `analysis-phone`, `counterexample`).
+#[test]
+fn the_teacher_reads_where_the_class_fails_and_a_student_their_smallest_board() {
+    let Some(chromium) = tool("chromium") else { return };
+    let Some(chromedriver) = tool("chromedriver") else {
+        return;
+    };
+    let server = Server::start(&["alice", "bob"], "", &["--trusted"]);
+    let driver = Driver::start(&chromedriver, &chromium);
+    let minus_one = "#include <stdio.h>\nint main(void){ puts(\"-1\"); return 0; }\n";
+    let wrong =
+        crate::serve_util::submission_number(&server.contestant("alice").submit("mayan.c", minus_one));
+    let right =
+        crate::serve_util::submission_number(&server.contestant("bob").submit("mayan.c", &accepted_c()));
+    let mut teacher_api = server.client();
+    teacher_api.api_sign_in("admin", ADMIN_PASSWORD);
+    teacher_api.wait_judged(right, 240);
+    let deadline = Instant::now() + Duration::from_secs(240);
+    while !teacher_api
+        .get(&format!("/api/v1/submissions/{wrong}"))
+        .body
+        .contains("\"state\":\"found\"")
+    {
+        assert!(
+            Instant::now() < deadline,
+            "no counterexample for submission {wrong}"
+        );
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    runtime().block_on(async {
+        let teacher = Browser {
+            client: driver.session("teacher", true).await,
+            server: &server.url,
+            who: "the teacher",
+        };
+        teacher.sign_in("admin", ADMIN_PASSWORD).await;
+        teacher.visit_cleanly("/admin").await;
+        teacher.click("#analysis").await;
+        teacher.on_path("the analysis", |p| p == "/admin/analysis").await;
+        let charts = teacher.client.find_all(Locator::Css("svg.chart")).await.unwrap();
+        assert!(charts.len() >= 4, "{} charts", charts.len());
+        let tables = teacher
+            .client
+            .find_all(Locator::Css(".analysis table"))
+            .await
+            .unwrap();
+        assert_eq!(tables.len(), 5, "a table beside every chart");
+        let back = teacher.find("#back").await.attr("href").await.unwrap();
+        assert_eq!(back.as_deref(), Some("/admin"));
+        teacher.assert_no_console_error("the analysis").await;
+        teacher.assert_fits("the analysis at 1280 px").await;
+        teacher.screenshot("analysis").await;
+        teacher.phone(Some(390)).await;
+        teacher.visit_cleanly("/admin/analysis").await;
+        teacher.assert_fits("the analysis on a phone (390 px)").await;
+        teacher.screenshot("analysis-phone").await;
+        teacher.visit_cleanly(&format!("/submissions/{wrong}")).await;
+        teacher.find("#counterexample svg.b").await;
+        teacher
+            .assert_fits("the counterexample on a phone (390 px)")
+            .await;
+        teacher.phone(None).await;
+        teacher.visit_cleanly(&format!("/submissions/{wrong}")).await;
+        teacher.assert_fits("the counterexample at 1280 px").await;
+        teacher.screenshot("counterexample").await;
+        teacher.assert_no_console_error("the counterexample").await;
+        teacher.visit_cleanly("/admin").await;
+        teacher.click("#similar").await;
+        teacher
+            .on_path("the copied programs", |p| p == "/admin/similar")
+            .await;
+    });
+}

@@ -222,7 +222,7 @@ fn serve_half_requests_beyond_the_open_files_limit_do_not_stop_the_server() {
 /// (a chunk-size line `0`, which no event line is), or the connection
 /// closed. (The connection itself outlives the response, kept open for a
 /// next request until the server's idle timeout, 10 s.)
-fn events(server: &Server, client: &Client) -> std::sync::mpsc::Receiver<Option<String>> {
+pub(crate) fn events(server: &Server, client: &Client) -> std::sync::mpsc::Receiver<Option<String>> {
     let mut stream = connect_from(Ipv4Addr::LOCALHOST, &server.url).unwrap();
     write!(
         stream,

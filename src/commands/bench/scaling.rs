@@ -166,6 +166,7 @@ pub fn run(o: &ScalingOptions) -> Result<()> {
             tests: Some(o.tests.unwrap_or(10).min(10)),
             idle: Duration::ZERO,
             quiet: o.quiet,
+            counterexamples: true,
         };
         let t = serve_load::throughput(&load)?;
         if t.judged != t.sent || t.unexpected > 0 {

@@ -37,6 +37,9 @@ pub struct LoadOptions {
     pub idle: Duration,
     /// No progress.
     pub quiet: bool,
+    /// The server searches failing submissions' counterexamples (serve's
+    /// default; off: `[counterexamples] search = false`).
+    pub counterexamples: bool,
 }
 
 /// The accepted reference program, built in so the benchmark runs anywhere.
@@ -143,7 +146,7 @@ impl Server {
     /// `listening on` line.
     fn start(o: &LoadOptions) -> Result<Server> {
         let dir = tempfile::Builder::new().prefix("mayan-bench-serve-").tempdir()?;
-        write_contest(dir.path(), o.contestants)?;
+        write_contest(dir.path(), o.contestants, o.counterexamples)?;
         let exe = std::env::current_exe().context("finding this executable")?;
         let stderr = std::fs::File::create(dir.path().join("server.stderr"))?;
         let package = o.tests.map(narrowed_package).transpose()?;
@@ -240,15 +243,18 @@ fn wait_listening(stdout: std::process::ChildStdout) -> Option<(String, String)>
 
 /// The contest: an open practice, the contestants `c1..cN` and the measuring
 /// `probe1..` with known passwords, default limits per user.
-fn write_contest(dir: &Path, contestants: usize) -> Result<()> {
+fn write_contest(dir: &Path, contestants: usize, counterexamples: bool) -> Result<()> {
     let mut csv = String::from("name,password\n");
     for name in contestant_names(contestants).chain(probe_names()) {
         csv.push_str(&format!("{name},{}\n", password(&name)));
     }
     std::fs::write(dir.join("students.csv"), csv)?;
-    let toml = format!(
+    let mut toml = format!(
         "title = \"Load benchmark\"\ncontestants = \"students.csv\"\nadmin_password = \"{ADMIN_PASSWORD}\"\n"
     );
+    if !counterexamples {
+        toml.push_str("[counterexamples]\nsearch = false\n");
+    }
     std::fs::write(dir.join("contest.toml"), toml)?;
     Ok(())
 }

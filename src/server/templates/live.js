@@ -13,7 +13,7 @@
 (function () {
   const user = document.body.dataset.user;
   if (!window.EventSource || !user) return;
-  const KINDS = ['submission', 'ranking', 'announcement', 'clarification'];
+  const KINDS = ['submission', 'ranking', 'announcement', 'clarification', 'counterexample'];
   const name = 'mayan-judge-live:' + user;
 
   let reloading = false;
@@ -40,6 +40,11 @@
       if (document.getElementById('announcements')) reload();
     } else if (kind === 'clarification') {
       if (document.getElementById('clarifications')) reload();
+    } else if (kind === 'counterexample') {
+      // A submission's page waiting for its counterexample shows it.
+      const c = document.getElementById('counterexample');
+      const s = JSON.parse(data);
+      if (c && c.dataset.state === 'searching' && document.querySelector('[data-sub="' + s.submission + '"]#status')) reload();
     }
   };
   // What this tab does, for the browser tests: `leader` (holds the shared

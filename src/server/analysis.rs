@@ -1,0 +1,99 @@
+//! The teacher's analysis page (`/admin/analysis`): where the class fails
+//! (`report::analysis`, a pure function of the stored results, drawn by
+//! `report::analysis_section`, the same section as the contest's HTML
+//! report). The figures are computed once per state of the results: cached
+//! by the last result's key ([`Db::results_key`]: a new judging, a rejudge
+//! or a new counterexample changes it), so a class of 200 and its 2,000
+//! submissions is read and computed again only when something changed.
+
+use super::app::App;
+use super::db::{Db, DbResult};
+use super::http::{Identity, PageResult, locale, render};
+use crate::report::analysis::{Analysis, Final, Input, Judged, analyse};
+use axum::Router;
+use axum::extract::State;
+use axum::routing::get;
+use minijinja::context;
+use std::sync::{Arc, Mutex};
+
+/// The page's routes.
+pub fn routes() -> Router<Arc<App>> {
+    Router::new().route("/admin/analysis", get(page))
+}
+
+/// The last analysis and the results' key it was computed at.
+#[derive(Default)]
+pub struct Cache(Mutex<Option<(ResultsKey, Arc<Analysis>)>>);
+
+/// What changes whenever a result does.
+pub type ResultsKey = (i64, i64, i64, i64);
+
+impl Cache {
+    /// The analysis of the results as stored now (computed again only when
+    /// they changed).
+    pub fn get(&self, app: &App) -> DbResult<Arc<Analysis>> {
+        let key = app.db.results_key()?;
+        if let Some((k, a)) = &*self.0.lock().unwrap_or_else(|p| p.into_inner())
+            && *k == key
+        {
+            return Ok(a.clone());
+        }
+        let a = Arc::new(analyse(&input(app, &app.db)?));
+        *self.0.lock().unwrap_or_else(|p| p.into_inner()) = Some((key, a.clone()));
+        Ok(a)
+    }
+}
+
+/// The stored results as the analysis reads them: contestants only (the
+/// teacher's own submissions are not the class's).
+fn input(app: &App, db: &Db) -> DbResult<Input> {
+    let admins: Vec<i64> = db.users()?.iter().filter(|u| u.is_admin).map(|u| u.id).collect();
+    let judged = db
+        .judged_rows()?
+        .into_iter()
+        .filter(|r| !admins.contains(&r.user_id))
+        .map(|r| Judged {
+            contestant: r.user,
+            submitted: r.submitted,
+            verdict: r.verdict.unwrap_or_default(),
+        })
+        .collect();
+    let finals = db
+        .last_judged_reports()?
+        .into_iter()
+        .filter(|(r, _)| !admins.contains(&r.user_id))
+        .map(|(r, json)| Final {
+            score: r.score.unwrap_or(0).max(0) as u32,
+            tests: super::actions::load_report(&json)
+                .map(|rep| rep.tests)
+                .unwrap_or_default(),
+        })
+        .collect();
+    let counterexamples = db
+        .counterexamples()?
+        .into_iter()
+        .filter(|(_, user, _)| !admins.contains(user))
+        .filter_map(|(_, _, json)| serde_json::from_str::<crate::judge::grading::Counterexample>(&json).ok())
+        .map(|c| (c.result.verdict, c.reason().cloned()))
+        .collect();
+    Ok(Input {
+        tests: app
+            .problem
+            .tests
+            .iter()
+            .cloned()
+            .zip(app.problem.test_groups.iter().cloned())
+            .collect(),
+        max_score: app.problem.max_score,
+        judged,
+        finals,
+        counterexamples,
+    })
+}
+
+async fn page(State(app): State<Arc<App>>, axum::Extension(id): axum::Extension<Identity>) -> PageResult {
+    let viewer = super::http::teacher(&id)?;
+    let analysis = app.analysis.get(&app)?;
+    let section = crate::report::analysis_section(&analysis, locale());
+    render(&app, "analysis.html", Some(viewer), context! { section })
+}
