@@ -914,6 +914,10 @@ const ISOLATION: &[Attack] = &[
         "listed the host's /sys (network interfaces, cgroups, devices)",
     ),
     rt(
+        "cgroup_name.c",
+        "read its cgroup's name in /proc/self/cgroup: the judge's and the runner's host pids and the runner's count of groups made, which an earlier run moves",
+    ),
+    rt(
         "cache_access.c",
         "listed or could write the judge's compile cache folder (every graded program)",
     ),
@@ -1284,6 +1288,71 @@ fn a_cgroup_kept_for_the_next_run_carries_no_time_or_memory_of_the_run_before() 
         ));
     }
     finish("a kept cgroup", &failures);
+}
+
+// ---------------------------------------------------------------------------
+// A runner's network namespace.
+
+/// `net_counters.c` raises `Ip: OutNoRoutes` of its network namespace by
+/// 20,000 in each run, after checking that no earlier run left it at 1,000
+/// or more; graded twice (the second copy stands for another contestant)
+/// on one slot, its 8 runs share the launcher's few runners, so some
+/// runner carries out two of them, and then a compilation: of
+/// `net_counters_at_compile.rs`, whose `include_str!` reads the counters
+/// when it is compiled (where rustc is here). Every run and compilation
+/// must see a namespace no earlier one used: no run exits 42, and none
+/// exits 3 (it could not raise the counter, so it proved nothing).
+#[test]
+fn a_runs_network_counters_never_reach_a_later_run_or_compilation() {
+    if !have_gcc() {
+        return;
+    }
+    let _guard = shared();
+    let lab = Lab::new();
+    let mut attacks = vec![
+        rt(
+            "net_counters.c",
+            "read OutNoRoutes an earlier run raised: a value carried from run to run",
+        ),
+        rt(
+            "net_counters_again.c",
+            "read OutNoRoutes another submission's run raised: a value carried from one contestant to another",
+        ),
+    ];
+    let mut subs = vec![
+        lab.attack("net_counters.c"),
+        lab.path("subs/net_counters_again.c"),
+    ];
+    std::fs::copy(&subs[0], &subs[1]).unwrap();
+    if crate::util::have("rustc") {
+        attacks.push(rt(
+            "net_counters_at_compile.rs",
+            "compiled in OutNoRoutes as earlier runs left it: a value carried from a run to a later compilation",
+        ));
+        subs.push(lab.attack("net_counters_at_compile.rs"));
+    }
+    let g = lab.grade(&subs, FOUR_TESTS, 1, "net.json");
+    let mut failures = Vec::new();
+    g.check_finished(
+        "grading net_counters.c twice, then net_counters_at_compile.rs",
+        &mut failures,
+    );
+    check_batch(&g, &attacks, &mut failures);
+    for a in &attacks {
+        let proved_nothing: Vec<String> = results(g.submission(a.file).unwrap_or(&Value::Null))
+            .into_iter()
+            .filter(|(_, _, reason)| reason == "exit code 3")
+            .map(|(test, _, _)| test)
+            .collect();
+        if !proved_nothing.is_empty() {
+            failures.push(format!(
+                "{}: could not raise OutNoRoutes on {}, so the attack proved nothing",
+                a.file,
+                proved_nothing.join(", ")
+            ));
+        }
+    }
+    finish("a runner's network namespace", &failures);
 }
 
 // ---------------------------------------------------------------------------

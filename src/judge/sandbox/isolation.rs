@@ -742,6 +742,14 @@ pub(crate) fn receive_status(fd: &OwnedFd) -> Option<(i32, Option<OwnedFd>)> {
     (got == raw.len()).then(|| (i32::from_ne_bytes(raw), mount_ns))
 }
 
+/// Whether the kernel has cgroup namespaces (Linux 4.6+), which every
+/// isolated run then enters once it is in its cgroup
+/// (`child::Isolated::new_cgroup`). Read once.
+pub(crate) fn cgroup_namespaces() -> bool {
+    static HAS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *HAS.get_or_init(|| Path::new("/proc/self/ns/cgroup").exists())
+}
+
 /// Whether this machine lets the judge build such a root: root privileges,
 /// and mount and pid namespaces (tried in a throw-away thread).
 pub(crate) fn probe() -> bool {
