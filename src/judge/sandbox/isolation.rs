@@ -742,12 +742,20 @@ pub(crate) fn receive_status(fd: &OwnedFd) -> Option<(i32, Option<OwnedFd>)> {
     (got == raw.len()).then(|| (i32::from_ne_bytes(raw), mount_ns))
 }
 
-/// Whether the kernel has cgroup namespaces (Linux 4.6+), which every
-/// isolated run then enters once it is in its cgroup
-/// (`child::Isolated::new_cgroup`). Read once.
+/// Whether this judge may make cgroup namespaces (Linux 4.6+, and no
+/// security module refusing them), which every isolated run then enters
+/// once it is in its cgroup (`child::Isolated::new_cgroup`). Tried once,
+/// in a throw-away thread.
 pub(crate) fn cgroup_namespaces() -> bool {
-    static HAS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *HAS.get_or_init(|| Path::new("/proc/self/ns/cgroup").exists())
+    static MAY: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *MAY.get_or_init(|| {
+        std::thread::spawn(|| {
+            // SAFETY: affects only this thread, which exits right after.
+            unsafe { rustix::thread::unshare_unsafe(rustix::thread::UnshareFlags::NEWCGROUP) }.is_ok()
+        })
+        .join()
+        .unwrap_or(false)
+    })
 }
 
 /// Whether this machine lets the judge build such a root: root privileges,
