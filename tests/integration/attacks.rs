@@ -487,6 +487,15 @@ fn results(entry: &Value) -> Vec<(String, String, String)> {
         .collect()
 }
 
+/// The tests of a submission's entry whose reason `matches`.
+fn tests_where(entry: &Value, matches: impl Fn(&str) -> bool) -> Vec<String> {
+    results(entry)
+        .into_iter()
+        .filter(|(_, _, reason)| matches(reason))
+        .map(|(test, _, _)| test)
+        .collect()
+}
+
 /// How a self-reporting attack is checked.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -536,11 +545,7 @@ fn check_batch(g: &Graded, attacks: &[Attack], failures: &mut Vec<String>) {
             }
             continue;
         }
-        let won: Vec<String> = results(entry)
-            .into_iter()
-            .filter(|(_, _, reason)| reason.contains("code 42"))
-            .map(|(test, _, _)| test)
-            .collect();
+        let won = tests_where(entry, |reason| reason.contains("code 42"));
         if !won.is_empty() {
             failures.push(format!(
                 "{}: ATTACK SUCCEEDED (exit code 42 on {}): {}",
@@ -1339,11 +1344,8 @@ fn a_runs_network_counters_never_reach_a_later_run_or_compilation() {
     );
     check_batch(&g, &attacks, &mut failures);
     for a in &attacks {
-        let proved_nothing: Vec<String> = results(g.submission(a.file).unwrap_or(&Value::Null))
-            .into_iter()
-            .filter(|(_, _, reason)| reason == "exit code 3")
-            .map(|(test, _, _)| test)
-            .collect();
+        let entry = g.submission(a.file).unwrap_or(&Value::Null);
+        let proved_nothing = tests_where(entry, |reason| reason == "exit code 3");
         if !proved_nothing.is_empty() {
             failures.push(format!(
                 "{}: could not raise OutNoRoutes on {}, so the attack proved nothing",
