@@ -659,8 +659,9 @@ thread_local! {
 /// Moves the runner into a new network namespace (nothing in it but a
 /// loopback that is down), for its next run alone: at its start, and again
 /// after each run's answer and cleanup, off the way to any answer (making
-/// one costs a tenth of a run; the last one is torn down by the kernel's
-/// work queue once its last process is gone). No run ever sees a namespace
+/// one costs about a tenth of a run, more while the kernel's work queue
+/// tears down earlier ones, as it does the last one once its last process
+/// is gone: docs/SPEED.md). No run ever sees a namespace
 /// another run used: the kernel's per-namespace statistics
 /// (`/proc/net/snmp`, `/proc/net/netstat`), which any program raises by
 /// failing to send on the loopback and never reset, would carry what one
