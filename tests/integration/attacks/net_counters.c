@@ -9,6 +9,7 @@
  * Then it raises the counter by 20,000 for the runs after it, and checks
  * it could: if not, it exits 3 (the attack proved nothing, and the test
  * says so). It never answers the puzzle. */
+#define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdio.h>
