@@ -487,6 +487,15 @@ fn results(entry: &Value) -> Vec<(String, String, String)> {
         .collect()
 }
 
+/// The tests of a submission's entry whose reason `matches`.
+fn tests_where(entry: &Value, matches: impl Fn(&str) -> bool) -> Vec<String> {
+    results(entry)
+        .into_iter()
+        .filter(|(_, _, reason)| matches(reason))
+        .map(|(test, _, _)| test)
+        .collect()
+}
+
 /// How a self-reporting attack is checked.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -536,11 +545,7 @@ fn check_batch(g: &Graded, attacks: &[Attack], failures: &mut Vec<String>) {
             }
             continue;
         }
-        let won: Vec<String> = results(entry)
-            .into_iter()
-            .filter(|(_, _, reason)| reason.contains("code 42"))
-            .map(|(test, _, _)| test)
-            .collect();
+        let won = tests_where(entry, |reason| reason.contains("code 42"));
         if !won.is_empty() {
             failures.push(format!(
                 "{}: ATTACK SUCCEEDED (exit code 42 on {}): {}",
@@ -914,6 +919,10 @@ const ISOLATION: &[Attack] = &[
         "listed the host's /sys (network interfaces, cgroups, devices)",
     ),
     rt(
+        "cgroup_name.c",
+        "read its cgroup's name in /proc/self/cgroup: the judge's and the runner's host pids and the runner's count of groups made, which an earlier run moves",
+    ),
+    rt(
         "cache_access.c",
         "listed or could write the judge's compile cache folder (every graded program)",
     ),
@@ -1284,6 +1293,75 @@ fn a_cgroup_kept_for_the_next_run_carries_no_time_or_memory_of_the_run_before() 
         ));
     }
     finish("a kept cgroup", &failures);
+}
+
+// ---------------------------------------------------------------------------
+// A runner's network namespace.
+
+/// `net_counters.c` raises `Ip: OutNoRoutes` of its network namespace by
+/// 20,000 in each run, after checking that no earlier run left it at 1,000
+/// or more; graded twice (the second copy stands for another contestant)
+/// on one slot, its 8 runs share the launcher's few runners, so some
+/// runner carries out two of them, and then a compilation: of
+/// `net_counters_at_compile.rs`, whose `include_str!` reads the counters
+/// when it is compiled (where rustc is here). Every run and compilation
+/// must see a namespace no earlier one used: no run exits 42, and every
+/// run ends answering -1 (WA): one that exits 3 (it could not raise the
+/// counter) or crashes proved nothing.
+#[test]
+fn a_runs_network_counters_never_reach_a_later_run_or_compilation() {
+    if !have_gcc() {
+        return;
+    }
+    let _guard = shared();
+    let lab = Lab::new();
+    let mut attacks = vec![
+        rt(
+            "net_counters.c",
+            "read OutNoRoutes an earlier run raised: a value carried from run to run",
+        ),
+        rt(
+            "net_counters_again.c",
+            "read OutNoRoutes another submission's run raised: a value carried from one contestant to another",
+        ),
+    ];
+    let mut subs = vec![
+        lab.attack("net_counters.c"),
+        lab.path("subs/net_counters_again.c"),
+    ];
+    std::fs::copy(&subs[0], &subs[1]).unwrap();
+    if crate::util::have("rustc") {
+        attacks.push(rt(
+            "net_counters_at_compile.rs",
+            "compiled in OutNoRoutes as earlier runs left it: a value carried from a run to a later compilation",
+        ));
+        subs.push(lab.attack("net_counters_at_compile.rs"));
+    }
+    let g = lab.grade(&subs, FOUR_TESTS, 1, "net.json");
+    let mut failures = Vec::new();
+    g.check_finished(
+        "grading net_counters.c twice, then net_counters_at_compile.rs",
+        &mut failures,
+    );
+    check_batch(&g, &attacks, &mut failures);
+    // Each run either found a value (42, above) or raised the counter and
+    // answered -1 (WA); anything else (exit 3: it could not raise it; a
+    // crash) proved nothing.
+    for a in &attacks {
+        let ran: Vec<String> = figures(g.submission(a.file))
+            .into_iter()
+            .filter(|f| f.verdict != "WA" && f.reason != "exit code 42")
+            .map(|f| format!("{} {} {}", f.test, f.verdict, f.reason))
+            .collect();
+        if !ran.is_empty() {
+            failures.push(format!(
+                "{}: did not run to its end, so the attack proved nothing: {}",
+                a.file,
+                ran.join("; ")
+            ));
+        }
+    }
+    finish("a runner's network namespace", &failures);
 }
 
 // ---------------------------------------------------------------------------

@@ -244,6 +244,11 @@ impl RunLimits {
 impl RunCgroup {
     /// Writes the limits into every directory (none that already holds).
     fn apply(&mut self, limits: RunLimits) -> Result<(), (PathBuf, &'static str, io::Error)> {
+        // What an earlier run left in a kept group is not the run's to pay.
+        let limits = RunLimits {
+            memory_bytes: limits.memory_bytes.saturating_add(self.base.held_bytes),
+            ..limits
+        };
         let before = self.limits.take();
         for d in &self.dirs {
             if d.memory && before.map(|b| b.memory_bytes) != Some(limits.memory_bytes) {
@@ -376,6 +381,11 @@ struct Counters {
     cpu_ns: u64,
     limit_hits: u64,
     oom_kills: u64,
+    /// Memory an earlier run left charged to the group (the kernel's own,
+    /// under [`RECYCLE_MAX_LEFT_BYTES`]): added to the next run's limit and
+    /// taken off its peak, so that neither its limit nor its figure carries
+    /// what the run before it left.
+    held_bytes: u64,
 }
 
 /// Memory a used group may still hold, once emptied and reclaimed, and be
@@ -451,7 +461,7 @@ impl RunCgroup {
     pub(crate) fn memory_stats(&self) -> MemoryStats {
         let total = self.memory_stats_total();
         MemoryStats {
-            peak_bytes: total.peak_bytes,
+            peak_bytes: total.peak_bytes.map(|p| p.saturating_sub(self.base.held_bytes)),
             limit_hits: total.limit_hits.saturating_sub(self.base.limit_hits),
             oom_kills: total.oom_kills.saturating_sub(self.base.oom_kills),
         }
@@ -499,6 +509,7 @@ impl RunCgroup {
         if !self.all_released() || self.holds_page_cache() {
             return None;
         }
+        let mut held = 0;
         if let Some(d) = self.dirs.iter().find(|d| d.memory) {
             // v2: the peak's file opened first, so that a kernel that
             // cannot reset it (before 6.12) reclaims nothing for a group
@@ -507,9 +518,7 @@ impl RunCgroup {
                 CgroupVersion::V1 => None,
                 CgroupVersion::V2 => Some(open_peak(&d.path)?),
             };
-            if !give_back_memory(&d.path, self.version) {
-                return None;
-            }
+            held = give_back_memory(&d.path, self.version)?;
             self.peak = match peak {
                 None => {
                     write_file(&d.path, "memory.max_usage_in_bytes", "0").ok()?;
@@ -527,6 +536,7 @@ impl RunCgroup {
             cpu_ns: self.cpu_ns_total().unwrap_or(0),
             limit_hits: total.limit_hits,
             oom_kills: total.oom_kills,
+            held_bytes: held,
         };
         Some(self)
     }
@@ -733,7 +743,7 @@ fn read_u64_at(f: &File) -> Option<u64> {
 }
 
 /// Reclaims what an empty memory cgroup at `dir` still holds, where that
-/// is over [`RECYCLE_MAX_LEFT_BYTES`]; whether it then holds no more.
+/// is over [`RECYCLE_MAX_LEFT_BYTES`]; what it then holds, if no more.
 ///
 /// Most groups hold only the kernel's own memory by now (slab objects
 /// of the run's files and processes, 30-220 KiB), which reclaim cannot
@@ -741,7 +751,7 @@ fn read_u64_at(f: &File) -> Option<u64> {
 /// every priority, 0.3-1 ms of the runner's time and some 65 wake-ups of
 /// the kernel's workers (its memory-pressure events) per run, for nothing
 /// (docs/SPEED.md).
-fn give_back_memory(dir: &Path, version: CgroupVersion) -> bool {
+fn give_back_memory(dir: &Path, version: CgroupVersion) -> Option<u64> {
     let usage = dir.join(match version {
         CgroupVersion::V1 => "memory.usage_in_bytes",
         CgroupVersion::V2 => "memory.current",
@@ -755,7 +765,7 @@ fn give_back_memory(dir: &Path, version: CgroupVersion) -> bool {
             CgroupVersion::V2 => write_file(dir, "memory.reclaim", &held.to_string()),
         };
     }
-    read_u64(&usage).is_some_and(|b| b <= RECYCLE_MAX_LEFT_BYTES)
+    read_u64(&usage).filter(|&b| b <= RECYCLE_MAX_LEFT_BYTES)
 }
 
 /// `memory.peak` of the cgroup at `dir`, opened to be reset: a write
@@ -812,11 +822,11 @@ mod tests {
             // What a run's group holds once its processes are gone: slab
             // objects, which reclaim cannot take back.
             fs::write(dir.join(usage), "139264\n").unwrap();
-            assert!(give_back_memory(dir, version));
+            assert_eq!(give_back_memory(dir, version), Some(139264));
             assert_eq!(fs::read_to_string(dir.join(reclaim)).unwrap(), "", "{reclaim}");
             // Over 512 KiB: reclaimed, and still too much to keep.
             fs::write(dir.join(usage), "1048576\n").unwrap();
-            assert!(!give_back_memory(dir, version));
+            assert_eq!(give_back_memory(dir, version), None);
             assert_ne!(fs::read_to_string(dir.join(reclaim)).unwrap(), "", "{reclaim}");
         }
     }
@@ -955,6 +965,17 @@ mod tests {
         }
         let run = support.create_run(mib(128), 32).unwrap();
         assert_eq!(paths(&run), used);
+        // What the run before left is not this run's to pay: its limit is
+        // raised by that much, and its peak does not count it.
+        let d = run.dirs.iter().find(|d| d.memory).unwrap();
+        let limit = match support.version {
+            CgroupVersion::V1 => "memory.limit_in_bytes",
+            CgroupVersion::V2 => "memory.max",
+        };
+        assert_eq!(
+            value(&d.path, limit),
+            (mib(128) + run.base.held_bytes).to_string()
+        );
         let m = run.memory_stats();
         assert!(m.peak_bytes.unwrap() <= RECYCLE_MAX_LEFT_BYTES, "{m:?}");
         assert_eq!((m.limit_hits, m.oom_kills), (0, 0));

@@ -53,9 +53,14 @@ pub(crate) struct Isolated {
     /// never holds it).
     pub(crate) status_fd: i32,
     /// A new network namespace for the run; `false`: the one of the
-    /// process forking it, made for a launcher's runner alone
-    /// (`launcher::runs_share_network`).
+    /// process forking it, made for this run alone by a launcher's runner
+    /// (`launcher::take_fresh_network`).
     pub(crate) new_network: bool,
+    /// A new cgroup namespace, entered once the init is in the run's
+    /// cgroup: the run sees its own group as `/` (`/proc/self/cgroup`),
+    /// never the name the judge gave it (`false`: a kernel without cgroup
+    /// namespaces, before Linux 4.6).
+    pub(crate) new_cgroup: bool,
     /// What the program's process executes (the init starts it itself:
     /// [`spawn_program`]).
     pub(crate) exec: Exec,
@@ -146,8 +151,9 @@ impl Parent {
 pub(crate) struct ChildSetup {
     /// The process forking the child.
     pub(crate) parent: Parent,
-    /// Fresh mount, pid (entered by the spawning thread), network, IPC and
-    /// UTS namespaces with a private root; `None`: the host's file system.
+    /// Fresh mount, pid (entered by the spawning thread), network, IPC,
+    /// UTS and cgroup namespaces with a private root; `None`: the host's
+    /// file system.
     pub(crate) isolated: Option<Isolated>,
     /// System-call filters to install last.
     pub(crate) seccomp: Option<super::seccomp::Filters>,
@@ -214,6 +220,10 @@ fn setup_child(s: &ChildSetup) -> io::Result<()> {
             | rustix::thread::UnshareFlags::NEWUTS;
         if iso.new_network {
             flags |= rustix::thread::UnshareFlags::NEWNET;
+        }
+        // After the cgroup joins above: the run's group is its root.
+        if iso.new_cgroup {
+            flags |= rustix::thread::UnshareFlags::NEWCGROUP;
         }
         // A prepared root's namespace first, so that NEWNS copies it
         // rather than the runner's.

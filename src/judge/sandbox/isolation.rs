@@ -753,6 +753,22 @@ pub(crate) fn receive_status(fd: &OwnedFd) -> Option<(i32, Option<OwnedFd>)> {
     (got == raw.len()).then(|| (i32::from_ne_bytes(raw), mount_ns))
 }
 
+/// Whether this judge may make cgroup namespaces (Linux 4.6+, and no
+/// security module refusing them), which every isolated run then enters
+/// once it is in its cgroup (`child::Isolated::new_cgroup`). Tried once,
+/// in a throw-away thread.
+pub(crate) fn cgroup_namespaces() -> bool {
+    static MAY: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *MAY.get_or_init(|| {
+        std::thread::spawn(|| {
+            // SAFETY: affects only this thread, which exits right after.
+            unsafe { rustix::thread::unshare_unsafe(rustix::thread::UnshareFlags::NEWCGROUP) }.is_ok()
+        })
+        .join()
+        .unwrap_or(false)
+    })
+}
+
 /// Whether this machine lets the judge build such a root: root privileges,
 /// and mount and pid namespaces (tried in a throw-away thread).
 pub(crate) fn probe() -> bool {

@@ -23,8 +23,9 @@
 //! cgroup, the run's init forked into new namespaces, supervision,
 //! cleanup), writes the result back and waits for the next (the
 //! cleanup after the answer: `Sandbox::run_leaving_cleanup`). One runner
-//! carries out one run at a time, so the network namespace it made for
-//! itself at its start serves its runs one after another ([`own_network`]).
+//! carries out one run at a time; after each it makes the next run's
+//! network namespace, so that no run's namespace is made on the way to
+//! its answer and none serves two runs ([`fresh_network`]).
 //! The launcher never parses anything; it holds no state but the seccomp
 //! filters, built once, and the count of idle runners.
 //!
@@ -588,8 +589,8 @@ fn quiet_stdio() {
 /// run carried out whole and answered on its own socket, for as long as
 /// the judge lives. Kept between runs, a runner is forked once, not per
 /// run (a fork and the page faults of a fresh copy cost more than a
-/// bare run), and holds the network namespace its runs share one after
-/// another ([`own_network`]) and the prepared roots its runs copy
+/// bare run), and holds the network namespace made for its next run
+/// ([`fresh_network`]) and the prepared roots its runs copy
 /// (`isolation::keep_prepared_roots`).
 fn runner(control: &OwnedFd, news: &OwnedFd, filters: &Option<seccomp::Filters>, launcher: i32) -> ! {
     if die_with_parent(launcher).is_err() {
@@ -602,7 +603,7 @@ fn runner(control: &OwnedFd, news: &OwnedFd, filters: &Option<seccomp::Filters>,
             nix::sys::signal::SigHandler::SigDfl,
         )
     };
-    own_network();
+    fresh_network();
     super::isolation::keep_prepared_roots();
     // The mask a runner goes back to after each run on the asker's.
     let own_cores = thread_cores();
@@ -638,35 +639,47 @@ fn runner(control: &OwnedFd, news: &OwnedFd, filters: &Option<seccomp::Filters>,
         if let Some((sandbox, limits)) = next {
             sandbox.prepare_next_run(&limits, used);
         }
+        // The next run's network namespace, made now that nothing of the
+        // last run is alive (where the last run took this one).
+        if !FRESH_NETWORK.get() {
+            fresh_network();
+        }
         let _ = rustix::io::write(news, b"i");
     }
 }
 
-/// Whether this process is a runner in a network namespace of its own
-/// (see [`own_network`]).
-static OWN_NETWORK: OnceLock<bool> = OnceLock::new();
-
-/// Moves the runner, while it is one thread, into a new network namespace
-/// (nothing in it but a loopback that is down), which every run it
-/// carries out then shares instead of making its own: making one costs a
-/// tenth of a run. Runs never share it at the same time (a runner
-/// carries out one run at a time, and each runner has its own), and
-/// nothing of a run is left in it for the next: every process of a run
-/// is dead before the runner takes another, its sockets closed with them,
-/// and its programs, without `CAP_NET_ADMIN` over it, can neither bring
-/// the loopback up nor change anything in it. A refusal leaves each run
-/// its own namespace, as in-process.
-fn own_network() {
-    // SAFETY: the runner is single-threaded here; only its own network
-    // namespace changes.
-    let moved = unsafe { rustix::thread::unshare_unsafe(rustix::thread::UnshareFlags::NEWNET) }.is_ok();
-    let _ = OWN_NETWORK.set(moved);
+thread_local! {
+    /// Whether this thread's network namespace is fresh: made by
+    /// [`fresh_network`] (a runner's thread, after its last run ended) and
+    /// used by no run since. A namespace is a thread's own (`unshare`), so
+    /// this is too: a judge's other threads never take it.
+    static FRESH_NETWORK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-/// Whether runs started by this process share its network namespace
-/// (made for a runner alone, [`own_network`]) rather than each making one.
-pub(crate) fn runs_share_network() -> bool {
-    OWN_NETWORK.get().copied().unwrap_or(false)
+/// Moves the runner into a new network namespace (nothing in it but a
+/// loopback that is down), for its next run alone: at its start, and again
+/// after each run's answer and cleanup, off the way to any answer (making
+/// one costs about a tenth of a run, more while the kernel's work queue
+/// tears down earlier ones, as it does the last one once its last process
+/// is gone: docs/SPEED.md). No run ever sees a namespace
+/// another run used: the kernel's per-namespace statistics
+/// (`/proc/net/snmp`, `/proc/net/netstat`), which any program raises by
+/// failing to send on the loopback and never reset, would carry what one
+/// run wrote to the next. Runs take it with [`take_fresh_network`]; where
+/// the kernel refuses a new one, each run makes its own, as in-process.
+fn fresh_network() {
+    // SAFETY: changes only this thread's network namespace (the runner's
+    // one thread that forks runs).
+    let made = unsafe { rustix::thread::unshare_unsafe(rustix::thread::UnshareFlags::NEWNET) }.is_ok();
+    FRESH_NETWORK.set(made);
+}
+
+/// Whether the run about to start may stay in the network namespace of
+/// the process forking it: only in a runner, and only once per namespace
+/// (made for this run alone by [`fresh_network`], used by no run before).
+/// `false`: the run makes a namespace of its own.
+pub(crate) fn take_fresh_network() -> bool {
+    FRESH_NETWORK.replace(false)
 }
 
 /// One run, answered on `fd`, which is returned (the judge reads the
@@ -781,6 +794,7 @@ pub(super) mod wire_str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     /// A connected pair of UNIX stream sockets.
     fn pair() -> (OwnedFd, OwnedFd) {
@@ -818,6 +832,57 @@ mod tests {
         assert_eq!(wait_for_news(&control, &news), News::Stalled);
         drop(judge);
         assert_eq!(wait_for_news(&control, &news), News::Closed);
+    }
+
+    /// The network namespace a run is in, as it reads it.
+    fn run_network(sb: &Sandbox) -> String {
+        let spec = RunSpec {
+            program: "/bin/readlink".into(),
+            args: vec!["/proc/self/ns/net".into()],
+            ..RunSpec::default()
+        };
+        let r = sb.run_here(&spec).expect("no judge-side error");
+        String::from_utf8_lossy(&r.stdout).trim().to_string()
+    }
+
+    #[test]
+    fn a_runner_gives_each_run_a_network_namespace_no_earlier_run_used() {
+        let sb = Sandbox::detect_with(super::super::SandboxOptions {
+            isolation: true,
+            cgroups: false,
+            ..super::super::SandboxOptions::default()
+        });
+        if !sb.protections.isolation {
+            super::super::skip_for_want_of("isolated runs (namespaces)");
+            return;
+        }
+        // On a thread of its own, as a runner's one thread that forks runs.
+        std::thread::spawn(move || {
+            let own = || std::fs::read_link("/proc/thread-self/ns/net").unwrap();
+            let host = own();
+            fresh_network();
+            let made = own();
+            assert_ne!(made, host, "a runner's namespace is made for it");
+            // The run takes the namespace made for it...
+            let first = run_network(&sb);
+            assert_eq!(Path::new(&first), made);
+            // ...and a run after it, where none was made meanwhile, makes
+            // its own: no run is in one an earlier run used.
+            let second = run_network(&sb);
+            assert!(
+                Path::new(&second) != made && Path::new(&second) != host,
+                "{second}"
+            );
+            // What the runner does after each run: the next run's.
+            fresh_network();
+            let renewed = own();
+            assert!(renewed != made && renewed != host);
+            assert_eq!(Path::new(&run_network(&sb)), renewed);
+        })
+        .join()
+        .expect("the runner's thread");
+        // Another thread (a judge's, in-process) never takes a runner's.
+        assert!(!take_fresh_network());
     }
 
     #[test]

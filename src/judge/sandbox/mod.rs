@@ -933,7 +933,8 @@ impl Sandbox {
                 Some(child::Isolated {
                     plan,
                     status_fd: w.as_raw_fd(),
-                    new_network: !launcher::runs_share_network(),
+                    new_network: !launcher::take_fresh_network(),
+                    new_cgroup: isolation::cgroup_namespaces(),
                     exec,
                 })
             }
@@ -1728,6 +1729,26 @@ mod tests {
             let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id() as i32), Signal::SIGKILL);
             let _ = { child }.wait();
             assert_eq!(ns.unwrap(), own);
+        }
+    }
+
+    #[test]
+    fn an_isolated_run_sees_its_own_cgroup_as_the_root_and_no_name_the_judge_gave_it() {
+        let sb = Sandbox::detect();
+        if !sb.protections.isolation || sb.cgroups.is_none() || !isolation::cgroup_namespaces() {
+            skip_for_want_of("isolated runs in cgroups, and cgroup namespaces");
+            return;
+        }
+        // The run's own line and its init's: every hierarchy, the ones
+        // the run's group is in (memory, pids, cpu) and the judge's others.
+        let r = sb
+            .run(&shell("cat /proc/self/cgroup /proc/1/cgroup"))
+            .expect("no judge-side error");
+        let out = String::from_utf8_lossy(&r.stdout).into_owned();
+        assert!(!out.is_empty(), "{r:?}");
+        for line in out.lines() {
+            let path = line.splitn(3, ':').nth(2);
+            assert_eq!(path, Some("/"), "a run reads its group's name: {out}");
         }
     }
 
