@@ -305,28 +305,23 @@ fn program_unit(
         .to_string_lossy()
         .into_owned();
     let mut check = Check::new(problem.config.name.clone(), name, Expectation::Verdict(expected));
-    let fail = |mut c: Check, why: String| {
-        c.result = "not graded".into();
-        c.failure = Some(why);
-        c
-    };
     let languages = match LanguageTable::for_package(&problem.dir) {
         Ok(l) => l,
-        Err(e) => return fail(check, e.to_string()),
+        Err(e) => return not_graded(check, e.to_string()),
     };
     let Some(language) = languages.detect(program) else {
-        return fail(check, format!("{}: no known language", program.display()));
+        return not_graded(check, format!("{}: no known language", program.display()));
     };
     let tests = match problem.tests() {
         Ok(t) => t,
-        Err(e) => return fail(check, e.to_string()),
+        Err(e) => return not_graded(check, e.to_string()),
     };
     check.limit_ms = Some(problem.config.limits.time_ms);
     let runner = Sandboxed(sandbox);
     let graded_as = graded_problem(problem, expected);
     let grader = match Grader::new(&graded_as, &runner, tests) {
         Ok(g) => g,
-        Err(e) => return fail(check, format!("reading the tests: {e}")),
+        Err(e) => return not_graded(check, format!("reading the tests: {e}")),
     };
     let mut report = SubmissionReport::new(program.display().to_string(), &language.name, grader.max_score());
     let compile = Item {
@@ -335,7 +330,7 @@ fn program_unit(
     };
     let limit = SourceLimit::of(&problem.config.limits);
     match pool.run(compile, || prepare(sandbox, program, language, cache, limit)) {
-        Err(e) => return fail(check, e.to_string()),
+        Err(e) => return not_graded(check, e.to_string()),
         Ok(Err(ce)) => {
             check.result = "CE".into();
             check.failure = Some(format!("does not compile:\n{}", ce.message));
@@ -351,28 +346,49 @@ fn program_unit(
                 grader.grade_until_failure(&prepared, pool, group, &|_| {})
             };
             report.score = grader.score(&report.tests).0;
-            let verdicts: Vec<Verdict> = report.tests.iter().map(|t| t.verdict).collect();
-            check.result = report.verdict_counts();
-            if report.tests.len() < grader.len() {
-                check
-                    .result
-                    .push_str(&format!(" (stopped at {})", report.tests.len()));
-            }
-            if expected == Expected::TimeLimitExceeded {
-                check.result.push_str(&format!(
-                    " under {TIME_SAFETY_MARGIN}x the limit ({} ms)",
-                    graded_as.config.limits.time_ms
-                ));
-            }
-            check.failure = expected
-                .check(&verdicts)
-                .err()
-                .map(|m| m.to_string())
-                .or_else(|| time_margin_failure(expected, &report.tests, problem.config.limits.time_ms));
+            judged(&mut check, &report, grader.len(), expected, problem, &graded_as);
         }
     }
     check.grading = Some(report);
     check
+}
+
+/// `check`, a program not graded: `why`.
+fn not_graded(mut check: Check, why: String) -> Check {
+    check.result = "not graded".into();
+    check.failure = Some(why);
+    check
+}
+
+/// Fills in `check`'s result and failure from the grading `report` of a
+/// package of `tests` tests, graded as `graded_as` (the package `problem`
+/// with the limits the `expected` verdict is held to).
+fn judged(
+    check: &mut Check,
+    report: &SubmissionReport,
+    tests: usize,
+    expected: Expected,
+    problem: &Problem,
+    graded_as: &Problem,
+) {
+    let verdicts: Vec<Verdict> = report.tests.iter().map(|t| t.verdict).collect();
+    check.result = report.verdict_counts();
+    if report.tests.len() < tests {
+        check
+            .result
+            .push_str(&format!(" (stopped at {})", report.tests.len()));
+    }
+    if expected == Expected::TimeLimitExceeded {
+        check.result.push_str(&format!(
+            " under {TIME_SAFETY_MARGIN}x the limit ({} ms)",
+            graded_as.config.limits.time_ms
+        ));
+    }
+    check.failure = expected
+        .check(&verdicts)
+        .err()
+        .map(|m| m.to_string())
+        .or_else(|| time_margin_failure(expected, &report.tests, problem.config.limits.time_ms));
 }
 
 /// The package as a reference program is graded on it: a time_limit_exceeded

@@ -455,13 +455,38 @@ fn kattis_word((code, word): &(i32, String)) -> &str {
     }
 }
 
+/// The exported Kattis output validator in `root`, and an empty folder
+/// `work` beside it: (validator, work).
+fn output_validator_and_work(root: &Path) -> (PathBuf, PathBuf) {
+    let validator = exported_validator(root, "output_validators");
+    let work = root.join("work");
+    std::fs::create_dir(&work).unwrap();
+    (validator, work)
+}
+
+/// Fails unless another checker, `who`, said `theirs` on `case` (board,
+/// answer, output, any) where `check --protocol kattis` said `rust`, `ours`
+/// in the other's words.
+fn assert_agree<T: PartialEq<U> + std::fmt::Debug, U: std::fmt::Debug>(
+    (i, _, output, any): &(usize, String, Vec<u8>, bool),
+    rust: &(i32, String),
+    ours: T,
+    who: &str,
+    theirs: U,
+) {
+    assert_eq!(
+        ours,
+        theirs,
+        "board {i}, any = {any}, output {:?}: check --protocol kattis says {rust:?}, {who} says {theirs:?}",
+        String::from_utf8_lossy(output)
+    );
+}
+
 #[test]
 fn the_python_output_validator_and_dmoj_checker_module_agree_with_check() {
     let Some(python) = python() else { return };
     let root = tempfile::tempdir().unwrap();
-    let validator = exported_validator(root.path(), "output_validators");
-    let work = root.path().join("work");
-    std::fs::create_dir(&work).unwrap();
+    let (validator, work) = output_validator_and_work(root.path());
     let boards = boards();
     let extra = extra_outputs();
     // Every (board, output, reading) case, judged by both checkers.
@@ -485,15 +510,8 @@ fn the_python_output_validator_and_dmoj_checker_module_agree_with_check() {
             .collect()
     });
     let mut checked = 0;
-    for ((i, _, output, any), v) in cases.iter().zip(&verdicts) {
-        assert_eq!(
-            v.rust,
-            v.python,
-            "board {i}, any = {any}, output {:?}: check --protocol kattis says {:?}, validate.py says {:?}",
-            String::from_utf8_lossy(output),
-            v.rust,
-            v.python
-        );
+    for (case, v) in cases.iter().zip(&verdicts) {
+        assert_agree(case, &v.rust, &v.rust, "validate.py", &v.python);
         checked += (v.rust.0 == 42) as usize;
     }
     assert_eq!(verdicts.len(), cases.len());
@@ -517,14 +535,13 @@ fn the_python_output_validator_and_dmoj_checker_module_agree_with_check() {
     module_cases.push((CASE4, "x y z\n", b"-1\n", false));
     let module = dmoj_module_verdicts(root.path(), &python, &module_cases);
     assert_eq!(module.len(), module_cases.len());
-    for (n, ((i, _, output, any), v)) in cases.iter().zip(&verdicts).enumerate() {
-        assert_eq!(
+    for (n, (case, v)) in cases.iter().zip(&verdicts).enumerate() {
+        assert_agree(
+            case,
+            &v.rust,
             kattis_word(&v.rust),
-            module[n],
-            "board {i}, any = {any}, output {:?}: check --protocol kattis says {:?}, the DMOJ module {}",
-            String::from_utf8_lossy(output),
-            v.rust,
-            module[n]
+            "the DMOJ module",
+            module[n].as_str(),
         );
     }
     assert_eq!(module[cases.len()..], ["FAIL", "FAIL"], "the judge errors");
@@ -536,9 +553,7 @@ fn the_python_output_validator_and_dmoj_checker_module_agree_with_check() {
 fn the_python_output_validator_refuses_unknown_flags_and_writes_feedback() {
     let Some(python) = python() else { return };
     let root = tempfile::tempdir().unwrap();
-    let validator = exported_validator(root.path(), "output_validators");
-    let dir = root.path().join("work");
-    std::fs::create_dir(&dir).unwrap();
+    let (validator, dir) = output_validator_and_work(root.path());
     std::fs::write(dir.join("in"), CASE4).unwrap();
     std::fs::write(dir.join("ans"), CASE4_ANSWER).unwrap();
     let run = |flags: &[&str], output: &[u8]| {
@@ -699,17 +714,29 @@ fn a_non_empty_folder_is_refused_without_force() {
     assert_eq!(entries, ["mayan"], "no temporary folder left beside it");
 }
 
+/// `export --format FORMAT [OPTIONS] PKG OUT` (`format_and_options`) is
+/// refused (exit 2), its message meeting `why`.
+fn refused(format_and_options: &[&str], pkg: &Path, out: &Path, why: impl Predicate<str>) {
+    judge()
+        .args(["export", "--format"])
+        .args(format_and_options)
+        .arg(pkg)
+        .arg(out)
+        .assert()
+        .code(2)
+        .stderr(why);
+}
+
 #[test]
 fn what_the_format_cannot_carry_is_refused() {
     // No statement.
     let root = tempfile::tempdir().unwrap();
-    judge()
-        .args(["export", "--format", "kattis"])
-        .arg(manifest().join("problems/mayan-literal"))
-        .arg(root.path().join("literal"))
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("statement.md not found"));
+    refused(
+        &["kattis"],
+        &manifest().join("problems/mayan-literal"),
+        &root.path().join("literal"),
+        predicate::str::contains("statement.md not found"),
+    );
     // A reading other than the literal rules.
     let pkg = root.path().join("repo/problems/p");
     std::fs::create_dir_all(&pkg).unwrap();
@@ -723,45 +750,41 @@ fn what_the_format_cannot_carry_is_refused() {
     std::fs::create_dir_all(&tests).unwrap();
     std::fs::write(tests.join("1.in"), CASE4).unwrap();
     std::fs::write(tests.join("1.ans"), CASE4_ANSWER).unwrap();
-    judge()
-        .args(["export", "--format", "kattis"])
-        .arg(&pkg)
-        .arg(root.path().join("p"))
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("literal rules only"));
+    refused(
+        &["kattis"],
+        &pkg,
+        &root.path().join("p"),
+        predicate::str::contains("literal rules only"),
+    );
     // No accepted reference program: nothing shows the problem can be solved.
     std::fs::write(pkg.join("problem.toml"), "name = \"p\"\ntitle = \"P\"\n").unwrap();
     for format in ["kattis", "polygon", "hydro", "dmoj", "cms", "lemon"] {
-        judge()
-            .args(["export", "--format", format])
-            .arg(&pkg)
-            .arg(root.path().join("p"))
-            .assert()
-            .code(2)
-            .stderr(predicate::str::contains("no accepted reference program"));
+        refused(
+            &[format],
+            &pkg,
+            &root.path().join("p"),
+            predicate::str::contains("no accepted reference program"),
+        );
     }
     let accepted = root.path().join("repo/reference/p/accepted");
     std::fs::create_dir_all(&accepted).unwrap();
     std::fs::write(accepted.join("sol.py"), "print('2 0 1\\n1 1 1\\n3 4 -1')\n").unwrap();
     // An answer that is not the solver's.
     std::fs::write(tests.join("1.ans"), "-1\n").unwrap();
-    judge()
-        .args(["export", "--format", "kattis"])
-        .arg(&pkg)
-        .arg(root.path().join("p"))
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("1.ans").and(predicate::str::contains("disagrees")));
+    refused(
+        &["kattis"],
+        &pkg,
+        &root.path().join("p"),
+        predicate::str::contains("1.ans").and(predicate::str::contains("disagrees")),
+    );
     // A license without an owner.
     std::fs::write(tests.join("1.ans"), CASE4_ANSWER).unwrap();
-    judge()
-        .args(["export", "--format", "kattis", "--license", "cc-by-sa"])
-        .arg(&pkg)
-        .arg(root.path().join("p"))
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("rights owner"));
+    refused(
+        &["kattis", "--license", "cc-by-sa"],
+        &pkg,
+        &root.path().join("p"),
+        predicate::str::contains("rights owner"),
+    );
     assert!(!root.path().join("p").exists() && !root.path().join("literal").exists());
     // ...and with everything in order, the package is written.
     judge()

@@ -32,6 +32,21 @@ fn package(extra: &str, files: &[(&str, &str)]) -> tempfile::TempDir {
     root
 }
 
+/// A [`package`] with two tests: `STEM1.in` solved in one move (its answer
+/// in `STEM1.ans`) and `STEM2.in` without a solution (its answer `-1` in
+/// `STEM2.EXT`, `EXT` being `.ans` or `.out`).
+fn solvable_and_not(extra: &str, [solvable, unsolvable]: [&str; 2], ext: &str) -> tempfile::TempDir {
+    let names = [
+        format!("{solvable}.in"),
+        format!("{solvable}.ans"),
+        format!("{unsolvable}.in"),
+        format!("{unsolvable}.{ext}"),
+    ];
+    let texts = [ONE_MOVE, ONE_MOVE_ANSWER, NO_SOLUTION, "-1\n"];
+    let files: Vec<(&str, &str)> = names.iter().map(String::as_str).zip(texts).collect();
+    package(extra, &files)
+}
+
 fn pkg(root: &tempfile::TempDir) -> PathBuf {
     root.path().join("problems/p")
 }
@@ -53,15 +68,7 @@ fn validate_in(cwd: &Path, path: &str) -> (i32, String) {
 
 #[test]
 fn a_stored_answer_may_be_named_out_and_both_names_are_an_error() {
-    let root = package(
-        "",
-        &[
-            ("1.in", ONE_MOVE),
-            ("1.ans", ONE_MOVE_ANSWER),
-            ("2.in", NO_SOLUTION),
-            ("2.out", "-1\n"),
-        ],
-    );
+    let root = solvable_and_not("", ["1", "2"], "out");
     let (code, stdout) = validate_in(root.path(), "problems/p");
     assert_eq!(code, 0, "{stdout}");
     assert!(stdout.contains("validate: 2 tests, 0 problems"), "{stdout}");
@@ -195,15 +202,7 @@ fn every_position_in_a_reason_is_a_line_and_a_column() {
 
 #[test]
 fn progress_written_to_a_pipe_has_no_empty_lines() {
-    let root = package(
-        "",
-        &[
-            ("1.in", ONE_MOVE),
-            ("1.ans", ONE_MOVE_ANSWER),
-            ("2.in", NO_SOLUTION),
-            ("2.ans", "-1\n"),
-        ],
-    );
+    let root = solvable_and_not("", ["1", "2"], "ans");
     for target in ["problems/p", "testdata/p"] {
         // assert_cmd reads stderr through a pipe: progress prints lines.
         let out = judge()
@@ -224,15 +223,7 @@ fn progress_written_to_a_pipe_has_no_empty_lines() {
 
 #[test]
 fn a_package_is_found_the_same_way_however_its_path_is_spelled() {
-    let root = package(
-        "",
-        &[
-            ("1.in", ONE_MOVE),
-            ("1.ans", ONE_MOVE_ANSWER),
-            ("2.in", NO_SOLUTION),
-            ("2.ans", "-1\n"),
-        ],
-    );
+    let root = solvable_and_not("", ["1", "2"], "ans");
     // A reference folder with a wrong verdict name: found only if the
     // package's reference folder is.
     std::fs::create_dir_all(root.path().join("reference/p/maybe")).unwrap();
@@ -265,15 +256,7 @@ fn a_package_is_found_the_same_way_however_its_path_is_spelled() {
 fn validate_rejects_a_group_that_matches_no_test_and_a_test_in_no_group() {
     let groups = "[[scoring.group]]\nname = \"bottom\"\ntests = \"secret/b*\"\npoints = 30\n\n\
                   [[scoring.group]]\nname = \"rest\"\ntests = \"secret/rest-*\"\npoints = 70\n";
-    let root = package(
-        groups,
-        &[
-            ("secret/b1.in", ONE_MOVE),
-            ("secret/b1.ans", ONE_MOVE_ANSWER),
-            ("secret/r1.in", NO_SOLUTION),
-            ("secret/r1.ans", "-1\n"),
-        ],
-    );
+    let root = solvable_and_not(groups, ["secret/b1", "secret/r1"], "ans");
     let (code, stdout) = validate_in(root.path(), "problems/p");
     assert_eq!(code, 1, "{stdout}");
     assert!(

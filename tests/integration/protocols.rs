@@ -31,6 +31,25 @@ impl Files {
     }
 }
 
+/// The right output checked by `call` with the answer file missing: the
+/// exit code must be `code`; the files, for what `call` wrote.
+fn without_answer(call: fn(&Files, &str) -> assert_cmd::assert::Assert, code: i32) -> Files {
+    let f = Files::new();
+    std::fs::remove_file(f.path("ans")).unwrap();
+    call(&f, RIGHT).code(code);
+    f
+}
+
+/// `check FLAGS FILES...`, each of `files` named in `f`'s folder.
+fn check(f: &Files, flags: &[&str], files: &[&str]) -> assert_cmd::Command {
+    let mut check = judge();
+    check
+        .arg("check")
+        .args(flags)
+        .args(files.iter().map(|name| f.path(name)));
+    check
+}
+
 // ---- testlib ----------------------------------------------------------------
 
 #[test]
@@ -50,9 +69,7 @@ fn testlib_prints_its_result_words_and_exit_codes_on_stderr() {
         ),
     ] {
         f.put("out", out);
-        judge()
-            .arg("check")
-            .args([f.path("in"), f.path("out"), f.path("ans")])
+        check(&f, &[], &["in", "out", "ans"])
             .assert()
             .code(code)
             .stdout("")
@@ -64,9 +81,7 @@ fn testlib_prints_its_result_words_and_exit_codes_on_stderr() {
 fn testlib_writes_the_result_file_plain_or_as_appes_xml() {
     let f = Files::new();
     f.put("out", WRONG);
-    judge()
-        .arg("check")
-        .args([f.path("in"), f.path("out"), f.path("ans"), f.path("result")])
+    check(&f, &[], &["in", "out", "ans", "result"])
         .assert()
         .code(1)
         .stderr(predicate::str::starts_with("wrong answer "));
@@ -78,9 +93,7 @@ fn testlib_writes_the_result_file_plain_or_as_appes_xml() {
         ("x", 2, "presentation-error"),
     ] {
         f.put("out", out);
-        judge()
-            .arg("check")
-            .args([f.path("in"), f.path("out"), f.path("ans"), f.path("result")])
+        check(&f, &[], &["in", "out", "ans", "result"])
             .arg("-appes")
             .assert()
             .code(code);
@@ -94,23 +107,14 @@ fn testlib_writes_the_result_file_plain_or_as_appes_xml() {
     }
     // XML-escaped, and ASCII whatever the output held.
     f.put("out", "<é>\n");
-    judge()
-        .arg("check")
-        .args([
-            f.path("in"),
-            f.path("out"),
-            f.path("ans"),
-            f.path("result"),
-            PathBuf::from("-APPES"),
-        ])
+    check(&f, &[], &["in", "out", "ans", "result"])
+        .arg("-APPES")
         .assert()
         .code(2);
     let xml = f.read("result");
     assert!(xml.contains("`&lt;?&gt;`") && xml.is_ascii(), "{xml}");
     // A judge error reaches the result file too.
-    judge()
-        .arg("check")
-        .args([f.path("in"), f.path("missing"), f.path("ans"), f.path("result")])
+    check(&f, &[], &["in", "missing", "ans", "result"])
         .arg("-appes")
         .assert()
         .code(3)
@@ -125,47 +129,33 @@ fn testlib_writes_the_result_file_plain_or_as_appes_xml() {
 fn testlib_missing_or_unreadable_files_are_fail() {
     let f = Files::new();
     f.put("out", RIGHT);
-    judge()
-        .arg("check")
-        .args([f.path("in"), f.path("out"), f.path("missing.ans")])
+    check(&f, &[], &["in", "out", "missing.ans"])
         .assert()
         .code(3)
         .stderr(predicate::str::starts_with("FAIL ").and(predicate::str::contains("missing.ans")));
     // A folder where a file should be.
-    judge()
-        .arg("check")
-        .args([f.path("in"), f.dir.path().to_path_buf(), f.path("ans")])
-        .assert()
-        .code(3);
+    check(&f, &[], &["in", ".", "ans"]).assert().code(3);
     // -appes without a result file, a sixth file.
-    judge()
-        .arg("check")
-        .args([f.path("in"), f.path("out"), f.path("ans")])
+    check(&f, &[], &["in", "out", "ans"])
         .arg("-appes")
         .assert()
         .code(3)
         .stderr(predicate::str::contains("-appes needs a RESULT_FILE"));
-    judge()
-        .arg("check")
-        .args([
-            f.path("in"),
-            f.path("out"),
-            f.path("ans"),
-            f.path("r"),
-            f.path("x"),
-        ])
-        .assert()
-        .code(3);
+    check(&f, &[], &["in", "out", "ans", "r", "x"]).assert().code(3);
 }
 
 // ---- Kattis / DOMjudge ------------------------------------------------------
 
+/// `check` as Kattis calls an output validator, feedback in `feedback/`.
 fn kattis(f: &Files, output: &str) -> assert_cmd::assert::Assert {
-    let feedback = f.path("feedback");
-    std::fs::create_dir_all(&feedback).unwrap();
-    judge()
-        .args(["check", "--protocol", "kattis"])
-        .args([f.path("in"), f.path("ans"), feedback])
+    std::fs::create_dir_all(f.path("feedback")).unwrap();
+    kattis_feedback_in(f, "feedback", output)
+}
+
+/// `check` as Kattis calls an output validator, feedback in the folder
+/// `feedback` of `f` (which need not exist).
+fn kattis_feedback_in(f: &Files, feedback: &str, output: &str) -> assert_cmd::assert::Assert {
+    check(f, &["--protocol", "kattis"], &["in", "ans", feedback])
         // DOMjudge passes the problem's validator flags after the three files.
         .arg("case_sensitive")
         .write_stdin(output)
@@ -193,9 +183,7 @@ fn kattis_accepts_with_42_and_rejects_with_43() {
 
 #[test]
 fn kattis_judge_errors_are_neither_42_nor_43() {
-    let f = Files::new();
-    std::fs::remove_file(f.path("ans")).unwrap();
-    kattis(&f, RIGHT).code(1);
+    let f = without_answer(kattis, 1);
     assert!(f.read("feedback/judgemessage.txt").contains("judge error"));
     // A stored answer that disagrees with the solver.
     let f = Files::new();
@@ -203,24 +191,23 @@ fn kattis_judge_errors_are_neither_42_nor_43() {
     kattis(&f, RIGHT).code(1);
     // No feedback folder at all.
     let f = Files::new();
-    judge()
-        .args(["check", "--protocol", "kattis"])
-        .args([f.path("in"), f.path("ans"), f.path("nowhere")])
-        .write_stdin(RIGHT)
-        .assert()
-        .code(1);
+    kattis_feedback_in(&f, "nowhere", RIGHT).code(1);
 }
 
 // ---- LemonLime --------------------------------------------------------------
 
-fn lemon(f: &Files, output: &str) -> assert_cmd::assert::Assert {
+/// `check` as LemonLime calls a special judge, for a full score of `full`.
+fn lemon_out_of(f: &Files, full: &str, output: &str) -> assert_cmd::assert::Assert {
     f.put("out", output);
-    judge()
-        .args(["check", "--protocol", "lemon"])
-        .args([f.path("in"), f.path("out"), f.path("ans")])
-        .arg("10")
+    check(f, &["--protocol", "lemon"], &["in", "out", "ans"])
+        .arg(full)
         .args([f.path("score"), f.path("message")])
         .assert()
+}
+
+/// `check` as LemonLime calls a special judge, for a full score of 10.
+fn lemon(f: &Files, output: &str) -> assert_cmd::assert::Assert {
+    lemon_out_of(f, "10", output)
 }
 
 #[test]
@@ -236,19 +223,10 @@ fn lemon_writes_the_full_score_or_zero() {
 
 #[test]
 fn lemon_judge_errors_score_zero() {
-    let f = Files::new();
-    std::fs::remove_file(f.path("ans")).unwrap();
-    lemon(&f, RIGHT).code(3);
+    let f = without_answer(lemon, 3);
     assert_eq!(f.read("score"), "0\n");
     assert!(f.read("message").contains("judge error"));
     let f = Files::new();
-    f.put("out", RIGHT);
-    judge()
-        .args(["check", "--protocol", "lemon"])
-        .args([f.path("in"), f.path("out"), f.path("ans")])
-        .arg("ten")
-        .args([f.path("score"), f.path("message")])
-        .assert()
-        .code(3);
+    lemon_out_of(&f, "ten", RIGHT).code(3);
     assert_eq!(f.read("score"), "0\n");
 }

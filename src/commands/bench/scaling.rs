@@ -412,6 +412,23 @@ fn print_report(
     loops: &Loops,
 ) {
     let cores = crate::judge::pool::available_cores();
+    let mut targets = Targets::default();
+    print_ladder(o, ladder, grading, serving, cores, &mut targets);
+    print_ladder_notes(serving);
+    print_loops(ladder, loops, &mut targets);
+    targets.print();
+}
+
+/// The ladder's table: per `--jobs`, the class graded and the burst served,
+/// with the targets they are held to.
+fn print_ladder(
+    o: &ScalingOptions,
+    ladder: &[usize],
+    grading: &[ClassRow],
+    serving: &[serve_load::Throughput],
+    cores: usize,
+    targets: &mut Targets,
+) {
     println!();
     println!(
         "Judging on every core: {} submissions (the accepted program, ready executables) graded \
@@ -422,11 +439,9 @@ fn print_report(
     println!(
         "  J   class wall  speed-up  machine busy  bare speed-up   serve rate  speed-up  server busy (whole)  CPU-s/sub  machine busy"
     );
-    let mut targets = Targets::default();
     let pct = |b: Option<f64>| b.map_or("?".into(), |b| format!("{:.0}%", b * 100.0));
     for (k, &jobs) in ladder.iter().enumerate() {
         let (g, s) = (&grading[k], &serving[k]);
-        let (speedup, bare_up) = (g.speedup, g.bare_up);
         let rate_up = s.rate / serving[0].rate;
         let steady = s.server.and_then(|b| b.steady).map(|w| w.share(cores));
         let whole = s.server.map(|b| b.whole.share(cores));
@@ -434,53 +449,73 @@ fn print_report(
             format!("{:.3}", b.cpu_per_submission().as_secs_f64())
         });
         println!(
-            "  {jobs:<3} {:>8.2} s  {speedup:>7.2}x  {:>12}  {bare_up:>12.2}x  {:>9.2}/s  {rate_up:>7.2}x  {:>11} ({:>4})  {per_sub:>9}  {:>12}",
+            "  {jobs:<3} {:>8.2} s  {:>7.2}x  {:>12}  {:>12.2}x  {:>9.2}/s  {rate_up:>7.2}x  {:>11} ({:>4})  {per_sub:>9}  {:>12}",
             g.wall.as_secs_f64(),
+            g.speedup,
             pct(g.busy),
+            g.bare_up,
             s.rate,
             pct(steady),
             pct(whole),
             pct(s.machine_busy),
         );
         let most = k + 1 == ladder.len();
-        if jobs == 2 || (most && jobs > 1) {
-            // 2 cores: 1.85x; more: 13 of every 16 (13x on 16).
-            let want = if jobs == 2 {
-                1.85
-            } else {
-                jobs as f64 * 13.0 / 16.0
-            };
-            targets.add(
-                &format!("class at --jobs {jobs}, ratio to --jobs 1"),
-                speedup >= want,
-                format!("{speedup:.2}x (>= {want:.2}x; the same runs bare: {bare_up:.2}x)"),
-            );
-        }
-        if most && jobs > 2 {
-            // More than 2 cores: the throughput, 12 of every 16 (12x on 16).
-            let want = jobs as f64 * 12.0 / 16.0;
-            targets.add(
-                &format!("serve --jobs {jobs}: throughput, ratio to --jobs 1"),
-                rate_up >= want,
-                format!("{rate_up:.2}x (>= {want:.2}x)"),
-            );
-        }
-        if most && jobs <= 2 {
-            let window = s.server.and_then(|b| b.steady);
-            targets.add(
-                &format!(
-                    "serve --jobs {jobs}: the server and its runs use the cores while a burst is judged (a quiet machine)"
-                ),
-                window.is_some_and(|w| w.share_ran(cores) >= 0.9),
-                window.map_or("not measured".into(), |w| {
-                    format!(
-                        "{} while at least {jobs} submissions remained (>= 90%)",
-                        w.ran_in_words(cores)
-                    )
-                }),
-            );
-        }
+        ladder_targets(jobs, most, g, s, rate_up, cores, targets);
     }
+}
+
+/// The targets of one rung of the ladder (`most`: the highest `--jobs`).
+fn ladder_targets(
+    jobs: usize,
+    most: bool,
+    g: &ClassRow,
+    s: &serve_load::Throughput,
+    rate_up: f64,
+    cores: usize,
+    targets: &mut Targets,
+) {
+    let (speedup, bare_up) = (g.speedup, g.bare_up);
+    if jobs == 2 || (most && jobs > 1) {
+        // 2 cores: 1.85x; more: 13 of every 16 (13x on 16).
+        let want = if jobs == 2 {
+            1.85
+        } else {
+            jobs as f64 * 13.0 / 16.0
+        };
+        targets.add(
+            &format!("class at --jobs {jobs}, ratio to --jobs 1"),
+            speedup >= want,
+            format!("{speedup:.2}x (>= {want:.2}x; the same runs bare: {bare_up:.2}x)"),
+        );
+    }
+    if most && jobs > 2 {
+        // More than 2 cores: the throughput, 12 of every 16 (12x on 16).
+        let want = jobs as f64 * 12.0 / 16.0;
+        targets.add(
+            &format!("serve --jobs {jobs}: throughput, ratio to --jobs 1"),
+            rate_up >= want,
+            format!("{rate_up:.2}x (>= {want:.2}x)"),
+        );
+    }
+    if most && jobs <= 2 {
+        let window = s.server.and_then(|b| b.steady);
+        targets.add(
+            &format!(
+                "serve --jobs {jobs}: the server and its runs use the cores while a burst is judged (a quiet machine)"
+            ),
+            window.is_some_and(|w| w.share_ran(cores) >= 0.9),
+            window.map_or("not measured".into(), |w| {
+                format!(
+                    "{} while at least {jobs} submissions remained (>= 90%)",
+                    w.ran_in_words(cores)
+                )
+            }),
+        );
+    }
+}
+
+/// What the ladder's columns mean, and what the load generator cost.
+fn print_ladder_notes(serving: &[serve_load::Throughput]) {
     println!(
         "  bare speed-up: the class's runs without judge or sandbox (each program on each input, \
          output discarded) on J threads, against 1: what this machine gives these runs at once, \
@@ -497,6 +532,11 @@ fn print_report(
             generator.as_secs_f64()
         );
     }
+}
+
+/// The class with an endless loop: its wall time per `--jobs` against its
+/// lower bound, and the target each is held to.
+fn print_loops(ladder: &[usize], loops: &Loops, targets: &mut Targets) {
     println!(
         "A class of {LOOP_CLASS} with an endless loop ({} TLE runs of {:.1} s each; lower bound: \
          ceil(runs / J) limits):",
@@ -517,7 +557,6 @@ fn print_report(
             format!("{ratio:.2}x (<= 1.15x)"),
         );
     }
-    targets.print();
 }
 
 #[cfg(test)]

@@ -81,6 +81,11 @@ impl Classes {
 /// trying when [`Bound::allows`] allows it (the unit tests check the two
 /// agree), and it is not a left move into a block nor a same-colour swap
 /// after the first.
+///
+/// Over 80 lines on purpose: this is the solver's innermost loop, and a
+/// split into helpers must be shown not to slow it (`cargo build --release
+/// && target/release/mayan-judge bench --only solver --boards 6`, before and
+/// after, the same nodes and times within noise) before it lands.
 #[inline(always)]
 pub fn each_move(
     board: &Board,

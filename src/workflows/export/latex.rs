@@ -10,16 +10,10 @@
 /// statement's own copy). A level-1 heading on the first line is the title
 /// and is left out too.
 pub fn convert(markdown: &str, skip_section: impl Fn(&str) -> bool) -> String {
-    let mut out = String::new();
+    let mut body = Body::default();
     let mut lines = markdown.lines();
     let mut first = true;
     let mut skipping = false;
-    let mut list: Option<&str> = None;
-    let close_list = |out: &mut String, list: &mut Option<&str>| {
-        if let Some(env) = list.take() {
-            out.push_str(&format!("\\end{{{env}}}\n"));
-        }
-    };
     while let Some(line) = lines.next() {
         let trimmed = line.trim_end();
         if first {
@@ -37,13 +31,7 @@ pub fn convert(markdown: &str, skip_section: impl Fn(&str) -> bool) -> String {
                 .take_while(|l| !l.trim_end().starts_with("```"))
                 .collect();
             if !skipping {
-                close_list(&mut out, &mut list);
-                out.push_str("\\begin{verbatim}\n");
-                for l in code {
-                    out.push_str(l);
-                    out.push('\n');
-                }
-                out.push_str("\\end{verbatim}\n");
+                body.verbatim(&code);
             }
             continue;
         }
@@ -53,52 +41,93 @@ pub fn convert(markdown: &str, skip_section: impl Fn(&str) -> bool) -> String {
         {
             skipping = skip_section(text);
         }
-        if skipping {
-            continue;
+        if !skipping {
+            body.line(line, head);
         }
+    }
+    body.finish()
+}
+
+/// The LaTeX written so far, and the list environment open at its end.
+#[derive(Default)]
+struct Body {
+    out: String,
+    list: Option<&'static str>,
+}
+
+impl Body {
+    /// Ends the open list, if any.
+    fn close_list(&mut self) {
+        if let Some(env) = self.list.take() {
+            self.out.push_str(&format!("\\end{{{env}}}\n"));
+        }
+    }
+
+    /// A fenced code block, as it is.
+    fn verbatim(&mut self, code: &[&str]) {
+        self.close_list();
+        self.out.push_str("\\begin{verbatim}\n");
+        for l in code {
+            self.out.push_str(l);
+            self.out.push('\n');
+        }
+        self.out.push_str("\\end{verbatim}\n");
+    }
+
+    /// One line outside code blocks; `head` is its heading, if it is one.
+    fn line(&mut self, line: &str, head: Option<(usize, &str)>) {
+        let trimmed = line.trim_end();
         if let Some((level, text)) = head {
-            close_list(&mut out, &mut list);
-            let command = match level {
-                1 | 2 => "section",
-                3 => "subsection",
-                _ => "paragraph",
-            };
-            out.push_str(&format!("\\{command}*{{{}}}\n", inline(text)));
-            continue;
-        }
-        if let Some((env, item)) = list_item(trimmed) {
-            if list != Some(env) {
-                close_list(&mut out, &mut list);
-                out.push_str(&format!("\\begin{{{env}}}\n"));
-                list = Some(env);
+            self.heading(level, text);
+        } else if let Some((env, item)) = list_item(trimmed) {
+            self.item(env, item);
+        } else if trimmed.trim().is_empty() {
+            self.close_list();
+            if !self.out.is_empty() && !self.out.ends_with("\n\n") {
+                self.out.push('\n');
             }
-            out.push_str(&format!("  \\item {}\n", inline(item)));
-            continue;
-        }
-        if trimmed.trim().is_empty() {
-            close_list(&mut out, &mut list);
-            if !out.is_empty() && !out.ends_with("\n\n") {
-                out.push('\n');
-            }
-            continue;
-        }
-        if list.is_some() && line.starts_with([' ', '\t']) {
+        } else if self.list.is_some() && line.starts_with([' ', '\t']) {
             // A continuation of the list item above.
-            out.pop();
-            out.push(' ');
-            out.push_str(&inline(trimmed.trim()));
-            out.push('\n');
-            continue;
+            self.out.pop();
+            self.out.push(' ');
+            self.out.push_str(&inline(trimmed.trim()));
+            self.out.push('\n');
+        } else {
+            self.close_list();
+            self.out.push_str(&inline(trimmed.trim_start()));
+            self.out.push('\n');
         }
-        close_list(&mut out, &mut list);
-        out.push_str(&inline(trimmed.trim_start()));
-        out.push('\n');
     }
-    close_list(&mut out, &mut list);
-    while out.ends_with("\n\n") {
-        out.pop();
+
+    /// A heading: a section, subsection or paragraph title by its level.
+    fn heading(&mut self, level: usize, text: &str) {
+        self.close_list();
+        let command = match level {
+            1 | 2 => "section",
+            3 => "subsection",
+            _ => "paragraph",
+        };
+        self.out.push_str(&format!("\\{command}*{{{}}}\n", inline(text)));
     }
-    out
+
+    /// An item of a list of kind `env`, opening that list if it is not open.
+    fn item(&mut self, env: &'static str, item: &str) {
+        if self.list != Some(env) {
+            self.close_list();
+            self.out.push_str(&format!("\\begin{{{env}}}\n"));
+            self.list = Some(env);
+        }
+        self.out.push_str(&format!("  \\item {}\n", inline(item)));
+    }
+
+    /// The body, its open list closed and its trailing blank lines dropped.
+    fn finish(mut self) -> String {
+        self.close_list();
+        while self.out.ends_with("\n\n") {
+            self.out.pop();
+        }
+        self.out
+    }
 }
 
 /// `(level, text)` of an ATX heading (`## Input`).
