@@ -614,7 +614,10 @@ pub fn counterexample_section(c: &Counterexample, l: Locale) -> String {
 
 /// The program's legal moves replayed beside the smallest solution.
 fn counterexample_replays(puzzle: &Puzzle, t: &TestResult, l: Locale) -> String {
-    let mut b = format!("<div class=\"side\"><div><h4>{}</h4>", esc(&l.t("cx-their-moves")));
+    let mut b = format!(
+        "<div class=\"side\"><div><h4>{}</h4>",
+        esc(&l.t("cx-their-moves"))
+    );
     match t.judgement.as_ref().filter(|j| !j.moves.is_empty()) {
         Some(j) => b.push_str(&replay(puzzle, &j.moves, j.first_wrong_move, l)),
         None => {

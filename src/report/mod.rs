@@ -18,7 +18,8 @@ pub mod words;
 
 pub use csv::{Csv, FinalGrade, Gradebook, gradebook};
 pub use html::{
-    Html, analysis_section, board_defs, counterexample_section, replay_sections, replay_sections_in, svg_board,
+    Html, analysis_section, board_defs, counterexample_section, replay_sections, replay_sections_in,
+    svg_board,
 };
 pub use json::Json;
 pub use junit::Junit;
