@@ -170,7 +170,7 @@ impl CgroupSupport {
     fn make_dirs(&self) -> Result<RunCgroup, (PathBuf, &'static str, io::Error)> {
         // The judge's pid, even in a launcher's runner; the number is this
         // process's own (runners' counters all start where the launcher's was).
-        let judge = super::launcher::owner_pid();
+        let judge = super::owner::owner_pid();
         let own = u64::from(std::process::id()) * 1000;
         let mut run = RunCgroup {
             version: self.version,

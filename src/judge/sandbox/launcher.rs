@@ -41,7 +41,7 @@
 //! control socket, each runner finishes its cleanup, removes its spare
 //! cgroup and ends, and the launcher ends once none is left; what has not
 //! ended within half a second is killed. A run's work folder and cgroups
-//! are still named by the judge's pid ([`owner_pid`]), so the next judge's
+//! are still named by the judge's pid ([`super::owner::owner_pid`]), so the next judge's
 //! start removes what a killed one left, as before.
 //!
 //! A program that uses the library without [`start`] (the library's own
@@ -117,16 +117,6 @@ pub fn pid() -> Option<i32> {
     LAUNCHER.get().map(|l| l.pid)
 }
 
-/// In a runner: the judge's pid.
-static JUDGE: OnceLock<u32> = OnceLock::new();
-
-/// The pid that names a run's work folder and cgroups: the judge's, also
-/// in a runner, so that what a killed judge left is known by its pid (a
-/// judge's next start removes what belongs to a dead pid).
-pub(crate) fn owner_pid() -> u32 {
-    JUDGE.get().copied().unwrap_or_else(std::process::id)
-}
-
 /// How long the judge's exit waits for its runners to finish their
 /// cleanups before it kills them (an idle runner needs a millisecond; one
 /// still carrying out a run is killed, and the next judge's start removes
@@ -146,7 +136,7 @@ pub fn stop() {
             let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGKILL);
             let _ = nix::sys::wait::waitpid(pid, None);
         }
-        let _ = std::fs::remove_dir(super::workdir::launcher_root_path(std::process::id()));
+        let _ = std::fs::remove_dir(super::owner::launcher_root_path(std::process::id()));
     }
 }
 
@@ -179,7 +169,7 @@ pub(crate) fn work_root() -> Option<&'static std::path::Path> {
 
 /// Gives the launcher (and so its runners) a mount namespace of its own,
 /// where a tmpfs is mounted on its folder for runs
-/// ([`super::workdir::launcher_root`]): a run's folders, its stdin file
+/// ([`super::owner::launcher_root`]): a run's folders, its stdin file
 /// and the mount point of its root are then made and removed in memory,
 /// not in the host's temp dir (on ext4, three `mkdir`, an `unlink` and
 /// three `rmdir` a run cost a tenth of it). Host mounts still reach the
@@ -188,7 +178,7 @@ pub(crate) fn work_root() -> Option<&'static std::path::Path> {
 /// stay in the temp dir.
 fn private_work_root(judge: u32) {
     use nix::mount::{MsFlags, mount};
-    let Ok(dir) = super::workdir::launcher_root(judge) else {
+    let Ok(dir) = super::owner::launcher_root(judge) else {
         return;
     };
     // SAFETY: the launcher is single-threaded here.
@@ -447,7 +437,7 @@ fn serve(control: OwnedFd, judge: i32) -> ! {
     if die_with_parent(judge).is_err() {
         exit(1);
     }
-    let _ = JUDGE.set(judge as u32);
+    super::owner::serve_judge(judge as u32);
     let _ = rustix::thread::set_name(c"mayan-launcher");
     quiet_stdio();
     // Runners are reaped by the kernel.

@@ -76,6 +76,7 @@ mod landlock;
 pub mod launcher;
 mod monitor;
 pub mod mountinfo;
+mod owner;
 mod procscan;
 mod reaper;
 mod seccomp;

@@ -24,9 +24,7 @@ use std::path::{Component, Path, PathBuf};
 
 use nix::unistd::{Gid, Uid, chown};
 
-/// The name every run folder starts with, followed by the judge's pid, so
-/// that a later judge can tell a dead judge's leftovers.
-const PREFIX: &str = "mayan-judge-";
+use super::owner::PREFIX;
 
 /// One run's folders on the host: a base folder only the judge can enter
 /// (mode 0700), holding the work folder (`box`: the program's, a tmpfs of
@@ -51,7 +49,7 @@ impl Workspace {
         tmpfs_bytes: Option<u64>,
     ) -> io::Result<Workspace> {
         let mut b = tempfile::Builder::new();
-        let prefix = format!("{PREFIX}{}-", super::launcher::owner_pid());
+        let prefix = format!("{PREFIX}{}-", super::owner::owner_pid());
         b.prefix(&prefix);
         let base = match work_root {
             Some(r) => b.tempdir_in(r)?,
@@ -191,25 +189,6 @@ pub(crate) fn write_read_only(dir: &Path, name: &str, bytes: &[u8]) -> io::Resul
     f.write_all(bytes)?;
     // The mode asked for is masked by the umask: set it as meant.
     f.set_permissions(fs::Permissions::from_mode(0o444))
-}
-
-/// The folder a launcher keeps its runs' folders in, `mayan-judge-<judge
-/// pid>-runs` in the system temp dir, made if need be (mode 0711, as a run
-/// folder's base on the host: each run's own base decides who may enter
-/// it): named like a run folder, so what a killed judge left goes with
-/// its others.
-pub(crate) fn launcher_root(judge: u32) -> io::Result<PathBuf> {
-    use std::os::unix::fs::DirBuilderExt;
-    let dir = launcher_root_path(judge);
-    match fs::DirBuilder::new().mode(0o711).create(&dir) {
-        Err(e) if e.kind() != io::ErrorKind::AlreadyExists => Err(e),
-        _ => Ok(dir),
-    }
-}
-
-/// Where [`launcher_root`] puts the folder of judge `judge`'s launcher.
-pub(crate) fn launcher_root_path(judge: u32) -> PathBuf {
-    std::env::temp_dir().join(format!("{PREFIX}{judge}-runs"))
 }
 
 /// Removes what judges that died left in `work_root`: run folders whose
