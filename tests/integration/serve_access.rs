@@ -585,16 +585,7 @@ fn serve_caps_uploads_at_the_package_source_limit() {
         .collect();
     let body = format!("{{\"file_name\": \"mayan.c\", \"source\": \"{escaped}\"}}");
     assert!(body.len() > 600 << 10);
-    let mut r = alice_api
-        .agent
-        .post(format!("{}/api/v1/submissions", server.url))
-        .header(
-            "authorization",
-            format!("Bearer {}", alice_api.token.as_ref().unwrap()),
-        )
-        .header("content-type", "application/json")
-        .send(body.as_bytes())
-        .unwrap();
+    let mut r = post_json_text(&alice_api, &server.url, body.as_bytes());
     let answer = r.body_mut().read_to_string().unwrap();
     assert_eq!(
         r.status().as_u16(),
@@ -733,16 +724,7 @@ fn serve_bad_fields_get_clear_4xx_answers() {
         assert!((400..500).contains(&got.status), "{} {}", got.status, got.body);
         assert!(got.body.contains(says), "{} {}", got.status, got.body);
     }
-    let garbage = alice_api
-        .agent
-        .post(format!("{}/api/v1/submissions", server.url))
-        .header(
-            "authorization",
-            format!("Bearer {}", alice_api.token.as_ref().unwrap()),
-        )
-        .header("content-type", "application/json")
-        .send("{not json".as_bytes())
-        .unwrap();
+    let garbage = post_json_text(&alice_api, &server.url, b"{not json");
     assert!((400..500).contains(&garbage.status().as_u16()));
     let token = server
         .client()
@@ -779,4 +761,23 @@ fn serve_bad_fields_get_clear_4xx_answers() {
     assert!(server.child.try_wait().unwrap().is_none(), "the server died");
     assert_eq!(alice.get("/").status, 200);
     assert_eq!(alice_api.get("/api/v1/submissions").body, "[]");
+}
+
+/// `POST /api/v1/submissions` with `body` as it is (JSON or not), with the
+/// client's token: what a hand-written client might send.
+fn post_json_text(
+    client: &crate::serve_util::Client,
+    url: &str,
+    body: &[u8],
+) -> ureq::http::Response<ureq::Body> {
+    client
+        .agent
+        .post(format!("{url}/api/v1/submissions"))
+        .header(
+            "authorization",
+            format!("Bearer {}", client.token.as_ref().unwrap()),
+        )
+        .header("content-type", "application/json")
+        .send(body)
+        .unwrap()
 }

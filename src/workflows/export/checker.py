@@ -430,31 +430,29 @@ def main_kattis(args):
 TESTLIB = {"AC": (0, "ok"), "WA": (1, "wrong answer"), "PE": (2, "wrong output format"), "FAIL": (3, "FAIL")}
 
 
-def main_testlib(args):
+def judged(args, usage, out, ans):
+    """The verdict and message of the output named by args[out], against the
+    input args[0] and the answer args[ans]; FAIL with why where the
+    arguments or the output cannot be read."""
     if len(args) != 3:
-        v, message = "FAIL", "judge error: usage: checker.py INPUT OUTPUT ANSWER"
-    else:
-        try:
-            output = read(args[1], "output")
-        except JudgeError as e:
-            output, v, message = None, "FAIL", "judge error: %s" % e
-        if output is not None:
-            v, message, _ = verdict(args[0], args[2], output, ACCEPT_ANY)
+        return "FAIL", "judge error: usage: " + usage
+    try:
+        output = read(args[out], "output")
+    except JudgeError as e:
+        return "FAIL", "judge error: %s" % e
+    v, message, _ = verdict(args[0], args[ans], output, ACCEPT_ANY)
+    return v, message
+
+
+def main_testlib(args):
+    v, message = judged(args, "checker.py INPUT OUTPUT ANSWER", out=1, ans=2)
     code, word = TESTLIB[v]
     sys.stderr.write("%s %s\n" % (word, message))
     return code
 
 
 def main_cms(args):
-    if len(args) != 3:
-        v, message = "FAIL", "judge error: usage: checker INPUT ANSWER OUTPUT"
-    else:
-        try:
-            output = read(args[2], "output")
-        except JudgeError as e:
-            output, v, message = None, "FAIL", "judge error: %s" % e
-        if output is not None:
-            v, message, _ = verdict(args[0], args[1], output, ACCEPT_ANY)
+    v, message = judged(args, "checker INPUT ANSWER OUTPUT", out=2, ans=1)
     if v == "FAIL":
         sys.stderr.write(message + "\n")
         return 1
