@@ -113,21 +113,6 @@ pub const TRANSLATIONS: &[(&str, &str)] = &[
     ),
 ];
 
-/// How much a copy is disguised.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Level {
-    /// The original program.
-    Original,
-    /// One surface change (renaming, layout, comments).
-    Light,
-    /// One structural change.
-    Medium,
-    /// Renaming and layout plus three structural changes.
-    Heavy,
-    /// A line-by-line translation into another language.
-    Translation,
-}
-
 /// One program of the corpus.
 #[derive(Clone, Debug)]
 pub struct Item {
@@ -297,7 +282,7 @@ fn item(
     }
 }
 
-pub use super::disguise::disguise;
+pub use super::disguise::{Level, disguise};
 
 /// `items` compared as one class with `options`; the figures, at the class's
 /// decision and over thresholds, and the analysis.

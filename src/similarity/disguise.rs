@@ -8,7 +8,21 @@
 //! reformatting plus several structural rewrites.
 
 use super::Lang;
-use super::corpus::Level;
+
+/// How much a copy is disguised.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Level {
+    /// The original program.
+    Original,
+    /// One surface change (renaming, layout, comments).
+    Light,
+    /// One structural change.
+    Medium,
+    /// Renaming and layout plus three structural changes.
+    Heavy,
+    /// A line-by-line translation into another language.
+    Translation,
+}
 
 mod more;
 
