@@ -14,34 +14,18 @@ use axum::Router;
 use axum::extract::State;
 use axum::routing::get;
 use minijinja::context;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// The page's routes.
 pub fn routes() -> Router<Arc<App>> {
     Router::new().route("/admin/analysis", get(page))
 }
 
-/// The last analysis and the results' key it was computed at.
-#[derive(Default)]
-pub struct Cache(Mutex<Option<(ResultsKey, Arc<Analysis>)>>);
-
-/// What changes whenever a result does.
-pub type ResultsKey = (i64, i64, i64, i64);
-
-impl Cache {
-    /// The analysis of the results as stored now (computed again only when
-    /// they changed).
-    pub fn get(&self, app: &App) -> DbResult<Arc<Analysis>> {
-        let key = app.db.results_key()?;
-        if let Some((k, a)) = &*self.0.lock().unwrap_or_else(|p| p.into_inner())
-            && *k == key
-        {
-            return Ok(a.clone());
-        }
-        let a = Arc::new(analyse(&input(app, &app.db)?));
-        *self.0.lock().unwrap_or_else(|p| p.into_inner()) = Some((key, a.clone()));
-        Ok(a)
-    }
+/// The analysis of the results as stored now (computed again only when
+/// they changed).
+fn current(app: &App) -> DbResult<Arc<Analysis>> {
+    let key = app.db.results_key()?;
+    app.analysis.get_or(key, || Ok(analyse(&input(app, &app.db)?)))
 }
 
 /// The stored results as the analysis reads them: contestants only (the
@@ -93,7 +77,7 @@ fn input(app: &App, db: &Db) -> DbResult<Input> {
 
 async fn page(State(app): State<Arc<App>>, axum::Extension(id): axum::Extension<Identity>) -> PageResult {
     let viewer = super::http::teacher(&id)?;
-    let analysis = app.analysis.get(&app)?;
+    let analysis = current(&app)?;
     let section = crate::report::analysis_section(&analysis, locale());
     render(&app, "analysis.html", Some(viewer), context! { section })
 }

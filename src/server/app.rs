@@ -137,12 +137,12 @@ pub struct App {
     per_user: DefaultKeyedRateLimiter<i64>,
     submissions: DefaultKeyedRateLimiter<i64>,
     /// The teacher's analysis, cached by the results' key.
-    pub analysis: super::analysis::Cache,
+    pub analysis: super::cached::Cached<(i64, i64, i64, i64), crate::report::analysis::Analysis>,
     /// The admission of password checks (one per core at a time: each
     /// argon2id check takes 19 MiB; fair between accounts).
     pub signins: Admission,
     /// The teacher's page of copied programs: its comparisons.
-    pub similar: super::similar::Analyses,
+    pub similar: super::comparisons::Analyses,
 }
 
 /// What a viewer sees of a judged submission: the one table of

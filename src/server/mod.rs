@@ -23,6 +23,8 @@ mod analysis;
 mod api;
 mod app;
 pub mod auth;
+mod cached;
+mod comparisons;
 mod connections;
 pub mod contest;
 pub mod db;

@@ -12,18 +12,16 @@
 //! nobody else (contestants' pages, sign-ins) waits for it.
 
 use super::app::App;
-use super::db::{Db, FinalProgram};
 use super::http::{Fail, Identity, PageResult, render};
-use crate::similarity::{self, Analysis, Lang, Source};
+use crate::similarity::{self, Analysis};
 use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::get;
 use minijinja::context;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::Notify;
 
 /// How long a view waits for a comparison under way before it answers
 /// "being compared" (a class of honest programs is compared well within it).
@@ -32,95 +30,28 @@ pub const WAIT: Duration = Duration::from_secs(2);
 /// Seconds after which the "being compared" page asks the browser again.
 const REFRESH_SECS: u32 = 2;
 
-/// The page's comparisons: at most one running, the last one kept.
-#[derive(Default)]
-pub struct Analyses {
-    state: Mutex<Kept>,
-    /// Woken when a comparison ends.
-    done: Notify,
-}
-
-#[derive(Default)]
-struct Kept {
-    /// The last comparison finished: the final submissions it covers (their
-    /// ids, in order), its number, and it.
-    last: Option<(Vec<i64>, u64, Arc<Analysis>)>,
-    /// Whether one is running.
-    running: bool,
-    /// Comparisons started since the server started.
-    started: u64,
-}
-
-impl Analyses {
-    fn lock(&self) -> MutexGuard<'_, Kept> {
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
+/// The comparison of the final submissions `key` and its number if it
+/// is made; otherwise one of the final programs as they are is started on
+/// a thread of its own, unless one is running, and `None`.
+fn find_or_start(app: &Arc<App>, key: &[i64]) -> Option<(u64, Arc<Analysis>)> {
+    let mut kept = app.similar.lock();
+    if let Some((k, number, a)) = &kept.last
+        && *k == key
+    {
+        return Some((*number, a.clone()));
     }
-
-    /// The comparison of the final submissions `key` and its number if it
-    /// is made; otherwise one of the final programs as they are is started on
-    /// a thread of its own, unless one is running, and `None`.
-    fn find_or_start(app: &Arc<App>, key: &[i64]) -> Option<(u64, Arc<Analysis>)> {
-        let mut kept = app.similar.lock();
-        if let Some((k, number, a)) = &kept.last
-            && *k == key
-        {
-            return Some((*number, a.clone()));
+    if !kept.running {
+        kept.running = true;
+        kept.started += 1;
+        let (app, number) = (app.clone(), kept.started);
+        let spawned = std::thread::Builder::new()
+            .name("similar".into())
+            .spawn(move || app.similar.run(&app.db, number));
+        if spawned.is_err() {
+            kept.running = false;
         }
-        if !kept.running {
-            kept.running = true;
-            kept.started += 1;
-            let (app, number) = (app.clone(), kept.started);
-            let spawned = std::thread::Builder::new()
-                .name("similar".into())
-                .spawn(move || app.similar.run(&app.db, number));
-            if spawned.is_err() {
-                kept.running = false;
-            }
-        }
-        None
     }
-
-    /// Reads the final programs and compares them (on this thread), and
-    /// keeps the result as `number`, keyed by the submissions it read.
-    fn run(&self, db: &Db, number: u64) {
-        let compared = std::panic::catch_unwind(|| {
-            let finals = db
-                .final_programs()
-                .map_err(|e| {
-                    eprintln!("mayan-judge serve: error: reading the final programs to compare: {e}")
-                })
-                .ok()?;
-            Some((finals.iter().map(|f| f.id).collect(), compare(&finals)))
-        });
-        let mut kept = self.lock();
-        kept.running = false;
-        if let Ok(Some((key, a))) = compared {
-            kept.last = Some((key, number, Arc::new(a)));
-        }
-        drop(kept);
-        self.done.notify_waiters();
-    }
-}
-
-/// Every final program read and compared (one thread: the judging keeps
-/// the cores).
-fn compare(finals: &[FinalProgram]) -> Analysis {
-    let sources: Vec<Source> = finals
-        .iter()
-        .filter_map(|f| {
-            let lang = f
-                .file_name
-                .rsplit_once('.')
-                .and_then(|(_, ext)| Lang::from_extension(ext))?;
-            let text = String::from_utf8(f.source.clone()).ok()?;
-            Source::parse(&f.user, &f.file_name, lang, text, false).ok()
-        })
-        .collect();
-    let options = similarity::Options {
-        threads: 1,
-        ..Default::default()
-    };
-    similarity::analyse(&sources, &[], &options, &|_, _| {})
+    None
 }
 
 /// The page's routes.
@@ -147,7 +78,7 @@ async fn current(app: &Arc<App>) -> Result<Option<(u64, Arc<Analysis>)>, Fail> {
         let ended = app.similar.done.notified();
         tokio::pin!(ended);
         ended.as_mut().enable();
-        if let Some(found) = Analyses::find_or_start(app, &key) {
+        if let Some(found) = find_or_start(app, &key) {
             return Ok(Some(found));
         }
         if tokio::time::timeout_at(deadline, ended).await.is_err() {
