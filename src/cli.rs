@@ -434,6 +434,12 @@ pub struct BenchArgs {
     /// to compare the burst's throughput with the search on (the default).
     #[arg(long)]
     pub no_counterexamples: bool,
+    /// `--only serve`: the programs are C++ starting with `#include
+    /// <bits/stdc++.h>`, as a NOIP class writes them (compile-bound; with
+    /// `MAYAN_JUDGE_PCH=0` the server compiles them without the precompiled
+    /// header, as before it).
+    #[arg(long)]
+    pub cpp: bool,
     /// `--only serve`: concurrent submitting clients.
     #[arg(long, default_value_t = 50)]
     pub clients: usize,

@@ -52,6 +52,7 @@ fn load_options(args: &BenchArgs) -> Result<serve_load::LoadOptions> {
         idle: Duration::from_secs(args.idle_secs),
         quiet: args.quiet,
         counterexamples: !args.no_counterexamples,
+        cpp: args.cpp,
     })
 }
 

@@ -167,6 +167,7 @@ pub fn run(o: &ScalingOptions) -> Result<()> {
             idle: Duration::ZERO,
             quiet: o.quiet,
             counterexamples: true,
+            cpp: false,
         };
         let t = serve_load::throughput(&load)?;
         if t.judged != t.sent || t.unexpected > 0 {

@@ -40,10 +40,16 @@ pub struct LoadOptions {
     /// The server searches failing submissions' counterexamples (serve's
     /// default; off: `[counterexamples] search = false`).
     pub counterexamples: bool,
+    /// The programs are C++ as a NOIP class writes them
+    /// (`#include <bits/stdc++.h>`: compile-bound), not C.
+    pub cpp: bool,
 }
 
 /// The accepted reference program, built in so the benchmark runs anywhere.
 pub(super) const ACCEPTED_C: &str = include_str!("../../../reference/mayan/accepted/solution.c");
+
+/// An accepted C++ reference program, for `--cpp`.
+const ACCEPTED_CPP: &str = include_str!("../../../reference/mayan/accepted/backtrack.cpp");
 
 /// Contestants who only measure (pages and API), besides the teacher.
 const PROBES: usize = 3;
@@ -308,7 +314,7 @@ impl<'a> Setup<'a> {
         for (k, (h, id)) in probes.iter_mut().take(PROBES).enumerate() {
             for j in 0..IDLE_SUBMISSIONS {
                 let i = o.submissions + k * IDLE_SUBMISSIONS + j;
-                *id = submit(h, &program(i), Phase::Idle)?.context("a probe's submission was refused")?;
+                *id = submit(h, &program(i, o.cpp), Phase::Idle)?.context("a probe's submission was refused")?;
             }
             first = if first == 0 { *id } else { first };
         }
@@ -365,8 +371,19 @@ fn sign_in_all(url: &str, o: &LoadOptions, stats: &Stats) -> Result<Vec<String>>
 /// comment), so each is compiled: most print `-1` (wrong answer on most
 /// tests, fast), one in ten is the accepted reference, one in ten does not
 /// compile.
-fn program(i: usize) -> (String, String) {
+/// With `cpp`, the same three kinds in C++, each starting with
+/// `#include <bits/stdc++.h>` as most of a NOIP class's programs do.
+fn program(i: usize, cpp: bool) -> (String, String) {
     let tag = format!("/* load benchmark, program {i} */\n");
+    if cpp {
+        let bits = "#include <bits/stdc++.h>\n";
+        let source = match i % 10 {
+            3 => format!("{tag}{bits}{ACCEPTED_CPP}"),
+            7 => format!("{tag}{bits}int main() {{ return missing_{i}; }}\n"),
+            _ => format!("{tag}{bits}int main() {{ std::cout << -1 << std::endl; }}\n"),
+        };
+        return (format!("load{i}.cpp"), source);
+    }
     let source = match i % 10 {
         3 => format!("{tag}{ACCEPTED_C}"),
         7 => format!("{tag}int main(void) {{ return missing_{i}; }}\n"),
@@ -568,7 +585,7 @@ fn send_all(url: &str, o: &LoadOptions, setup: &Setup, stats: &Stats) -> (Vec<(i
                 for i in (t..o.submissions).step_by(o.clients) {
                     let who = i % setup.tokens.len();
                     h.token = Some(setup.tokens[who].clone());
-                    match submit(&h, &program(i), Phase::Load) {
+                    match submit(&h, &program(i, o.cpp), Phase::Load) {
                         Ok(Some(id)) => acknowledged
                             .lock()
                             .unwrap_or_else(|p| p.into_inner())
