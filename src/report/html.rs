@@ -642,8 +642,6 @@ fn counterexample_replays(puzzle: &Puzzle, t: &TestResult, l: Locale) -> String 
 /// of a contest's HTML report), in `l`'s language: each figure as a chart
 /// (SVG, [`super::chart`]) beside a table of the same figures.
 pub fn analysis_section(a: &Analysis, l: Locale) -> String {
-    use super::chart::{Chart, Series, bars};
-    let t = |id: &str| l.t(id);
     let mut b = format!(
         "<section class=\"analysis\" id=\"analysis\"><p>{}</p>",
         esc(&l.text(
@@ -654,13 +652,25 @@ pub fn analysis_section(a: &Analysis, l: Locale) -> String {
             ],
         ))
     );
-    // Pass rate and separation per test, grouped where the package groups.
+    b.push_str(&pass_figure(a, l));
+    b.push_str(&verdicts_figure(a, l));
+    b.push_str(&scores_and_time(a, l));
+    b.push_str(&rules_figure(a, l));
+    b.push_str("</section>");
+    b
+}
+
+/// Pass rate and separation per test (grouped where the package groups),
+/// a chart beside its table, then the note on what separation means.
+fn pass_figure(a: &Analysis, l: Locale) -> String {
+    use super::chart::{Chart, Series, bars};
+    let t = |id: &str| l.t(id);
     let labels: Vec<String> = a.tests.iter().map(|f| f.test.clone()).collect();
     let (pass, sep) = (t("analysis-pass-rate"), t("analysis-separation"));
     let chart = bars(&Chart {
         title: &t("analysis-pass-title"),
         y: "%",
-        labels: labels.clone(),
+        labels,
         series: vec![Series {
             name: &pass,
             values: a.tests.iter().map(|f| f.rate).collect(),
@@ -686,18 +696,19 @@ pub fn analysis_section(a: &Analysis, l: Locale) -> String {
         pass.clone(),
         sep,
     ];
-    b.push_str(&figure_and_table(
-        "pass",
-        &t("analysis-pass-title"),
-        &chart,
-        &head,
-        &rows,
-    ));
+    let mut b = figure_and_table("pass", &t("analysis-pass-title"), &chart, &head, &rows);
     b.push_str(&format!(
         "<p class=\"note\">{}</p>",
         esc(&t("analysis-separation-note"))
     ));
-    // Verdicts per test, stacked.
+    b
+}
+
+/// The verdicts per test, stacked: a chart beside its table (a column per
+/// verdict met).
+fn verdicts_figure(a: &Analysis, l: Locale) -> String {
+    use super::chart::{Chart, Series, bars};
+    let t = |id: &str| l.t(id);
     let codes: Vec<String> = {
         let mut c: Vec<String> = a.tests.iter().flat_map(|f| f.verdicts.keys().cloned()).collect();
         c.sort();
@@ -707,7 +718,7 @@ pub fn analysis_section(a: &Analysis, l: Locale) -> String {
     let chart = bars(&Chart {
         title: &t("analysis-verdicts-title"),
         y: &t("analysis-contestants"),
-        labels,
+        labels: a.tests.iter().map(|f| f.test.clone()).collect(),
         series: codes
             .iter()
             .map(|c| Series {
@@ -731,17 +742,7 @@ pub fn analysis_section(a: &Analysis, l: Locale) -> String {
     let head: Vec<String> = std::iter::once(t("analysis-test"))
         .chain(codes.iter().cloned())
         .collect();
-    b.push_str(&figure_and_table(
-        "verdicts",
-        &t("analysis-verdicts-title"),
-        &chart,
-        &head,
-        &rows,
-    ));
-    b.push_str(&scores_and_time(a, l));
-    b.push_str(&rules_figure(a, l));
-    b.push_str("</section>");
-    b
+    figure_and_table("verdicts", &t("analysis-verdicts-title"), &chart, &head, &rows)
 }
 
 /// The score bands and the timeline, each a chart beside its table.
