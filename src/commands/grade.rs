@@ -11,9 +11,10 @@ use crate::i18n::Locale;
 use crate::judge::grading::{GradeReport, Grader, SubmissionReport};
 use crate::judge::pool::{Item, Pool, Work};
 use crate::judge::runner::Sandboxed;
+use crate::judge::sandbox::Sandbox;
 use crate::judge::submission::{SourceLimit, default_cache_dir, prepare};
 use crate::package::embedded::Embedded;
-use crate::package::languages::LanguageTable;
+use crate::package::languages::{Language, LanguageTable};
 use crate::package::{FileIo, Problem, TestCase};
 use crate::report::{Csv, Html, Ranking, ReportFormat, Text, write_atomic};
 use crate::workflows::contest::Contest;
@@ -129,7 +130,6 @@ fn entries(
     Ok((entries, Some(shown)))
 }
 
-/// Runs `grade`; returns the exit code (0 all AC, 1 not all AC, 2 judge error).
 /// The smallest failing board of a graded program (compiled again: from
 /// the cache), searched through `pool` as submission `group`
 /// (`judge::stress::find_counterexample`, its default bounds).
@@ -178,6 +178,7 @@ fn counterexample(
     Ok(crate::judge::grading::Counterexample::of(&hunt))
 }
 
+/// Runs `grade`; returns the exit code (0 all AC, 1 not all AC, 2 judge error).
 pub fn run(args: &GradeArgs) -> Result<i32> {
     let (mut problem, _bundled) = find_problem(args.problem.as_deref())?;
     if let Some(stem) = &args.file_io {
@@ -188,21 +189,62 @@ pub fn run(args: &GradeArgs) -> Result<i32> {
     let languages = LanguageTable::for_package(&problem.dir)?;
     let cases = select_tests(&problem, args.tests.as_deref())?;
     let (entries, contest) = entries(args, &problem, &languages)?;
-    let mut programs = Vec::new(); // (entry index, source, language)
-    for (i, e) in entries.iter().enumerate() {
-        if let Ok(source) = &e.source {
-            programs.push((
-                i,
-                source.as_path(),
-                super::pick_language(&languages, args.lang.as_deref(), source)?,
-            ));
-        }
-    }
+    let programs = programs(&entries, &languages, args.lang.as_deref())?;
     let sandbox = super::untrusted_sandbox(&args.sandbox, &[&problem.dir, &problem.tests_dir])?;
     let runner = Sandboxed(&sandbox);
     let grader = Grader::new(&problem, &runner, cases)
         .context("reading the tests")?
         .retry_tle(args.retry_tle);
+    let mut report = blank_report(&problem, &sandbox, &grader, &entries, contest);
+    let progress = Progress::new(args.quiet, grader.len() * programs.len(), "tests");
+    let session = Session {
+        sandbox: &sandbox,
+        grader: &grader,
+        pool: Pool::new(args.jobs.count()),
+        cache: default_cache_dir(),
+        limit: SourceLimit::of(&problem.config.limits),
+    };
+    session.grade_all(&programs, &entries, &mut report, &progress);
+    progress.finish();
+    if args.counterexamples {
+        session.add_counterexamples(&programs, &entries, &mut report)?;
+    }
+    show_and_write(args, &report)?;
+    Ok(exit_code(&report))
+}
+
+/// A program to grade: its entry's index, its source and its language.
+type Program<'a> = (usize, &'a Path, &'a Language);
+
+/// The entries that have a program, each with its language (`--lang`, else
+/// detected from the file).
+fn programs<'a>(
+    entries: &'a [Entry],
+    languages: &'a LanguageTable,
+    forced: Option<&str>,
+) -> Result<Vec<Program<'a>>> {
+    let mut programs = Vec::new();
+    for (i, e) in entries.iter().enumerate() {
+        if let Ok(source) = &e.source {
+            programs.push((
+                i,
+                source.as_path(),
+                super::pick_language(languages, forced, source)?,
+            ));
+        }
+    }
+    Ok(programs)
+}
+
+/// The report before any grading: the package's settings, the tests, and
+/// one empty submission per entry (with why it has no program, if so).
+fn blank_report(
+    problem: &Problem,
+    sandbox: &Sandbox,
+    grader: &Grader,
+    entries: &[Entry],
+    contest: Option<String>,
+) -> GradeReport {
     let mut report = GradeReport::new(&problem.config.name, sandbox.protections());
     report.time_limit_ms = problem.config.limits.time_ms;
     report.file_io = problem.config.io.clone();
@@ -218,102 +260,174 @@ pub fn run(args: &GradeArgs) -> Result<i32> {
             s
         })
         .collect();
-    let progress = Progress::new(args.quiet, grader.len() * programs.len(), "tests");
-    let pool = Pool::new(args.jobs.count());
-    if programs.len() > 1 {
-        progress.phase(&format!(
-            "grading {} programs: compilations and tests {} at a time",
-            programs.len(),
-            pool.size()
-        ));
+    report
+}
+
+/// What every compilation and every run of one `grade` shares.
+struct Session<'a> {
+    /// The sandbox submissions compile and run in.
+    sandbox: &'a Sandbox,
+    /// The package's tests.
+    grader: &'a Grader<'a>,
+    /// The `--jobs` slots every compilation and run draws from.
+    pool: Pool,
+    /// Where compiled programs are cached.
+    cache: PathBuf,
+    /// The largest source accepted.
+    limit: SourceLimit,
+}
+
+impl Session<'_> {
+    /// Grades every program into its entry of `report`. One pool for every
+    /// compilation and every run: submissions overlap, and each report
+    /// lands in its own entry, so the order is unchanged.
+    fn grade_all(
+        &self,
+        programs: &[Program],
+        entries: &[Entry],
+        report: &mut GradeReport,
+        progress: &Progress,
+    ) {
+        let several = programs.len() > 1;
+        if several {
+            progress.phase(&format!(
+                "grading {} programs: compilations and tests {} at a time",
+                programs.len(),
+                self.pool.size()
+            ));
+        }
+        let submissions = &report.submissions;
+        let graded = self.pool.each(programs.len(), |k| {
+            let (i, source, language) = programs[k];
+            let name = entries[i].contestant.as_deref().unwrap_or(&entries[i].shown);
+            let shown = Shown {
+                name,
+                several,
+                progress,
+            };
+            let entry = self.grade_one(k as u64, (source, language), submissions[i].clone(), &shown);
+            (i, entry)
+        });
+        for (i, entry) in graded {
+            report.submissions[i] = entry;
+        }
     }
-    let limit = SourceLimit::of(&problem.config.limits);
-    let cache = default_cache_dir();
-    let several = programs.len() > 1;
-    // One pool for every compilation and every run: submissions overlap,
-    // and each report lands in its own entry, so the order is unchanged.
-    let graded = pool.each(programs.len(), |k| {
-        let (i, source, language) = programs[k];
-        let name = entries[i].contestant.as_deref().unwrap_or(&entries[i].shown);
-        let mut entry = report.submissions[i].clone();
+
+    /// Compiles and tests one program as submission `group`, filling
+    /// `entry`; reports each test on `shown`'s progress.
+    fn grade_one(
+        &self,
+        group: u64,
+        (source, language): (&Path, &Language),
+        mut entry: SubmissionReport,
+        shown: &Shown,
+    ) -> SubmissionReport {
         entry.language = language.name.clone();
         let item = Item {
-            group: k as u64,
+            group,
             work: Work::Compile,
         };
-        let prepared = pool.run(item, || prepare(&sandbox, source, language, &cache, limit));
-        if !several {
-            progress.phase(&format!("grading {name}"));
-        }
-        let ran = grader.grade_prepared(prepared, &mut entry, &pool, k as u64, &|r| {
-            progress.step(|| {
-                let who = if several {
-                    format!("{name} ")
-                } else {
-                    String::new()
-                };
-                format!("{who}{}: {} ({} ms)", r.test, r.verdict, r.time_ms)
-            })
+        let prepared = self.pool.run(item, || {
+            prepare(self.sandbox, source, language, &self.cache, self.limit)
         });
-        if !ran {
-            progress.skip(grader.len());
+        if !shown.several {
+            shown.progress.phase(&format!("grading {}", shown.name));
         }
-        (i, entry)
-    });
-    for (i, entry) in graded {
-        report.submissions[i] = entry;
+        let ran = self
+            .grader
+            .grade_prepared(prepared, &mut entry, &self.pool, group, &|r| {
+                shown.progress.step(|| {
+                    let who = if shown.several {
+                        format!("{} ", shown.name)
+                    } else {
+                        String::new()
+                    };
+                    format!("{who}{}: {} ({} ms)", r.test, r.verdict, r.time_ms)
+                })
+            });
+        if !ran {
+            shown.progress.skip(self.grader.len());
+        }
+        entry
     }
-    progress.finish();
-    if args.counterexamples {
+
+    /// `--counterexamples`: searches the smallest failing board of every
+    /// program whose verdict is WA, RE or TLE, through the pool.
+    fn add_counterexamples(
+        &self,
+        programs: &[Program],
+        entries: &[Entry],
+        report: &mut GradeReport,
+    ) -> Result<()> {
         let failing: Vec<usize> = programs
             .iter()
             .map(|p| p.0)
             .filter(|&i| ["WA", "RE", "TLE"].contains(&report.submissions[i].overall_verdict()))
             .collect();
-        let found = pool.each(failing.len(), |k| {
+        let found = self.pool.each(failing.len(), |k| {
             let (i, source, language) = *programs.iter().find(|p| p.0 == failing[k]).expect("graded");
             counterexample(
-                &sandbox,
-                &grader,
-                &pool,
+                self.sandbox,
+                self.grader,
+                &self.pool,
                 (k as u64, source, language),
-                &cache,
-                limit,
+                &self.cache,
+                self.limit,
             )
             .with_context(|| format!("searching a counterexample for {}", entries[i].shown))
         });
         for (k, c) in found.into_iter().enumerate() {
             report.submissions[failing[k]].counterexample = c?.map(Box::new);
         }
+        Ok(())
     }
+}
+
+/// How one program's grading shows on the progress line.
+struct Shown<'a> {
+    /// The contestant, else the file.
+    name: &'a str,
+    /// Whether several programs are graded (each step then names its program).
+    several: bool,
+    /// The progress line.
+    progress: &'a Progress,
+}
+
+/// Prints the report on the terminal (a ranking for `--contest`) and writes
+/// the report files asked for.
+fn show_and_write(args: &GradeArgs, report: &GradeReport) -> Result<()> {
     // The terminal's language: --locale, else the environment's; files:
     // --locale only (a report handed on does not depend on who ran it).
     let on_terminal = args.locale.or_else(Locale::from_env).unwrap_or_default();
     match args.contest.is_some() {
-        true => print!("{}", Ranking.grade_in(&report, on_terminal)),
-        false => print!("{}", Text.grade_in(&report, on_terminal)),
+        true => print!("{}", Ranking.grade_in(report, on_terminal)),
+        false => print!("{}", Text.grade_in(report, on_terminal)),
     }
     let html = args.reports.html.as_ref();
     let others = ReportArgs {
         html: None,
         ..args.reports.clone()
     };
-    super::write_reports(&others, |e| e.grade(&report))?;
+    super::write_reports(&others, |e| e.grade(report))?;
     if let Some(path) = html {
-        let page = Html.grade_in(&report, args.locale.unwrap_or_default());
+        let page = Html.grade_in(report, args.locale.unwrap_or_default());
         write_atomic(path, page.as_bytes()).with_context(|| format!("writing {}", path.display()))?;
     }
     if let Some(path) = &args.csv {
-        write_atomic(path, Csv.grade(&report).as_bytes())
+        write_atomic(path, Csv.grade(report).as_bytes())
             .with_context(|| format!("writing {}", path.display()))?;
     }
-    let code =
-        if report.submissions.iter().any(SubmissionReport::judge_failed) || !report.broken_tests.is_empty() {
-            2
-        } else if report.submissions.iter().all(SubmissionReport::all_accepted) {
-            0
-        } else {
-            1
-        };
-    Ok(code)
+    Ok(())
+}
+
+/// The exit code: 2 if the judge failed on a submission or a test is
+/// broken, else 0 if every submission is all AC, else 1.
+fn exit_code(report: &GradeReport) -> i32 {
+    if report.submissions.iter().any(SubmissionReport::judge_failed) || !report.broken_tests.is_empty() {
+        2
+    } else if report.submissions.iter().all(SubmissionReport::all_accepted) {
+        0
+    } else {
+        1
+    }
 }

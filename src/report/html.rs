@@ -331,73 +331,12 @@ fn section(report: &GradeReport, i: usize, s: &SubmissionReport, shared: &mut Sh
         s.score,
         s.max_score
     );
-    if let Some(why) = &s.no_program {
-        let _ = write!(b, "<p class=\"bad\">{}</p></section>", esc(why));
+    if let Some(why) = not_run(s, l) {
+        b.push_str(&why);
+        b.push_str("</section>");
         return b;
     }
-    if let Some(e) = &s.judge_error {
-        let words = say(l, "html-judge-error-because", &[("error", e.clone())]);
-        let _ = write!(b, "<p class=\"bad\">{}</p></section>", esc(&words));
-        return b;
-    }
-    if let Some(ce) = &s.compile_error {
-        let _ = write!(
-            b,
-            "<p class=\"bad\">{}</p><pre>{}</pre></section>",
-            esc(&l.t("html-compilation-error")),
-            esc(ce)
-        );
-        return b;
-    }
-    b.push_str("<table><tr>");
-    for id in [
-        "html-test",
-        "html-verdict",
-        "html-time",
-        "html-memory",
-        "html-reason",
-    ] {
-        let _ = write!(b, "<th>{}</th>", esc(&l.t(id)));
-    }
-    b.push_str("</tr>");
-    for t in &s.tests {
-        let j = report.tests.iter().position(|n| *n == t.test).unwrap_or(0);
-        let verdict = super::short_verdict(report, s, &t.test);
-        let broken = report.broken(&t.test).is_some();
-        let reason = if broken {
-            l.t("html-broken-test")
-        } else {
-            words::test_reason(l, t)
-        };
-        // A failing test is linked to by its drawing, or else by this row.
-        let (row_id, cell) = if broken {
-            (
-                String::new(),
-                format!("<a class=\"bad\" href=\"#broken\">{verdict}</a>"),
-            )
-        } else if drawable(t) {
-            (
-                String::new(),
-                format!("<a class=\"bad\" href=\"#{}\">{verdict}</a>", test_id(i, j)),
-            )
-        } else if failing(t) {
-            (
-                format!(" id=\"{}\"", test_id(i, j)),
-                format!("<span class=\"bad\">{verdict}</span>"),
-            )
-        } else {
-            (String::new(), format!("<span class=\"AC\">{verdict}</span>"))
-        };
-        let _ = write!(
-            b,
-            "<tr{row_id}><td>{}</td><td>{cell}</td><td>{} ms</td><td>{:.1} MiB</td><td>{}</td></tr>",
-            esc(&t.test),
-            t.time_ms,
-            t.memory_kib as f64 / 1024.0,
-            esc(&reason)
-        );
-    }
-    b.push_str("</table>");
+    b.push_str(&tests_table(report, i, s, l));
     for t in s
         .tests
         .iter()
@@ -411,6 +350,86 @@ fn section(report: &GradeReport, i: usize, s: &SubmissionReport, shared: &mut Sh
     }
     b.push_str("</section>");
     b
+}
+
+/// Why a submission's tests did not run, if they did not: no program, a
+/// judge error, or a compilation error (with the compiler's message).
+fn not_run(s: &SubmissionReport, l: Locale) -> Option<String> {
+    if let Some(why) = &s.no_program {
+        return Some(format!("<p class=\"bad\">{}</p>", esc(why)));
+    }
+    if let Some(e) = &s.judge_error {
+        let words = say(l, "html-judge-error-because", &[("error", e.clone())]);
+        return Some(format!("<p class=\"bad\">{}</p>", esc(&words)));
+    }
+    s.compile_error.as_ref().map(|ce| {
+        format!(
+            "<p class=\"bad\">{}</p><pre>{}</pre>",
+            esc(&l.t("html-compilation-error")),
+            esc(ce)
+        )
+    })
+}
+
+/// A submission's table of tests: verdict (linked to its drawing, or
+/// anchoring the failure itself), time, memory and the reason in words.
+fn tests_table(report: &GradeReport, i: usize, s: &SubmissionReport, l: Locale) -> String {
+    let mut b = String::from("<table><tr>");
+    for id in [
+        "html-test",
+        "html-verdict",
+        "html-time",
+        "html-memory",
+        "html-reason",
+    ] {
+        let _ = write!(b, "<th>{}</th>", esc(&l.t(id)));
+    }
+    b.push_str("</tr>");
+    for t in &s.tests {
+        let broken = report.broken(&t.test).is_some();
+        let reason = if broken {
+            l.t("html-broken-test")
+        } else {
+            words::test_reason(l, t)
+        };
+        let (row_id, cell) = verdict_cell(report, i, s, t);
+        let _ = write!(
+            b,
+            "<tr{row_id}><td>{}</td><td>{cell}</td><td>{} ms</td><td>{:.1} MiB</td><td>{}</td></tr>",
+            esc(&t.test),
+            t.time_ms,
+            t.memory_kib as f64 / 1024.0,
+            esc(&reason)
+        );
+    }
+    b.push_str("</table>");
+    b
+}
+
+/// The verdict cell of test `t` in submission `i`'s table, and the row's
+/// `id` attribute (empty unless the row itself is the failure's anchor).
+/// A failing test is linked to by its drawing, or else by this row.
+fn verdict_cell(report: &GradeReport, i: usize, s: &SubmissionReport, t: &TestResult) -> (String, String) {
+    let j = report.tests.iter().position(|n| *n == t.test).unwrap_or(0);
+    let verdict = super::short_verdict(report, s, &t.test);
+    if report.broken(&t.test).is_some() {
+        (
+            String::new(),
+            format!("<a class=\"bad\" href=\"#broken\">{verdict}</a>"),
+        )
+    } else if drawable(t) {
+        (
+            String::new(),
+            format!("<a class=\"bad\" href=\"#{}\">{verdict}</a>", test_id(i, j)),
+        )
+    } else if failing(t) {
+        (
+            format!(" id=\"{}\"", test_id(i, j)),
+            format!("<span class=\"bad\">{verdict}</span>"),
+        )
+    } else {
+        (String::new(), format!("<span class=\"AC\">{verdict}</span>"))
+    }
 }
 
 /// A failing test of a submission: the reason, both answers as text, and
@@ -642,8 +661,6 @@ fn counterexample_replays(puzzle: &Puzzle, t: &TestResult, l: Locale) -> String 
 /// of a contest's HTML report), in `l`'s language: each figure as a chart
 /// (SVG, [`super::chart`]) beside a table of the same figures.
 pub fn analysis_section(a: &Analysis, l: Locale) -> String {
-    use super::chart::{Chart, Series, bars};
-    let t = |id: &str| l.t(id);
     let mut b = format!(
         "<section class=\"analysis\" id=\"analysis\"><p>{}</p>",
         esc(&l.text(
@@ -654,13 +671,25 @@ pub fn analysis_section(a: &Analysis, l: Locale) -> String {
             ],
         ))
     );
-    // Pass rate and separation per test, grouped where the package groups.
+    b.push_str(&pass_figure(a, l));
+    b.push_str(&verdicts_figure(a, l));
+    b.push_str(&scores_and_time(a, l));
+    b.push_str(&rules_figure(a, l));
+    b.push_str("</section>");
+    b
+}
+
+/// Pass rate and separation per test (grouped where the package groups),
+/// a chart beside its table, then the note on what separation means.
+fn pass_figure(a: &Analysis, l: Locale) -> String {
+    use super::chart::{Chart, Series, bars};
+    let t = |id: &str| l.t(id);
     let labels: Vec<String> = a.tests.iter().map(|f| f.test.clone()).collect();
     let (pass, sep) = (t("analysis-pass-rate"), t("analysis-separation"));
     let chart = bars(&Chart {
         title: &t("analysis-pass-title"),
         y: "%",
-        labels: labels.clone(),
+        labels,
         series: vec![Series {
             name: &pass,
             values: a.tests.iter().map(|f| f.rate).collect(),
@@ -686,18 +715,19 @@ pub fn analysis_section(a: &Analysis, l: Locale) -> String {
         pass.clone(),
         sep,
     ];
-    b.push_str(&figure_and_table(
-        "pass",
-        &t("analysis-pass-title"),
-        &chart,
-        &head,
-        &rows,
-    ));
+    let mut b = figure_and_table("pass", &t("analysis-pass-title"), &chart, &head, &rows);
     b.push_str(&format!(
         "<p class=\"note\">{}</p>",
         esc(&t("analysis-separation-note"))
     ));
-    // Verdicts per test, stacked.
+    b
+}
+
+/// The verdicts per test, stacked: a chart beside its table (a column per
+/// verdict met).
+fn verdicts_figure(a: &Analysis, l: Locale) -> String {
+    use super::chart::{Chart, Series, bars};
+    let t = |id: &str| l.t(id);
     let codes: Vec<String> = {
         let mut c: Vec<String> = a.tests.iter().flat_map(|f| f.verdicts.keys().cloned()).collect();
         c.sort();
@@ -707,7 +737,7 @@ pub fn analysis_section(a: &Analysis, l: Locale) -> String {
     let chart = bars(&Chart {
         title: &t("analysis-verdicts-title"),
         y: &t("analysis-contestants"),
-        labels,
+        labels: a.tests.iter().map(|f| f.test.clone()).collect(),
         series: codes
             .iter()
             .map(|c| Series {
@@ -731,17 +761,7 @@ pub fn analysis_section(a: &Analysis, l: Locale) -> String {
     let head: Vec<String> = std::iter::once(t("analysis-test"))
         .chain(codes.iter().cloned())
         .collect();
-    b.push_str(&figure_and_table(
-        "verdicts",
-        &t("analysis-verdicts-title"),
-        &chart,
-        &head,
-        &rows,
-    ));
-    b.push_str(&scores_and_time(a, l));
-    b.push_str(&rules_figure(a, l));
-    b.push_str("</section>");
-    b
+    figure_and_table("verdicts", &t("analysis-verdicts-title"), &chart, &head, &rows)
 }
 
 /// The score bands and the timeline, each a chart beside its table.

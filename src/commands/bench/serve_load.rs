@@ -675,9 +675,22 @@ fn percentiles(v: &[Duration]) -> Option<[f64; 4]> {
     (!v.is_empty()).then(|| [at(0.50), at(0.90), at(0.99), at(1.0)])
 }
 
+/// Prints the report of a load run: the setup, the burst, what was found
+/// after it, the server's health, the latencies and the targets met.
 fn print_report(o: &LoadOptions, server: &Server, setup: &Setup, load: &Load, check: &Check, stats: &Stats) {
     let n = load.acknowledged.len();
     println!();
+    print_setup(o, server, setup);
+    print_burst(o, load, n);
+    print_outcome(check, stats, n);
+    let resident = print_server_health(server);
+    let p99 = latency_table(stats);
+    print_targets(o, load, check, stats, &p99, resident);
+}
+
+/// What was run: the load, the server and its rate limits, the tests, the
+/// programs, and the sign-ins' time.
+fn print_setup(o: &LoadOptions, server: &Server, setup: &Setup) {
     println!(
         "The online judge under load: {} contestants submit {} programs in a burst ({} clients), \
          mayan-judge serve --jobs {} (judging at nice 10) on 127.0.0.1.",
@@ -704,6 +717,11 @@ fn print_report(o: &LoadOptions, server: &Server, setup: &Setup, load: &Load, ch
         o.contestants,
         setup.sign_in.as_secs_f64()
     );
+}
+
+/// The burst ([`Load`]): what was acknowledged and refused, how fast it was
+/// sent and judged, and the CPU while judging; `n` submissions acknowledged.
+fn print_burst(o: &LoadOptions, load: &Load, n: usize) {
     println!(
         "  Burst: {n} acknowledged, {} refused, sent in {:.1} s; all judged {:.1} s after the first ({:.1} submissions/s).",
         load.refused,
@@ -719,6 +737,11 @@ fn print_report(o: &LoadOptions, server: &Server, setup: &Setup, load: &Load, ch
         );
     }
     print_server_busy(load.busy.as_ref(), o.jobs, load.generator_cpu);
+}
+
+/// What was found after the burst ([`Check`]) of the `n` acknowledged, and
+/// the requests' counts.
+fn print_outcome(check: &Check, stats: &Stats, n: usize) {
     println!(
         "  Stored: {}/{n}; judged: {}/{n}; verdicts: {}.",
         check.stored,
@@ -740,13 +763,18 @@ fn print_report(o: &LoadOptions, server: &Server, setup: &Setup, load: &Load, ch
         stats.too_many.load(Ordering::Relaxed),
         stats.failures.load(Ordering::Relaxed)
     );
+}
+
+/// The server's peak and resident memory and its stderr; returns the
+/// resident memory (everything is judged and checked by now: what the
+/// server keeps).
+fn print_server_health(server: &Server) -> Option<u64> {
     if let Some(peak) = server.peak_memory() {
         println!(
             "  The server's peak memory: {:.0} MiB.",
             peak as f64 / f64::from(1 << 20)
         );
     }
-    // Everything is judged and checked by now: what the server keeps.
     let resident = server.resident_memory();
     if let Some(rss) = resident {
         println!(
@@ -762,8 +790,7 @@ fn print_report(o: &LoadOptions, server: &Server, setup: &Setup, load: &Load, ch
             errors.lines().count()
         );
     }
-    let p99 = latency_table(stats);
-    print_targets(o, load, check, stats, &p99, resident);
+    resident
 }
 
 /// The server's own CPU over the burst ([`super::busy`]), and the load
