@@ -160,62 +160,89 @@ pub struct CorpusError {
 /// The corpus, from the repository at `root`: every independent program,
 /// `copies` light, medium and heavy disguised copies of each (seeded), and the translations.
 pub fn build(root: &Path, copies: usize, seed: u64) -> Result<Vec<Item>, CorpusError> {
-    let mut originals: Vec<PathBuf> = REFERENCE_PROGRAMS.iter().map(|p| root.join(p)).collect();
-    let dir = root.join(INDEPENDENT_DIR);
-    let mut own: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map_err(|source| CorpusError {
-            path: dir.clone(),
-            source,
-        })?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .collect();
-    own.sort();
-    originals.extend(own);
-    let outline = root.join(OUTLINE_DIR);
-    let mut more: Vec<PathBuf> = std::fs::read_dir(&outline)
-        .map_err(|source| CorpusError {
-            path: outline.clone(),
-            source,
-        })?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .collect();
-    more.sort();
-    originals.extend(more);
-    let read = |p: &Path| {
-        std::fs::read_to_string(p).map_err(|source| CorpusError {
-            path: p.to_path_buf(),
-            source,
-        })
-    };
     let mut items = Vec::new();
-    for (k, path) in originals.iter().enumerate() {
-        let Some(lang) = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .and_then(Lang::from_extension)
-        else {
+    for (k, path) in originals(root)?.iter().enumerate() {
+        let Some(lang) = lang_of(path) else {
             continue;
         };
-        let family = family_of(root, path);
-        let part = part_of(root, path);
-        let text = read(path)?;
-        let mut rng = fastrand::Rng::with_seed(seed ^ (k as u64).wrapping_mul(0x9e37_79b9));
-        items.push(item(
-            &family,
-            "original",
-            (lang, part),
-            Level::Original,
-            vec![],
-            text.clone(),
-        ));
-        for c in 0..copies {
-            for level in [Level::Light, Level::Medium, Level::Heavy] {
-                let (names, out) = disguise(&text, lang, level, &mut rng);
-                let kind = format!("{level:?}{c}").to_lowercase();
-                items.push(item(&family, &kind, (lang, part), level, names, out));
-            }
+        let rng = fastrand::Rng::with_seed(seed ^ (k as u64).wrapping_mul(0x9e37_79b9));
+        items.extend(original_and_copies(root, path, lang, copies, rng)?);
+    }
+    items.extend(translations(root)?);
+    items.extend(by_hand(root)?);
+    Ok(items)
+}
+
+/// The independent programs, in corpus order: the reference programs, then
+/// the files of [`INDEPENDENT_DIR`] and of [`OUTLINE_DIR`], each sorted.
+fn originals(root: &Path) -> Result<Vec<PathBuf>, CorpusError> {
+    let mut originals: Vec<PathBuf> = REFERENCE_PROGRAMS.iter().map(|p| root.join(p)).collect();
+    originals.extend(sorted_entries(&root.join(INDEPENDENT_DIR))?);
+    originals.extend(sorted_entries(&root.join(OUTLINE_DIR))?);
+    Ok(originals)
+}
+
+/// The paths in `dir` (entries that cannot be read left out), sorted.
+fn sorted_entries(dir: &Path) -> Result<Vec<PathBuf>, CorpusError> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|source| CorpusError {
+            path: dir.to_path_buf(),
+            source,
+        })?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    paths.sort();
+    Ok(paths)
+}
+
+/// The text of a corpus file.
+fn read(path: &Path) -> Result<String, CorpusError> {
+    std::fs::read_to_string(path).map_err(|source| CorpusError {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// The language a file's extension names, if any.
+fn lang_of(path: &Path) -> Option<Lang> {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .and_then(Lang::from_extension)
+}
+
+/// One independent program and its `copies` light, medium and heavy
+/// disguised copies, in that order, drawn from `rng`.
+fn original_and_copies(
+    root: &Path,
+    path: &Path,
+    lang: Lang,
+    copies: usize,
+    mut rng: fastrand::Rng,
+) -> Result<Vec<Item>, CorpusError> {
+    let family = family_of(root, path);
+    let part = part_of(root, path);
+    let text = read(path)?;
+    let mut items = vec![item(
+        &family,
+        "original",
+        (lang, part),
+        Level::Original,
+        vec![],
+        text.clone(),
+    )];
+    for c in 0..copies {
+        for level in [Level::Light, Level::Medium, Level::Heavy] {
+            let (names, out) = disguise(&text, lang, level, &mut rng);
+            let kind = format!("{level:?}{c}").to_lowercase();
+            items.push(item(&family, &kind, (lang, part), level, names, out));
         }
     }
+    Ok(items)
+}
+
+/// The [`TRANSLATIONS`], each in its original's family and part.
+fn translations(root: &Path) -> Result<Vec<Item>, CorpusError> {
+    let mut items = Vec::new();
     for (file, of) in TRANSLATIONS {
         let path = root.join(file);
         let family = family_of(root, &root.join(of));
@@ -228,13 +255,15 @@ pub fn build(root: &Path, copies: usize, seed: u64) -> Result<Vec<Item>, CorpusE
             read(&path)?,
         ));
     }
+    Ok(items)
+}
+
+/// The copies disguised [`BY_HAND`], as heavy copies of their originals.
+fn by_hand(root: &Path) -> Result<Vec<Item>, CorpusError> {
+    let mut items = Vec::new();
     for (k, (file, of)) in BY_HAND.iter().enumerate() {
         let path = root.join(file);
-        let lang = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .and_then(Lang::from_extension)
-            .unwrap_or(Lang::Cpp);
+        let lang = lang_of(&path).unwrap_or(Lang::Cpp);
         items.push(item(
             &family_of(root, &root.join(of)),
             &format!("hand{k}"),
