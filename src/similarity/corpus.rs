@@ -515,38 +515,50 @@ mod tests {
                     ..Default::default()
                 };
                 for (name, class) in [("tuning", &tuning), ("held", &held)] {
-                    let (s, a) = evaluate(class, &o);
-                    eprintln!(
-                        "{name} max {max_share_weight} common {common_share}: median {:.3} spread {:.3} threshold {:.3} ({:?}); auc {:.4} h1 {:.3} t1 {:.3} flagged heavy {:.3} indep {:.4} trans {:.2}",
-                        a.baseline.median,
-                        a.baseline.spread,
-                        a.threshold,
-                        a.baseline.rule,
-                        s.auc,
-                        s.heavy_at_1,
-                        s.threshold_1,
-                        s.heavy_flagged.unwrap(),
-                        s.independent_flagged.unwrap(),
-                        s.translations_flagged.unwrap()
-                    );
-                    for t in [0.5, 0.55, 0.6] {
-                        let o = super::super::Options {
-                            threshold: Some(t),
-                            ..o.clone()
-                        };
-                        let (s, _) = evaluate(class, &o);
-                        eprintln!(
-                            "   at {t}: heavy {:.3} indep {:.4} trans {:.2}",
-                            s.heavy_flagged.unwrap(),
-                            s.independent_flagged.unwrap(),
-                            s.translations_flagged.unwrap()
-                        );
-                    }
+                    print_figures(name, class, &o);
                 }
             }
         }
-        let held = part(&build(root, 2, 2011).unwrap(), Part::HeldOut);
-        let (s, a) = evaluate(&held, &Default::default());
+        print_held_out(&part(&build(root, 2, 2011).unwrap(), Part::HeldOut));
+    }
+
+    /// Prints the figures of `class` at the options `o`, then at a few fixed
+    /// thresholds.
+    fn print_figures(name: &str, class: &[Item], o: &super::super::Options) {
+        let (max_share_weight, common_share) = (o.max_share_weight, o.common_share);
+        let (s, a) = evaluate(class, o);
+        eprintln!(
+            "{name} max {max_share_weight} common {common_share}: median {:.3} spread {:.3} threshold {:.3} ({:?}); auc {:.4} h1 {:.3} t1 {:.3} flagged heavy {:.3} indep {:.4} trans {:.2}",
+            a.baseline.median,
+            a.baseline.spread,
+            a.threshold,
+            a.baseline.rule,
+            s.auc,
+            s.heavy_at_1,
+            s.threshold_1,
+            s.heavy_flagged.unwrap(),
+            s.independent_flagged.unwrap(),
+            s.translations_flagged.unwrap()
+        );
+        for t in [0.5, 0.55, 0.6] {
+            let o = super::super::Options {
+                threshold: Some(t),
+                ..o.clone()
+            };
+            let (s, _) = evaluate(class, &o);
+            eprintln!(
+                "   at {t}: heavy {:.3} indep {:.4} trans {:.2}",
+                s.heavy_flagged.unwrap(),
+                s.independent_flagged.unwrap(),
+                s.translations_flagged.unwrap()
+            );
+        }
+    }
+
+    /// Prints the held-out part at the defaults: its figures, its weakest
+    /// copies and closest independent pairs, and counts at fixed thresholds.
+    fn print_held_out(held: &[Item]) {
+        let (s, a) = evaluate(held, &Default::default());
         eprintln!(
             "held out ({} programs): median {:.3} spread {:.3} threshold {:.3}; {s:?}",
             held.len(),
@@ -554,6 +566,17 @@ mod tests {
             a.baseline.spread,
             a.threshold
         );
+        let heavy = weakest_copies(held, &a);
+        eprintln!("weakest copies: {:?}", &heavy[..heavy.len().min(8)]);
+        let neg = closest_independent(held, &a);
+        eprintln!("closest independent: {:?}", &neg[..neg.len().min(6)]);
+        print_counts_at_thresholds(held, &heavy, &neg);
+        print_closest_by_lang(&neg);
+    }
+
+    /// Each pair of an original and a copy of it (same language): its
+    /// similarity and the copy's name, least similar first.
+    fn weakest_copies<'a>(held: &'a [Item], a: &super::super::Analysis) -> Vec<(f64, &'a str)> {
         let mut heavy: Vec<(f64, &str)> = a
             .pairs
             .iter()
@@ -562,7 +585,12 @@ mod tests {
             .map(|p| (p.similarity, held[p.a.max(p.b)].name.as_str()))
             .collect();
         heavy.sort_by(|x, y| x.0.total_cmp(&y.0));
-        eprintln!("weakest copies: {:?}", &heavy[..heavy.len().min(8)]);
+        heavy
+    }
+
+    /// Each measured pair of programs of different families (same
+    /// language): its similarity and names, most similar first.
+    fn closest_independent<'a>(held: &'a [Item], a: &super::super::Analysis) -> Vec<(f64, &'a str, &'a str)> {
         let mut neg: Vec<(f64, &str, &str)> = a
             .pairs
             .iter()
@@ -570,7 +598,12 @@ mod tests {
             .map(|p| (p.similarity, held[p.a].name.as_str(), held[p.b].name.as_str()))
             .collect();
         neg.sort_by(|x, y| y.0.total_cmp(&x.0));
-        eprintln!("closest independent: {:?}", &neg[..neg.len().min(6)]);
+        neg
+    }
+
+    /// Prints, at each of a few thresholds, how many independent pairs (of
+    /// all such pairs in `held`) and copies stand at or above it.
+    fn print_counts_at_thresholds(held: &[Item], heavy: &[(f64, &str)], neg: &[(f64, &str, &str)]) {
         let n_neg = held
             .iter()
             .enumerate()
@@ -585,6 +618,10 @@ mod tests {
                 heavy.len()
             );
         }
+    }
+
+    /// Prints the two closest independent pairs of each language.
+    fn print_closest_by_lang(neg: &[(f64, &str, &str)]) {
         for lang in [Lang::C, Lang::Cpp, Lang::Python, Lang::Rust] {
             let top: Vec<_> = neg
                 .iter()
