@@ -1288,121 +1288,124 @@ penalty_minutes = 15
         );
     }
 
+    /// Bad `contest.toml` files, each with the line its error names and
+    /// what the error says there.
+    const TOML_ERRORS: &[(&str, usize, &str)] = &[
+        (
+            "contestants = \"students.csv\"\ncolour = \"red\"\n",
+            2,
+            "unknown field `colour`",
+        ),
+        (
+            "contestants = \"students.csv\"\nmax_submissions = -1\n",
+            2,
+            "`max_submissions = -1`",
+        ),
+        (
+            "contestants = \"students.csv\"\nfeedback = \"verbose\"\n",
+            2,
+            "unknown feedback `verbose` (expected one of: all-tests, first-failure, score, none-until-end)",
+        ),
+        (
+            "contestants = \"students.csv\"\n\nscoring = \"ioi\"\n",
+            3,
+            "unknown scoring `ioi` (expected one of: oi, icpc)",
+        ),
+        (
+            "contestants = \"students.csv\"\nstart = 2026-12-01T09:00:00+08:00\n",
+            2,
+            "`start`: no `end`",
+        ),
+        (
+            "contestants = \"students.csv\"\nend = 2026-12-01T09:00:00+08:00\n",
+            2,
+            "`end`: no `start`",
+        ),
+        (
+            "contestants = \"students.csv\"\nstart = 2026-12-01T09:00:00+08:00\nend = 2026-12-01T09:00:00+08:00\n",
+            3,
+            "`end`: 2026-12-01T09:00:00+08:00 is not after `start`",
+        ),
+        (
+            "contestants = \"students.csv\"\nstart = 2026-12-01T09:00:00\nend = 2026-12-01T12:00:00+08:00\n",
+            2,
+            "`start`: 2026-12-01T09:00:00 is a local time: add its UTC offset",
+        ),
+        (
+            "contestants = \"students.csv\"\nstart = 2026-12-01T09:00:00Z\nend = 2026-12-02\n",
+            3,
+            "`end`: 2026-12-02: a date, a time and a UTC offset are needed",
+        ),
+        (
+            "contestants = \"students.csv\"\nstart = 2026-12-01T09:00:00Z\nend = 2026-12-01T10:00:00Z\nfreeze_minutes = 60\n",
+            4,
+            "`freeze_minutes`: 60 minutes is not within the contest (60 minutes long)",
+        ),
+        (
+            "contestants = \"students.csv\"\nfreeze_minutes = 10\n",
+            2,
+            "`freeze_minutes`: needs `start` and `end`",
+        ),
+        (
+            "contestants = \"students.csv\"\npenalty_minutes = 10\n",
+            2,
+            "`penalty_minutes`: only with scoring = \"icpc\"",
+        ),
+        (
+            "contestants = \"students.csv\"\nadmin_password = \"short\"\n",
+            2,
+            "`admin_password`: at least 8 characters",
+        ),
+        (
+            "contestants = \"students.csv\"\ntitle = \"\"\n",
+            2,
+            "`title`: 1 to 100 characters",
+        ),
+        (
+            "contestants = \"students.csv\"\nlanguages = []\n",
+            2,
+            "`languages`: empty",
+        ),
+        (
+            "contestants = \"students.csv\"\nlanguages = [\"c\", \"c\"]\n",
+            2,
+            "`languages`: `c` is listed twice",
+        ),
+        (
+            "problem = \"../problems/mayan\"\ncontestants = \"students.csv\"\nlanguages = [\"c\", \"java\"]\n",
+            3,
+            "`languages`: unknown language `java` (the problem has: c, cpp",
+        ),
+        (
+            "contestants = \"students.csv\"\nproblem = \"../nowhere\"\n",
+            2,
+            "`problem`: ",
+        ),
+        (
+            "[[contestant]]\nname = \"a\"\n\ncontestants = \"students.csv\"\n",
+            4,
+            "unknown field `contestants`",
+        ),
+        (
+            "contestants = \"students.csv\"\n[[contestant]]\nname = \"a\"\n",
+            1,
+            "`contestants`: a CSV file and [[contestant]] tables",
+        ),
+        (
+            "[[contestant]]\nname = \"admin\"\n",
+            2,
+            "`name`: `admin` is reserved",
+        ),
+        (
+            "[[contestant]]\nname = \"a b\"\n",
+            2,
+            "`name`: `a b`: a name is 1 to 32 letters",
+        ),
+    ];
+
     #[test]
     fn every_error_names_its_file_line_and_key() {
-        let cases = [
-            (
-                "contestants = \"students.csv\"\ncolour = \"red\"\n",
-                2,
-                "unknown field `colour`",
-            ),
-            (
-                "contestants = \"students.csv\"\nmax_submissions = -1\n",
-                2,
-                "`max_submissions = -1`",
-            ),
-            (
-                "contestants = \"students.csv\"\nfeedback = \"verbose\"\n",
-                2,
-                "unknown feedback `verbose` (expected one of: all-tests, first-failure, score, none-until-end)",
-            ),
-            (
-                "contestants = \"students.csv\"\n\nscoring = \"ioi\"\n",
-                3,
-                "unknown scoring `ioi` (expected one of: oi, icpc)",
-            ),
-            (
-                "contestants = \"students.csv\"\nstart = 2026-12-01T09:00:00+08:00\n",
-                2,
-                "`start`: no `end`",
-            ),
-            (
-                "contestants = \"students.csv\"\nend = 2026-12-01T09:00:00+08:00\n",
-                2,
-                "`end`: no `start`",
-            ),
-            (
-                "contestants = \"students.csv\"\nstart = 2026-12-01T09:00:00+08:00\nend = 2026-12-01T09:00:00+08:00\n",
-                3,
-                "`end`: 2026-12-01T09:00:00+08:00 is not after `start`",
-            ),
-            (
-                "contestants = \"students.csv\"\nstart = 2026-12-01T09:00:00\nend = 2026-12-01T12:00:00+08:00\n",
-                2,
-                "`start`: 2026-12-01T09:00:00 is a local time: add its UTC offset",
-            ),
-            (
-                "contestants = \"students.csv\"\nstart = 2026-12-01T09:00:00Z\nend = 2026-12-02\n",
-                3,
-                "`end`: 2026-12-02: a date, a time and a UTC offset are needed",
-            ),
-            (
-                "contestants = \"students.csv\"\nstart = 2026-12-01T09:00:00Z\nend = 2026-12-01T10:00:00Z\nfreeze_minutes = 60\n",
-                4,
-                "`freeze_minutes`: 60 minutes is not within the contest (60 minutes long)",
-            ),
-            (
-                "contestants = \"students.csv\"\nfreeze_minutes = 10\n",
-                2,
-                "`freeze_minutes`: needs `start` and `end`",
-            ),
-            (
-                "contestants = \"students.csv\"\npenalty_minutes = 10\n",
-                2,
-                "`penalty_minutes`: only with scoring = \"icpc\"",
-            ),
-            (
-                "contestants = \"students.csv\"\nadmin_password = \"short\"\n",
-                2,
-                "`admin_password`: at least 8 characters",
-            ),
-            (
-                "contestants = \"students.csv\"\ntitle = \"\"\n",
-                2,
-                "`title`: 1 to 100 characters",
-            ),
-            (
-                "contestants = \"students.csv\"\nlanguages = []\n",
-                2,
-                "`languages`: empty",
-            ),
-            (
-                "contestants = \"students.csv\"\nlanguages = [\"c\", \"c\"]\n",
-                2,
-                "`languages`: `c` is listed twice",
-            ),
-            (
-                "problem = \"../problems/mayan\"\ncontestants = \"students.csv\"\nlanguages = [\"c\", \"java\"]\n",
-                3,
-                "`languages`: unknown language `java` (the problem has: c, cpp",
-            ),
-            (
-                "contestants = \"students.csv\"\nproblem = \"../nowhere\"\n",
-                2,
-                "`problem`: ",
-            ),
-            (
-                "[[contestant]]\nname = \"a\"\n\ncontestants = \"students.csv\"\n",
-                4,
-                "unknown field `contestants`",
-            ),
-            (
-                "contestants = \"students.csv\"\n[[contestant]]\nname = \"a\"\n",
-                1,
-                "`contestants`: a CSV file and [[contestant]] tables",
-            ),
-            (
-                "[[contestant]]\nname = \"admin\"\n",
-                2,
-                "`name`: `admin` is reserved",
-            ),
-            (
-                "[[contestant]]\nname = \"a b\"\n",
-                2,
-                "`name`: `a b`: a name is 1 to 32 letters",
-            ),
-        ];
-        for (toml, line, expected) in cases {
+        for &(toml, line, expected) in TOML_ERRORS {
             let e = toml_error(toml);
             assert!(
                 e.contains(&format!("contest.toml:{line}: ")) && e.contains(expected),

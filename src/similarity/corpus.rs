@@ -145,62 +145,89 @@ pub struct CorpusError {
 /// The corpus, from the repository at `root`: every independent program,
 /// `copies` light, medium and heavy disguised copies of each (seeded), and the translations.
 pub fn build(root: &Path, copies: usize, seed: u64) -> Result<Vec<Item>, CorpusError> {
-    let mut originals: Vec<PathBuf> = REFERENCE_PROGRAMS.iter().map(|p| root.join(p)).collect();
-    let dir = root.join(INDEPENDENT_DIR);
-    let mut own: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map_err(|source| CorpusError {
-            path: dir.clone(),
-            source,
-        })?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .collect();
-    own.sort();
-    originals.extend(own);
-    let outline = root.join(OUTLINE_DIR);
-    let mut more: Vec<PathBuf> = std::fs::read_dir(&outline)
-        .map_err(|source| CorpusError {
-            path: outline.clone(),
-            source,
-        })?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .collect();
-    more.sort();
-    originals.extend(more);
-    let read = |p: &Path| {
-        std::fs::read_to_string(p).map_err(|source| CorpusError {
-            path: p.to_path_buf(),
-            source,
-        })
-    };
     let mut items = Vec::new();
-    for (k, path) in originals.iter().enumerate() {
-        let Some(lang) = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .and_then(Lang::from_extension)
-        else {
+    for (k, path) in originals(root)?.iter().enumerate() {
+        let Some(lang) = lang_of(path) else {
             continue;
         };
-        let family = family_of(root, path);
-        let part = part_of(root, path);
-        let text = read(path)?;
-        let mut rng = fastrand::Rng::with_seed(seed ^ (k as u64).wrapping_mul(0x9e37_79b9));
-        items.push(item(
-            &family,
-            "original",
-            (lang, part),
-            Level::Original,
-            vec![],
-            text.clone(),
-        ));
-        for c in 0..copies {
-            for level in [Level::Light, Level::Medium, Level::Heavy] {
-                let (names, out) = disguise(&text, lang, level, &mut rng);
-                let kind = format!("{level:?}{c}").to_lowercase();
-                items.push(item(&family, &kind, (lang, part), level, names, out));
-            }
+        let rng = fastrand::Rng::with_seed(seed ^ (k as u64).wrapping_mul(0x9e37_79b9));
+        items.extend(original_and_copies(root, path, lang, copies, rng)?);
+    }
+    items.extend(translations(root)?);
+    items.extend(by_hand(root)?);
+    Ok(items)
+}
+
+/// The independent programs, in corpus order: the reference programs, then
+/// the files of [`INDEPENDENT_DIR`] and of [`OUTLINE_DIR`], each sorted.
+fn originals(root: &Path) -> Result<Vec<PathBuf>, CorpusError> {
+    let mut originals: Vec<PathBuf> = REFERENCE_PROGRAMS.iter().map(|p| root.join(p)).collect();
+    originals.extend(sorted_entries(&root.join(INDEPENDENT_DIR))?);
+    originals.extend(sorted_entries(&root.join(OUTLINE_DIR))?);
+    Ok(originals)
+}
+
+/// The paths in `dir` (entries that cannot be read left out), sorted.
+fn sorted_entries(dir: &Path) -> Result<Vec<PathBuf>, CorpusError> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|source| CorpusError {
+            path: dir.to_path_buf(),
+            source,
+        })?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    paths.sort();
+    Ok(paths)
+}
+
+/// The text of a corpus file.
+fn read(path: &Path) -> Result<String, CorpusError> {
+    std::fs::read_to_string(path).map_err(|source| CorpusError {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// The language a file's extension names, if any.
+fn lang_of(path: &Path) -> Option<Lang> {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .and_then(Lang::from_extension)
+}
+
+/// One independent program and its `copies` light, medium and heavy
+/// disguised copies, in that order, drawn from `rng`.
+fn original_and_copies(
+    root: &Path,
+    path: &Path,
+    lang: Lang,
+    copies: usize,
+    mut rng: fastrand::Rng,
+) -> Result<Vec<Item>, CorpusError> {
+    let family = family_of(root, path);
+    let part = part_of(root, path);
+    let text = read(path)?;
+    let mut items = vec![item(
+        &family,
+        "original",
+        (lang, part),
+        Level::Original,
+        vec![],
+        text.clone(),
+    )];
+    for c in 0..copies {
+        for level in [Level::Light, Level::Medium, Level::Heavy] {
+            let (names, out) = disguise(&text, lang, level, &mut rng);
+            let kind = format!("{level:?}{c}").to_lowercase();
+            items.push(item(&family, &kind, (lang, part), level, names, out));
         }
     }
+    Ok(items)
+}
+
+/// The [`TRANSLATIONS`], each in its original's family and part.
+fn translations(root: &Path) -> Result<Vec<Item>, CorpusError> {
+    let mut items = Vec::new();
     for (file, of) in TRANSLATIONS {
         let path = root.join(file);
         let family = family_of(root, &root.join(of));
@@ -213,13 +240,15 @@ pub fn build(root: &Path, copies: usize, seed: u64) -> Result<Vec<Item>, CorpusE
             read(&path)?,
         ));
     }
+    Ok(items)
+}
+
+/// The copies disguised [`BY_HAND`], as heavy copies of their originals.
+fn by_hand(root: &Path) -> Result<Vec<Item>, CorpusError> {
+    let mut items = Vec::new();
     for (k, (file, of)) in BY_HAND.iter().enumerate() {
         let path = root.join(file);
-        let lang = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .and_then(Lang::from_extension)
-            .unwrap_or(Lang::Cpp);
+        let lang = lang_of(&path).unwrap_or(Lang::Cpp);
         items.push(item(
             &family_of(root, &root.join(of)),
             &format!("hand{k}"),
@@ -471,38 +500,50 @@ mod tests {
                     ..Default::default()
                 };
                 for (name, class) in [("tuning", &tuning), ("held", &held)] {
-                    let (s, a) = evaluate(class, &o);
-                    eprintln!(
-                        "{name} max {max_share_weight} common {common_share}: median {:.3} spread {:.3} threshold {:.3} ({:?}); auc {:.4} h1 {:.3} t1 {:.3} flagged heavy {:.3} indep {:.4} trans {:.2}",
-                        a.baseline.median,
-                        a.baseline.spread,
-                        a.threshold,
-                        a.baseline.rule,
-                        s.auc,
-                        s.heavy_at_1,
-                        s.threshold_1,
-                        s.heavy_flagged.unwrap(),
-                        s.independent_flagged.unwrap(),
-                        s.translations_flagged.unwrap()
-                    );
-                    for t in [0.5, 0.55, 0.6] {
-                        let o = super::super::Options {
-                            threshold: Some(t),
-                            ..o.clone()
-                        };
-                        let (s, _) = evaluate(class, &o);
-                        eprintln!(
-                            "   at {t}: heavy {:.3} indep {:.4} trans {:.2}",
-                            s.heavy_flagged.unwrap(),
-                            s.independent_flagged.unwrap(),
-                            s.translations_flagged.unwrap()
-                        );
-                    }
+                    print_figures(name, class, &o);
                 }
             }
         }
-        let held = part(&build(root, 2, 2011).unwrap(), Part::HeldOut);
-        let (s, a) = evaluate(&held, &Default::default());
+        print_held_out(&part(&build(root, 2, 2011).unwrap(), Part::HeldOut));
+    }
+
+    /// Prints the figures of `class` at the options `o`, then at a few fixed
+    /// thresholds.
+    fn print_figures(name: &str, class: &[Item], o: &super::super::Options) {
+        let (max_share_weight, common_share) = (o.max_share_weight, o.common_share);
+        let (s, a) = evaluate(class, o);
+        eprintln!(
+            "{name} max {max_share_weight} common {common_share}: median {:.3} spread {:.3} threshold {:.3} ({:?}); auc {:.4} h1 {:.3} t1 {:.3} flagged heavy {:.3} indep {:.4} trans {:.2}",
+            a.baseline.median,
+            a.baseline.spread,
+            a.threshold,
+            a.baseline.rule,
+            s.auc,
+            s.heavy_at_1,
+            s.threshold_1,
+            s.heavy_flagged.unwrap(),
+            s.independent_flagged.unwrap(),
+            s.translations_flagged.unwrap()
+        );
+        for t in [0.5, 0.55, 0.6] {
+            let o = super::super::Options {
+                threshold: Some(t),
+                ..o.clone()
+            };
+            let (s, _) = evaluate(class, &o);
+            eprintln!(
+                "   at {t}: heavy {:.3} indep {:.4} trans {:.2}",
+                s.heavy_flagged.unwrap(),
+                s.independent_flagged.unwrap(),
+                s.translations_flagged.unwrap()
+            );
+        }
+    }
+
+    /// Prints the held-out part at the defaults: its figures, its weakest
+    /// copies and closest independent pairs, and counts at fixed thresholds.
+    fn print_held_out(held: &[Item]) {
+        let (s, a) = evaluate(held, &Default::default());
         eprintln!(
             "held out ({} programs): median {:.3} spread {:.3} threshold {:.3}; {s:?}",
             held.len(),
@@ -510,6 +551,17 @@ mod tests {
             a.baseline.spread,
             a.threshold
         );
+        let heavy = weakest_copies(held, &a);
+        eprintln!("weakest copies: {:?}", &heavy[..heavy.len().min(8)]);
+        let neg = closest_independent(held, &a);
+        eprintln!("closest independent: {:?}", &neg[..neg.len().min(6)]);
+        print_counts_at_thresholds(held, &heavy, &neg);
+        print_closest_by_lang(&neg);
+    }
+
+    /// Each pair of an original and a copy of it (same language): its
+    /// similarity and the copy's name, least similar first.
+    fn weakest_copies<'a>(held: &'a [Item], a: &super::super::Analysis) -> Vec<(f64, &'a str)> {
         let mut heavy: Vec<(f64, &str)> = a
             .pairs
             .iter()
@@ -518,7 +570,12 @@ mod tests {
             .map(|p| (p.similarity, held[p.a.max(p.b)].name.as_str()))
             .collect();
         heavy.sort_by(|x, y| x.0.total_cmp(&y.0));
-        eprintln!("weakest copies: {:?}", &heavy[..heavy.len().min(8)]);
+        heavy
+    }
+
+    /// Each measured pair of programs of different families (same
+    /// language): its similarity and names, most similar first.
+    fn closest_independent<'a>(held: &'a [Item], a: &super::super::Analysis) -> Vec<(f64, &'a str, &'a str)> {
         let mut neg: Vec<(f64, &str, &str)> = a
             .pairs
             .iter()
@@ -526,7 +583,12 @@ mod tests {
             .map(|p| (p.similarity, held[p.a].name.as_str(), held[p.b].name.as_str()))
             .collect();
         neg.sort_by(|x, y| y.0.total_cmp(&x.0));
-        eprintln!("closest independent: {:?}", &neg[..neg.len().min(6)]);
+        neg
+    }
+
+    /// Prints, at each of a few thresholds, how many independent pairs (of
+    /// all such pairs in `held`) and copies stand at or above it.
+    fn print_counts_at_thresholds(held: &[Item], heavy: &[(f64, &str)], neg: &[(f64, &str, &str)]) {
         let n_neg = held
             .iter()
             .enumerate()
@@ -541,6 +603,10 @@ mod tests {
                 heavy.len()
             );
         }
+    }
+
+    /// Prints the two closest independent pairs of each language.
+    fn print_closest_by_lang(neg: &[(f64, &str, &str)]) {
         for lang in [Lang::C, Lang::Cpp, Lang::Python, Lang::Rust] {
             let top: Vec<_> = neg
                 .iter()

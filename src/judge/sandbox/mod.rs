@@ -86,7 +86,7 @@ mod workdir;
 use std::ffi::OsString;
 use std::fmt;
 use std::io::{self, Seek, Write};
-use std::os::fd::AsRawFd;
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -896,74 +896,91 @@ impl Sandbox {
         }
         let stdin = stdin_file(spec, ws.base(), &program)?;
         let cg = self.run_cgroup(&spec.limits, &program)?;
-        // The init's status channel: the program's wait status, with the
-        // run's mount namespace attached (`isolation::init_loop`).
-        let status_pipe = if self.protections.isolation {
-            let (r, w) = rustix::net::socketpair(
-                rustix::net::AddressFamily::UNIX,
-                rustix::net::SocketType::SEQPACKET,
-                rustix::net::SocketFlags::CLOEXEC,
-                None,
-            )
-            .map_err(|e| SandboxError::Spawn {
-                program: program.clone(),
-                source: e.into(),
-            })?;
-            Some((r, w))
-        } else {
-            None
-        };
+        let status_pipe = self.status_channel(&program)?;
         // Held open until the run has ended: the work folder's copy its
         // init attaches in a prepared root.
-        let mut box_tree = None;
-        let isolated = match &status_pipe {
-            None => None,
+        let (isolated, box_tree) = match &status_pipe {
+            None => (None, None),
             Some((_, w)) => {
-                let exec = program_exec(spec, &program)?;
-                let mut plan = isolation::RootPlan::new(
-                    &ws.root_dir,
-                    &ws.box_dir,
-                    &read_only_dirs(spec, &program),
-                    &self.hidden,
-                    scratch_sizes(&spec.limits),
-                    self.protections.landlock.is_some(),
-                );
-                // `None` (built afresh) outside a runner or a user namespace
-                // other than the machine's first: rootless, say.
-                box_tree = plan.reuse_prepared(&ws.box_dir);
-                Some(child::Isolated {
-                    plan,
-                    status_fd: w.as_raw_fd(),
-                    new_network: !launcher::take_fresh_network(),
-                    new_cgroup: isolation::cgroup_namespaces(),
-                    exec,
-                })
+                let (isolated, box_tree) = self.isolated_child(spec, ws, &program, w.as_raw_fd())?;
+                (Some(isolated), box_tree)
             }
         };
         let cmd = self.command(spec, &program, stdin, &ws.box_dir, cg.as_ref(), owner, isolated)?;
         let launch = |mut cmd: Command| {
             self.launch_and_watch(&mut cmd, &program, spec, cg.as_ref(), &ws.box_dir, owner)
         };
-        let (mut obs, judge_rss_kib) = if let Some((read_end, write_end)) = status_pipe {
-            let mut r = on_new_pid_namespace(|| {
-                let r = launch(cmd);
-                drop(write_end);
-                r
-            })
-            .map_err(|source| SandboxError::Spawn {
-                program: program.clone(),
-                source,
-            })??;
-            // The init reports the program's own wait status; without it
-            // (the init was killed for a limit) the init's status stands.
-            if let Some((raw, mount_ns)) = isolation::receive_status(&read_end) {
-                r.0.status = monitor::decode_status(raw);
-                left.mount_ns = mount_ns;
-            }
-            r
-        } else {
-            launch(cmd)?
+        let watched = match status_pipe {
+            Some(pipe) => launch_with_init(launch, cmd, pipe, &program, left)?,
+            None => launch(cmd)?,
         };
+        Ok(self.finish_run(spec, watched, cg, box_tree, left))
+    }
+
+    /// The init's status channel, where the run is isolated: the program's
+    /// wait status, with the run's mount namespace attached
+    /// (`isolation::init_loop`). Its (read, write) ends.
+    fn status_channel(&self, program: &Path) -> Result<Option<(OwnedFd, OwnedFd)>, SandboxError> {
+        if !self.protections.isolation {
+            return Ok(None);
+        }
+        let (r, w) = rustix::net::socketpair(
+            rustix::net::AddressFamily::UNIX,
+            rustix::net::SocketType::SEQPACKET,
+            rustix::net::SocketFlags::CLOEXEC,
+            None,
+        )
+        .map_err(|e| SandboxError::Spawn {
+            program: program.to_path_buf(),
+            source: e.into(),
+        })?;
+        Ok(Some((r, w)))
+    }
+
+    /// What the child of an isolated run needs (its root to build, the
+    /// init's end `status_fd` of the status channel, its namespaces, the
+    /// program's exec), and the work folder's box tree its init attaches
+    /// in a prepared root.
+    fn isolated_child(
+        &self,
+        spec: &RunSpec,
+        ws: &workdir::Workspace,
+        program: &Path,
+        status_fd: i32,
+    ) -> Result<(child::Isolated, Option<OwnedFd>), SandboxError> {
+        let exec = program_exec(spec, program)?;
+        let mut plan = isolation::RootPlan::new(
+            &ws.root_dir,
+            &ws.box_dir,
+            &read_only_dirs(spec, program),
+            &self.hidden,
+            scratch_sizes(&spec.limits),
+            self.protections.landlock.is_some(),
+        );
+        // `None` (built afresh) outside a runner or a user namespace
+        // other than the machine's first: rootless, say.
+        let box_tree = plan.reuse_prepared(&ws.box_dir);
+        let isolated = child::Isolated {
+            plan,
+            status_fd,
+            new_network: !launcher::take_fresh_network(),
+            new_cgroup: isolation::cgroup_namespaces(),
+            exec,
+        };
+        Ok((isolated, box_tree))
+    }
+
+    /// Releases what the run held once its program has ended, in order
+    /// (its box tree and cgroup into `left`, after every process of the
+    /// cgroup is killed and its memory read), and measures the run.
+    fn finish_run(
+        &self,
+        spec: &RunSpec,
+        (mut obs, judge_rss_kib): (monitor::Observed, u64),
+        cg: Option<cgroup::RunCgroup>,
+        box_tree: Option<OwnedFd>,
+        left: &mut RunLeftovers,
+    ) -> RunResult {
         // Released after the answer (`Cleanup`): unmounting the detached
         // box waits for an RCU grace period.
         left.box_tree = box_tree;
@@ -975,7 +992,7 @@ impl Sandbox {
         }
         left.cgroup = cg;
         obs.stderr.truncate(STDERR_KEEP_BYTES);
-        Ok(self.measure(obs, mem, judge_rss_kib, &spec.limits))
+        self.measure(obs, mem, judge_rss_kib, &spec.limits)
     }
 
     /// Where the program is, as the run sees it, checked to be executable
@@ -1390,6 +1407,34 @@ fn scratch_sizes(limits: &Limits) -> isolation::ScratchSizes {
         tmp_bytes: bytes,
         shm_bytes: bytes / 4,
     }
+}
+
+/// Launches `cmd` with `launch` in a new pid namespace, its init
+/// reporting on the status channel (its read and write ends): the write
+/// end is closed once it is launched. The init reports the program's own wait status; without it
+/// (the init was killed for a limit) the init's status stands. The run's
+/// mount namespace, if sent, goes into `left`.
+fn launch_with_init(
+    launch: impl FnOnce(Command) -> Result<(monitor::Observed, u64), SandboxError> + Send,
+    cmd: Command,
+    (read_end, write_end): (OwnedFd, OwnedFd),
+    program: &Path,
+    left: &mut RunLeftovers,
+) -> Result<(monitor::Observed, u64), SandboxError> {
+    let mut r = on_new_pid_namespace(|| {
+        let r = launch(cmd);
+        drop(write_end);
+        r
+    })
+    .map_err(|source| SandboxError::Spawn {
+        program: program.to_path_buf(),
+        source,
+    })??;
+    if let Some((raw, mount_ns)) = isolation::receive_status(&read_end) {
+        r.0.status = monitor::decode_status(raw);
+        left.mount_ns = mount_ns;
+    }
+    Ok(r)
 }
 
 /// Runs `f` with this thread's children starting in a new pid namespace.

@@ -257,100 +257,120 @@ pub fn read_another_way(text: &str, lang: Lang, _: &mut fastrand::Rng) -> String
     let Some(tree) = parse(text, lang) else {
         return text.to_string();
     };
+    let edits = match lang {
+        Lang::Cpp => cin_as_scanf(text, &tree),
+        Lang::C => scanf_as_reader(text, &tree),
+        Lang::Python => line_reads_as_one_read(text, &tree),
+        Lang::Rust => Vec::new(),
+    };
+    splice(text, edits)
+}
+
+/// C++: each whole `cin >> a >> b` (of plain targets) as
+/// `scanf("%d%d", &a, &b)`, compared with the count where its value is
+/// used, and `<cstdio>` included if nothing includes it yet.
+fn cin_as_scanf(text: &str, tree: &tree_sitter::Tree) -> Vec<Edit> {
     let t = |n: tree_sitter::Node| &text[n.byte_range()];
     let mut edits: Vec<Edit> = Vec::new();
-    match lang {
-        Lang::Cpp => {
-            let reads = nodes(&tree, &|n| {
-                n.kind() == "binary_expression"
-                    && t(n).starts_with("cin")
-                    && n.parent()
-                        .is_none_or(|p| p.kind() != "binary_expression" || !t(p).starts_with("cin"))
-            });
-            for r in reads {
-                let targets: Vec<&str> = t(r).split(">>").skip(1).map(str::trim).collect();
-                if targets.iter().any(|x| x.is_empty() || x.contains('(')) {
-                    continue;
-                }
-                let args: Vec<String> = targets.iter().map(|x| format!("&{x}")).collect();
-                let call = format!("scanf(\"{}\", {})", "%d".repeat(args.len()), args.join(", "));
-                let statement = r.parent().is_some_and(|p| p.kind() == "expression_statement");
-                edits.push((
-                    r.byte_range(),
-                    if statement {
-                        call
-                    } else {
-                        format!("({call} == {})", args.len())
-                    },
-                ));
-            }
-            if !edits.is_empty() && !text.contains("<cstdio>") && !text.contains("bits/stdc++") {
-                edits.push((0..0, "#include <cstdio>\n".to_string()));
-            }
+    let reads = nodes(tree, &|n| {
+        n.kind() == "binary_expression"
+            && t(n).starts_with("cin")
+            && n.parent()
+                .is_none_or(|p| p.kind() != "binary_expression" || !t(p).starts_with("cin"))
+    });
+    for r in reads {
+        let targets: Vec<&str> = t(r).split(">>").skip(1).map(str::trim).collect();
+        if targets.iter().any(|x| x.is_empty() || x.contains('(')) {
+            continue;
         }
-        Lang::C => {
-            let calls = nodes(&tree, &|n| {
-                n.kind() == "call_expression"
-                    && n.child_by_field_name("function").is_some_and(|f| t(f) == "scanf")
-            });
-            for c in calls {
-                let Some(args) = c.child_by_field_name("arguments") else {
-                    continue;
-                };
-                let parts: Vec<_> = args.named_children(&mut args.walk()).collect();
-                let Some((fmt, targets)) = parts.split_first() else {
-                    continue;
-                };
-                let specs = t(*fmt).matches('%').count();
-                if specs != targets.len()
-                    || !t(*fmt)
-                        .replace("%d", "")
-                        .trim_matches(|c| c == '"' || c == ' ')
-                        .is_empty()
-                {
-                    continue;
-                }
-                let Some(vars) = targets
-                    .iter()
-                    .map(|a| t(*a).strip_prefix('&'))
-                    .collect::<Option<Vec<_>>>()
-                else {
-                    continue;
-                };
-                let assigns: Vec<String> = vars.iter().map(|v| format!("{v} = read_int()")).collect();
-                let statement = c.parent().is_some_and(|p| p.kind() == "expression_statement");
-                let new = if statement {
-                    assigns.join("; ")
-                } else {
-                    format!("({}, {})", assigns.join(", "), vars.len())
-                };
-                edits.push((c.byte_range(), new));
-            }
-            let first = tree
-                .root_node()
-                .named_children(&mut tree.root_node().walk())
-                .find(|n| n.kind() == "function_definition");
-            if let (false, Some(f)) = (edits.is_empty(), first) {
-                edits.push((f.start_byte()..f.start_byte(), READER.to_string()));
-            }
-        }
-        Lang::Python => {
-            let calls = nodes(&tree, &|n| {
-                n.kind() == "call"
-                    && n.child_by_field_name("function")
-                        .is_some_and(|f| matches!(t(f), "input" | "sys.stdin.readline"))
-            });
-            for c in calls {
-                edits.push((c.byte_range(), "next(_lines)".to_string()));
-            }
-            if !edits.is_empty() {
-                edits.push((
-                    0..0,
-                    "import sys\n_lines = iter(sys.stdin.read().split(\"\\n\"))\n".to_string(),
-                ));
-            }
-        }
-        Lang::Rust => {}
+        let args: Vec<String> = targets.iter().map(|x| format!("&{x}")).collect();
+        let call = format!("scanf(\"{}\", {})", "%d".repeat(args.len()), args.join(", "));
+        let statement = r.parent().is_some_and(|p| p.kind() == "expression_statement");
+        edits.push((
+            r.byte_range(),
+            if statement {
+                call
+            } else {
+                format!("({call} == {})", args.len())
+            },
+        ));
     }
-    splice(text, edits)
+    if !edits.is_empty() && !text.contains("<cstdio>") && !text.contains("bits/stdc++") {
+        edits.push((0..0, "#include <cstdio>\n".to_string()));
+    }
+    edits
+}
+
+/// C: each `scanf` of only `%d` into `&x` targets as `x = read_int()`
+/// assignments (a comma expression yielding the count where its value is
+/// used), and [`READER`] put before the first function.
+fn scanf_as_reader(text: &str, tree: &tree_sitter::Tree) -> Vec<Edit> {
+    let t = |n: tree_sitter::Node| &text[n.byte_range()];
+    let calls = nodes(tree, &|n| {
+        n.kind() == "call_expression" && n.child_by_field_name("function").is_some_and(|f| t(f) == "scanf")
+    });
+    let mut edits: Vec<Edit> = calls
+        .into_iter()
+        .filter_map(|c| scanf_as_reads(text, c))
+        .collect();
+    let first = tree
+        .root_node()
+        .named_children(&mut tree.root_node().walk())
+        .find(|n| n.kind() == "function_definition");
+    if let (false, Some(f)) = (edits.is_empty(), first) {
+        edits.push((f.start_byte()..f.start_byte(), READER.to_string()));
+    }
+    edits
+}
+
+/// One C `scanf` call as `x = read_int()` assignments, or `None` if it
+/// reads anything but `%d` into `&x` targets.
+fn scanf_as_reads(text: &str, c: tree_sitter::Node) -> Option<Edit> {
+    let t = |n: tree_sitter::Node| &text[n.byte_range()];
+    let args = c.child_by_field_name("arguments")?;
+    let parts: Vec<_> = args.named_children(&mut args.walk()).collect();
+    let (fmt, targets) = parts.split_first()?;
+    let specs = t(*fmt).matches('%').count();
+    if specs != targets.len()
+        || !t(*fmt)
+            .replace("%d", "")
+            .trim_matches(|c| c == '"' || c == ' ')
+            .is_empty()
+    {
+        return None;
+    }
+    let vars = targets
+        .iter()
+        .map(|a| t(*a).strip_prefix('&'))
+        .collect::<Option<Vec<_>>>()?;
+    let assigns: Vec<String> = vars.iter().map(|v| format!("{v} = read_int()")).collect();
+    let statement = c.parent().is_some_and(|p| p.kind() == "expression_statement");
+    let new = if statement {
+        assigns.join("; ")
+    } else {
+        format!("({}, {})", assigns.join(", "), vars.len())
+    };
+    Some((c.byte_range(), new))
+}
+
+/// Python: each `input()` or `sys.stdin.readline()` as `next(_lines)`, over
+/// the whole input read once at the top.
+fn line_reads_as_one_read(text: &str, tree: &tree_sitter::Tree) -> Vec<Edit> {
+    let t = |n: tree_sitter::Node| &text[n.byte_range()];
+    let calls = nodes(tree, &|n| {
+        n.kind() == "call"
+            && n.child_by_field_name("function")
+                .is_some_and(|f| matches!(t(f), "input" | "sys.stdin.readline"))
+    });
+    let mut edits: Vec<Edit> = calls
+        .into_iter()
+        .map(|c| (c.byte_range(), "next(_lines)".to_string()))
+        .collect();
+    if !edits.is_empty() {
+        edits.push((
+            0..0,
+            "import sys\n_lines = iter(sys.stdin.read().split(\"\\n\"))\n".to_string(),
+        ));
+    }
+    edits
 }
