@@ -134,6 +134,8 @@ struct Server {
     banner: String,
     /// The narrowed package (`--tests`), removed on drop.
     _package: Option<Embedded>,
+    /// The server's compile cache, removed on drop.
+    _cache: tempfile::TempDir,
 }
 
 /// The bundled problem written out with only its first `n` tests.
@@ -153,6 +155,15 @@ impl Server {
     fn start(o: &LoadOptions) -> Result<Server> {
         let dir = tempfile::Builder::new().prefix("mayan-bench-serve-").tempdir()?;
         write_contest(dir.path(), o.contestants, o.counterexamples)?;
+        // The compile cache out of /tmp, where a user's is: a compilation's
+        // sandbox mounts its own /tmp, where no precompiled header could be
+        // shown to it.
+        let base = crate::judge::submission::default_cache_dir();
+        crate::judge::submission::check_cache_dir(&base)?;
+        let cache = tempfile::Builder::new()
+            .prefix("bench-serve-")
+            .tempdir_in(&base)
+            .with_context(|| format!("making a folder in {}", base.display()))?;
         let exe = std::env::current_exe().context("finding this executable")?;
         let stderr = std::fs::File::create(dir.path().join("server.stderr"))?;
         let package = o.tests.map(narrowed_package).transpose()?;
@@ -172,7 +183,7 @@ impl Server {
             command.arg("--problem").arg(p.package_dir());
         }
         let mut child = command
-            .env("MAYAN_JUDGE_CACHE", dir.path().join("cache"))
+            .env("MAYAN_JUDGE_CACHE", cache.path())
             .arg("--contest")
             .arg(dir.path().join("contest.toml"))
             .args(["--listen", "127.0.0.1:0", "--jobs", &o.jobs.to_string()])
@@ -191,6 +202,7 @@ impl Server {
                 dir,
                 banner,
                 _package: package,
+                _cache: cache,
             }),
             None => {
                 let _ = child.kill();
@@ -314,7 +326,8 @@ impl<'a> Setup<'a> {
         for (k, (h, id)) in probes.iter_mut().take(PROBES).enumerate() {
             for j in 0..IDLE_SUBMISSIONS {
                 let i = o.submissions + k * IDLE_SUBMISSIONS + j;
-                *id = submit(h, &program(i, o.cpp), Phase::Idle)?.context("a probe's submission was refused")?;
+                *id = submit(h, &program(i, o.cpp), Phase::Idle)?
+                    .context("a probe's submission was refused")?;
             }
             first = if first == 0 { *id } else { first };
         }
