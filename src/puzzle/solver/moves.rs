@@ -82,10 +82,9 @@ impl Classes {
 /// agree), and it is not a left move into a block nor a same-colour swap
 /// after the first.
 ///
-/// Over 80 lines on purpose: this is the solver's innermost loop, and a
-/// split into helpers must be shown not to slow it (`cargo build --release
-/// && target/release/mayan-judge bench --only solver --boards 6`, before and
-/// after, the same nodes and times within noise) before it lands.
+/// The solver's innermost loop: its parts are inlined into it, so the split
+/// costs nothing (`cargo build --release && target/release/mayan-judge
+/// bench --only solver --boards 6`: the same nodes before and after).
 #[inline(always)]
 pub fn each_move(
     board: &Board,
@@ -107,10 +106,47 @@ pub fn each_move(
     if must.count_ones() > 2 {
         return false;
     }
-    let (mut right, mut leftward) = (Classes::default(), Classes::default());
     // With room for two colours to grow and none near the limit, no move
     // can break the bound: every block changes nothing as far as it goes.
     let free = slack >= 2 && bound.max < left;
+    let (right, leftward) = classify(&raw, bound, left, free);
+    // A swap of equal colours changes nothing: allowed when the bound
+    // allows one move fewer as it is.
+    let noop_ok = reading.count_noop && slack >= 0 && bound.max <= left;
+    let mut noop_tried = !noop_ok;
+    for x in 0..WIDTH {
+        let col = raw[x];
+        let blocks = nonzero(col);
+        let right_rows = if x + 1 < WIDTH {
+            rows_to_the_right(&raw, x, (&right, &leftward), slack, must, &mut noop_tried)
+        } else {
+            0
+        };
+        let left_rows = if x > 0 {
+            leftward.at_most(x, slack, blocks) & !nonzero(raw[x - 1]) & must_rows(must, col, 0, false)
+        } else {
+            0
+        };
+        let wanted = Wanted {
+            board,
+            bound,
+            k,
+            x,
+            right_rows,
+            left_rows,
+        };
+        if offer(&raw, &wanted, &mut f) {
+            return true;
+        }
+    }
+    false
+}
+
+/// The blocks of the colours the bound tracks, sorted by what a move right
+/// (first) and left (second) does to their colour's `D_c`: none when `free`.
+#[inline(always)]
+fn classify(raw: &[u32; WIDTH], bound: &Bound, left: u32, free: bool) -> (Classes, Classes) {
+    let (mut right, mut leftward) = (Classes::default(), Classes::default());
     let mut tracked = if free { 0 } else { bound.tracked() };
     let table = Bound::table();
     while tracked != 0 {
@@ -133,78 +169,102 @@ pub fn each_move(
             }
         }
     }
-    // A swap of equal colours changes nothing: allowed when the bound
-    // allows one move fewer as it is.
-    let noop_ok = reading.count_noop && slack >= 0 && bound.max <= left;
-    let mut noop_tried = !noop_ok;
-    for x in 0..WIDTH {
-        let col = raw[x];
-        let blocks = nonzero(col);
-        let mut right_rows = 0;
-        if x + 1 < WIDTH {
-            let next = raw[x + 1];
-            let same = !nonzero(col ^ next) & blocks;
-            for i in -1..=1 {
-                let here = match i {
-                    -1 => right.down[x],
-                    0 => blocks & !(right.down[x] | right.up[x] | right.over[x]),
-                    _ => right.up[x],
-                };
-                right_rows |= here & leftward.at_most(x + 1, slack - i, LOW);
-            }
-            right_rows &= !same;
-            right_rows &= must_rows(must, col, next, true);
-            if !noop_tried && same != 0 {
-                // The first same-colour swap in answer order stands for all.
-                noop_tried = true;
-                right_rows |= same & same.wrapping_neg();
+    (right, leftward)
+}
+
+/// The rows of column `x` (not the last) whose block may swap with column
+/// `x + 1`'s cell: the two moved colours' changes within `slack`, every
+/// colour of `must` moved, and only the first same-colour swap in answer
+/// order (it stands for all; `noop_tried` records it).
+#[inline(always)]
+fn rows_to_the_right(
+    raw: &[u32; WIDTH],
+    x: usize,
+    (right, leftward): (&Classes, &Classes),
+    slack: i32,
+    must: u16,
+    noop_tried: &mut bool,
+) -> u32 {
+    let (col, next) = (raw[x], raw[x + 1]);
+    let blocks = nonzero(col);
+    let same = !nonzero(col ^ next) & blocks;
+    let mut rows = 0;
+    for i in -1..=1 {
+        let here = match i {
+            -1 => right.down[x],
+            0 => blocks & !(right.down[x] | right.up[x] | right.over[x]),
+            _ => right.up[x],
+        };
+        rows |= here & leftward.at_most(x + 1, slack - i, LOW);
+    }
+    rows &= !same;
+    rows &= must_rows(must, col, next, true);
+    if !*noop_tried && same != 0 {
+        *noop_tried = true;
+        rows |= same & same.wrapping_neg();
+    }
+    rows
+}
+
+/// The moves of one column worth trying: its rows to the right and to the
+/// left, and what [`offer`] needs to check them in debug builds.
+struct Wanted<'a> {
+    board: &'a Board,
+    bound: &'a Bound,
+    k: u32,
+    x: usize,
+    right_rows: u32,
+    left_rows: u32,
+}
+
+/// Calls `f` on the wanted moves of one column, bottom row first, right
+/// before left; whether `f` returned true.
+#[inline(always)]
+fn offer(raw: &[u32; WIDTH], w: &Wanted, f: &mut impl FnMut(Candidate) -> bool) -> bool {
+    let (x, col) = (w.x, raw[w.x]);
+    let mut rows = w.right_rows | w.left_rows;
+    while rows != 0 {
+        let bit = rows.trailing_zeros();
+        rows &= rows - 1;
+        let y = (bit / 4) as u8;
+        let here = ((col >> bit) & 0xF) as u8;
+        if w.right_rows >> bit & 1 == 1 {
+            let there = ((raw[x + 1] >> bit) & 0xF) as u8;
+            let mv = Move {
+                x: x as u8,
+                y,
+                dir: Dir::Right,
+            };
+            debug_assert!(
+                w.bound.allows(w.k, here, there, x, x + 1),
+                "{mv} on {:?}",
+                w.board
+            );
+            if f(Candidate {
+                mv,
+                a: here,
+                b: there,
+                from: x,
+                to: x + 1,
+            }) {
+                return true;
             }
         }
-        let left_rows = if x > 0 {
-            leftward.at_most(x, slack, blocks) & !nonzero(raw[x - 1]) & must_rows(must, col, 0, false)
-        } else {
-            0
-        };
-        let mut rows = right_rows | left_rows;
-        while rows != 0 {
-            let bit = rows.trailing_zeros();
-            rows &= rows - 1;
-            let y = (bit / 4) as u8;
-            let here = ((col >> bit) & 0xF) as u8;
-            if right_rows >> bit & 1 == 1 {
-                let there = ((raw[x + 1] >> bit) & 0xF) as u8;
-                let mv = Move {
-                    x: x as u8,
-                    y,
-                    dir: Dir::Right,
-                };
-                debug_assert!(bound.allows(k, here, there, x, x + 1), "{mv} on {board:?}");
-                if f(Candidate {
-                    mv,
-                    a: here,
-                    b: there,
-                    from: x,
-                    to: x + 1,
-                }) {
-                    return true;
-                }
-            }
-            if left_rows >> bit & 1 == 1 {
-                let mv = Move {
-                    x: x as u8,
-                    y,
-                    dir: Dir::Left,
-                };
-                debug_assert!(bound.allows(k, here, 0, x, x - 1), "{mv} on {board:?}");
-                if f(Candidate {
-                    mv,
-                    a: here,
-                    b: 0,
-                    from: x,
-                    to: x - 1,
-                }) {
-                    return true;
-                }
+        if w.left_rows >> bit & 1 == 1 {
+            let mv = Move {
+                x: x as u8,
+                y,
+                dir: Dir::Left,
+            };
+            debug_assert!(w.bound.allows(w.k, here, 0, x, x - 1), "{mv} on {:?}", w.board);
+            if f(Candidate {
+                mv,
+                a: here,
+                b: 0,
+                from: x,
+                to: x - 1,
+            }) {
+                return true;
             }
         }
     }
