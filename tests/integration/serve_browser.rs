@@ -1213,7 +1213,11 @@ fn the_teacher_reads_where_the_class_fails_and_a_student_their_smallest_board() 
     let Some(chromedriver) = tool("chromedriver") else {
         return;
     };
-    let server = Server::start(&["alice", "bob"], "", &["--trusted"]);
+    let server = Server::start(
+        &["alice", "bob"],
+        "[counterexamples]\nsearch = true\n",
+        &["--trusted"],
+    );
     let driver = Driver::start(&chromedriver, &chromium);
     let minus_one = "#include <stdio.h>\nint main(void){ puts(\"-1\"); return 0; }\n";
     let wrong =

@@ -8,6 +8,10 @@ use crate::serve_util::{Client, Server, contest_dir, submission_number};
 use mayan_judge::puzzle::sim::Puzzle;
 use std::time::{Duration, Instant};
 
+/// contest.toml's lines that turn the search on (the test contests have it
+/// off: `serve_util::contest_dir`).
+const SEARCH: &str = "[counterexamples]\nsearch = true\n";
+
 /// A program that always answers `-1`: wrong on the first solvable board.
 const MINUS_ONE_C: &str = "#include <stdio.h>\nint main(void){ FILE *f = fopen(\"mayan.out\", \"w\"); fprintf(f, \"-1\\n\"); fclose(f); puts(\"-1\"); return 0; }\n";
 
@@ -72,7 +76,7 @@ fn serve_a_wrong_answer_reference_gets_its_smallest_failing_board_never_a_packag
     if crate::util::tool("g++").is_none() {
         return;
     }
-    let temp = contest_dir(&["alice"], "");
+    let temp = contest_dir(&["alice"], SEARCH);
     let mut server = Server::start_in(temp.path(), &[]);
     let source = std::fs::read_to_string(
         crate::util::manifest().join("reference/mayan/wrong_answer/no_gravity_cascade.cpp"),
@@ -125,14 +129,14 @@ fn serve_each_feedback_policy_shows_or_hides_the_counterexample_in_the_api_the_p
     }
     // (contest.toml, shown to the contestant)
     let table = [
-        ("feedback = \"all-tests\"\n", true),
-        ("feedback = \"first-failure\"\n", true),
-        ("feedback = \"score\"\n", false),
+        ("feedback = \"all-tests\"\n[counterexamples]\n", true),
+        ("feedback = \"first-failure\"\n[counterexamples]\n", true),
+        ("feedback = \"score\"\n[counterexamples]\n", false),
         (
             "feedback = \"score\"\n[counterexamples]\nunder_score = true\n",
             true,
         ),
-        ("feedback = \"none-until-end\"\n", false),
+        ("feedback = \"none-until-end\"\n[counterexamples]\n", false),
     ];
     for (toml, shown) in table {
         let server = Server::start(&["alice"], toml, &[]);

@@ -188,10 +188,10 @@ fn serve_killed_at_random_moments_loses_no_acknowledged_submission_and_judges_ea
     let token = format!("mjf{:08x}", fastrand::u32(..));
     let _cleanup = KillMarked(token.clone());
     let names = ["alice", "bob", "carol"];
-    // No search for counterexamples: the runs it would start while the last
-    // server lives are not what this test counts (the runs a killed server
-    // left behind).
-    let temp = contest_dir(&names, "[counterexamples]\nsearch = false\n");
+    // No search for counterexamples (`contest_dir`'s default): the runs it
+    // would start while the last server lives are not what this test counts
+    // (the runs a killed server left behind).
+    let temp = contest_dir(&names, "");
     let dir = temp.path().to_path_buf();
     let mut server = Server::start_in(&dir, &[]);
     let mut tokens = Vec::new();

@@ -25,7 +25,10 @@ pub struct Server {
 pub const ADMIN_PASSWORD: &str = "teacher-secret";
 
 /// `contest.toml` for `contestants` (each with password `<name>-pw`), plus
-/// `extra` lines, in a new temporary folder.
+/// `extra` lines, in a new temporary folder. No search for counterexamples
+/// unless `extra` has a `[counterexamples]` table: it is work in the
+/// background that most tests do not look at, and it would take the cores
+/// their programs need; the tests of the search ask for it.
 pub fn contest_dir(contestants: &[&str], extra: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let mut csv = String::from("name,password\n");
@@ -33,8 +36,12 @@ pub fn contest_dir(contestants: &[&str], extra: &str) -> tempfile::TempDir {
         csv.push_str(&format!("{c},{c}-pw\n"));
     }
     std::fs::write(dir.path().join("students.csv"), csv).unwrap();
+    let search = match extra.contains("[counterexamples]") {
+        true => "",
+        false => "\n[counterexamples]\nsearch = false\n",
+    };
     let toml = format!(
-        "title = \"Test contest\"\ncontestants = \"students.csv\"\nadmin_password = \"{ADMIN_PASSWORD}\"\n{extra}"
+        "title = \"Test contest\"\ncontestants = \"students.csv\"\nadmin_password = \"{ADMIN_PASSWORD}\"\n{extra}{search}"
     );
     std::fs::write(dir.path().join("contest.toml"), toml).unwrap();
     dir
