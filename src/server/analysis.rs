@@ -8,7 +8,7 @@
 
 use super::app::App;
 use super::db::{Db, DbResult};
-use super::http::{Identity, PageResult, locale, render};
+use super::http::{Fail, Identity, PageResult, locale, render};
 use crate::report::analysis::{Analysis, Final, Input, Judged, analyse};
 use axum::Router;
 use axum::extract::State;
@@ -77,7 +77,12 @@ fn input(app: &App, db: &Db) -> DbResult<Input> {
 
 async fn page(State(app): State<Arc<App>>, axum::Extension(id): axum::Extension<Identity>) -> PageResult {
     let viewer = super::http::teacher(&id)?;
-    let analysis = current(&app)?;
-    let section = crate::report::analysis_section(&analysis, locale());
+    // Read, computed and drawn off the web server's threads: a class's
+    // reports are megabytes of JSON.
+    let (l, shared) = (locale(), app.clone());
+    let section =
+        tokio::task::spawn_blocking(move || current(&shared).map(|a| crate::report::analysis_section(&a, l)))
+            .await
+            .map_err(|e| Fail::Storage(e.to_string()))??;
     render(&app, "analysis.html", Some(viewer), context! { section })
 }
