@@ -422,13 +422,16 @@ pub struct BenchArgs {
     /// most 60 in scaling).
     #[arg(long, default_value_t = 200)]
     pub runs: usize,
-    /// `--only serve`: contestants who submit.
+    /// `--only serve`: contestants who submit; `--only analysis`: the
+    /// class's contestants.
     #[arg(long, default_value_t = 200)]
     pub contestants: usize,
     /// `--only serve`: submissions in the burst, spread evenly over the
-    /// contestants (at most 10 each: the default submission rate limit).
-    #[arg(long, default_value_t = 1000)]
-    pub submissions: usize,
+    /// contestants (at most 10 each: the default submission rate limit)
+    /// [default: 1000]; `--only analysis`: the class's judged submissions
+    /// [default: 2000].
+    #[arg(long)]
+    pub submissions: Option<usize>,
     /// `--only serve`: the server does not search failing submissions'
     /// counterexamples (contest.toml `[counterexamples] search = false`),
     /// to compare the burst's throughput with the search on (the default).
@@ -560,6 +563,11 @@ pub enum BenchPart {
     /// the precompiled standard header and without, as a ratio (only with
     /// --only; --class programs, --jobs [default: 2]).
     Compile,
+
+    /// The teacher's analysis page of a class of --contestants and
+    /// --submissions judged submissions, computed and cached, against
+    /// 100 ms (only with --only).
+    Analysis,
 }
 
 /// Options of `gen`.

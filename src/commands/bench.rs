@@ -9,7 +9,8 @@
 //! (`bench/launch.rs`);
 //! with `--only similar`, the copy detector against its peers (`bench/similar.rs`);
 //! with `--only compile`, a compile-bound C++ class with and without the
-//! precompiled standard header (`bench/compile.rs`).
+//! precompiled standard header (`bench/compile.rs`); with `--only analysis`,
+//! the teacher's analysis page of a large class (`bench/analysis.rs`).
 
 use crate::cli::{BenchArgs, BenchPart};
 use crate::judge::grading::{Judge, run_limits};
@@ -29,6 +30,7 @@ use std::time::{Duration, Instant};
 
 use super::solve::measured;
 
+mod analysis;
 mod busy;
 mod client;
 mod compile;
@@ -40,12 +42,13 @@ mod similar;
 /// The `--only serve` options.
 fn load_options(args: &BenchArgs) -> Result<serve_load::LoadOptions> {
     let cores = crate::judge::pool::available_cores();
-    if args.submissions > 10 * args.contestants {
+    let submissions = args.submissions.unwrap_or(1000);
+    if submissions > 10 * args.contestants {
         bail!("--submissions: at most 10 per contestant (the default submission rate limit)");
     }
     Ok(serve_load::LoadOptions {
         contestants: args.contestants,
-        submissions: args.submissions,
+        submissions,
         jobs: args.jobs.unwrap_or(cores).max(1),
         clients: args.clients.max(1),
         tests: args.tests,
@@ -93,6 +96,14 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
     }
     if args.only == Some(BenchPart::Similar) {
         similar::run(Path::new("."))?;
+    }
+    if args.only == Some(BenchPart::Analysis) {
+        analysis::run(&analysis::AnalysisOptions {
+            contestants: args.contestants.max(1),
+            submissions: args.submissions.unwrap_or(2000),
+            requests: 20,
+            quiet: args.quiet,
+        })?;
     }
     Ok(0)
 }

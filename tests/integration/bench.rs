@@ -100,3 +100,30 @@ fn the_scaling_benchmark_grades_a_class_and_serves_a_burst_at_each_jobs() {
         "{stdout}"
     );
 }
+
+#[test]
+fn the_analysis_benchmark_fills_a_class_and_times_the_teachers_page_computed_and_cached() {
+    if !have("gcc") || !have("g++") {
+        return;
+    }
+    let out = judge_within(600)
+        .args([
+            "bench",
+            "--only",
+            "analysis",
+            "--contestants",
+            "4",
+            "--submissions",
+            "24",
+        ])
+        .arg("--quiet")
+        .output()
+        .unwrap();
+    let stdout = crate::util::quiet_success(&out);
+    assert!(
+        stdout.contains("4 contestants, 24 judged submissions"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("computed from the stored reports:"), "{stdout}");
+    assert!(stdout.contains("cached, 20 requests: p50"), "{stdout}");
+}

@@ -59,7 +59,7 @@ const IDLE_SUBMISSIONS: usize = 5;
 /// a second each, under the default per-user limit of 20.
 const PROBE_PAUSE: Duration = Duration::from_millis(120);
 /// The teacher's password in the benchmark's contest.
-const ADMIN_PASSWORD: &str = "bench-teacher-pw";
+pub(super) const ADMIN_PASSWORD: &str = "bench-teacher-pw";
 /// The latency target at the 99th percentile.
 const TARGET: Duration = Duration::from_millis(200);
 
@@ -126,7 +126,7 @@ pub(super) fn throughput(o: &LoadOptions) -> Result<Throughput> {
 }
 
 /// The server under test: a child process, killed when dropped.
-struct Server {
+pub(super) struct Server {
     child: Child,
     url: String,
     dir: tempfile::TempDir,
@@ -152,7 +152,7 @@ pub(super) fn narrowed_package(n: usize) -> Result<Embedded> {
 impl Server {
     /// Writes the contest and starts `serve` on it, waiting for its
     /// `listening on` line.
-    fn start(o: &LoadOptions) -> Result<Server> {
+    pub(super) fn start(o: &LoadOptions) -> Result<Server> {
         let dir = tempfile::Builder::new().prefix("mayan-bench-serve-").tempdir()?;
         write_contest(dir.path(), o.contestants, o.counterexamples)?;
         // The compile cache out of /tmp, where a user's is: a compilation's
@@ -164,53 +164,40 @@ impl Server {
             .prefix("bench-serve-")
             .tempdir_in(&base)
             .with_context(|| format!("making a folder in {}", base.display()))?;
-        let exe = std::env::current_exe().context("finding this executable")?;
-        let stderr = std::fs::File::create(dir.path().join("server.stderr"))?;
         let package = o.tests.map(narrowed_package).transpose()?;
-        let mut command = Command::new(exe);
-        command.arg("serve");
-        // The server dies with the benchmark, even one killed by a signal
-        // (no destructor runs then).
-        // SAFETY: only an async-signal-safe prctl between fork and exec.
-        unsafe {
-            use std::os::unix::process::CommandExt;
-            command.pre_exec(|| {
-                rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))
-                    .map_err(std::io::Error::from)
-            });
-        }
-        if let Some(p) = &package {
-            command.arg("--problem").arg(p.package_dir());
-        }
-        let mut child = command
-            .env("MAYAN_JUDGE_CACHE", cache.path())
-            .arg("--contest")
-            .arg(dir.path().join("contest.toml"))
-            .args(["--listen", "127.0.0.1:0", "--jobs", &o.jobs.to_string()])
-            // Every sign-in and connection comes from one loopback address.
-            .args(["--rate-address", "100000", "--connections-per-address", "100000"])
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(stderr)
-            .spawn()
-            .context("starting mayan-judge serve")?;
-        let stdout = child.stdout.take().expect("piped");
-        match wait_listening(stdout) {
-            Some((url, banner)) => Ok(Server {
-                child,
-                url,
-                dir,
-                banner,
-                _package: package,
-                _cache: cache,
-            }),
-            None => {
-                let _ = child.kill();
-                let _ = child.wait();
-                let err = std::fs::read_to_string(dir.path().join("server.stderr")).unwrap_or_default();
-                bail!("mayan-judge serve did not start:\n{err}")
-            }
-        }
+        let (child, url, banner) = spawn(dir.path(), cache.path(), package.as_ref(), o.jobs)?;
+        Ok(Server {
+            child,
+            url,
+            dir,
+            banner,
+            _package: package,
+            _cache: cache,
+        })
+    }
+
+    /// Stops the server, keeping its contest and database.
+    pub(super) fn stop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Starts `serve` again on the same contest (after [`Server::stop`]).
+    pub(super) fn restart(&mut self, jobs: usize) -> Result<()> {
+        self.stop();
+        let (child, url, banner) = spawn(self.dir.path(), self._cache.path(), self._package.as_ref(), jobs)?;
+        (self.child, self.url, self.banner) = (child, url, banner);
+        Ok(())
+    }
+
+    /// The contest's folder (contest.toml, the database `mayan-judge.db`).
+    pub(super) fn dir(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// The server's URL.
+    pub(super) fn url(&self) -> &str {
+        &self.url
     }
 
     /// The server's peak resident memory (`VmHWM`), bytes.
@@ -232,6 +219,55 @@ impl Server {
     /// What the server wrote on stderr (errors).
     fn errors(&self) -> String {
         std::fs::read_to_string(self.dir.path().join("server.stderr")).unwrap_or_default()
+    }
+}
+
+/// Starts `serve` on the contest in `dir` with the compile cache `cache`;
+/// the child, its URL and what it printed before it listened.
+fn spawn(
+    dir: &Path,
+    cache: &Path,
+    package: Option<&Embedded>,
+    jobs: usize,
+) -> Result<(Child, String, String)> {
+    let exe = std::env::current_exe().context("finding this executable")?;
+    let stderr = std::fs::File::create(dir.join("server.stderr"))?;
+    let mut command = Command::new(exe);
+    command.arg("serve");
+    // The server dies with the benchmark, even one killed by a signal
+    // (no destructor runs then).
+    // SAFETY: only an async-signal-safe prctl between fork and exec.
+    unsafe {
+        use std::os::unix::process::CommandExt;
+        command.pre_exec(|| {
+            rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))
+                .map_err(std::io::Error::from)
+        });
+    }
+    if let Some(p) = package {
+        command.arg("--problem").arg(p.package_dir());
+    }
+    let mut child = command
+        .env("MAYAN_JUDGE_CACHE", cache)
+        .arg("--contest")
+        .arg(dir.join("contest.toml"))
+        .args(["--listen", "127.0.0.1:0", "--jobs", &jobs.to_string()])
+        // Every sign-in and connection comes from one loopback address.
+        .args(["--rate-address", "100000", "--connections-per-address", "100000"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .context("starting mayan-judge serve")?;
+    let stdout = child.stdout.take().expect("piped");
+    match wait_listening(stdout) {
+        Some((url, banner)) => Ok((child, url, banner)),
+        None => {
+            let _ = child.kill();
+            let _ = child.wait();
+            let err = std::fs::read_to_string(dir.join("server.stderr")).unwrap_or_default();
+            bail!("mayan-judge serve did not start:\n{err}")
+        }
     }
 }
 
@@ -261,7 +297,7 @@ fn wait_listening(stdout: std::process::ChildStdout) -> Option<(String, String)>
 
 /// The contest: an open practice, the contestants `c1..cN` and the measuring
 /// `probe1..` with known passwords, default limits per user.
-fn write_contest(dir: &Path, contestants: usize, counterexamples: bool) -> Result<()> {
+pub(super) fn write_contest(dir: &Path, contestants: usize, counterexamples: bool) -> Result<()> {
     let mut csv = String::from("name,password\n");
     for name in contestant_names(contestants).chain(probe_names()) {
         csv.push_str(&format!("{name},{}\n", password(&name)));
@@ -285,7 +321,7 @@ fn probe_names() -> impl Iterator<Item = String> {
     (1..=PROBES).map(|i| format!("probe{i}"))
 }
 
-fn password(name: &str) -> String {
+pub(super) fn password(name: &str) -> String {
     format!("{name}-load-pw")
 }
 
@@ -415,7 +451,7 @@ fn expected(i: usize) -> &'static str {
 }
 
 /// Submits through the API; the number, or `None` when refused (not 201).
-fn submit(h: &Http, (file_name, source): &(String, String), phase: Phase) -> Result<Option<i64>> {
+pub(super) fn submit(h: &Http, (file_name, source): &(String, String), phase: Phase) -> Result<Option<i64>> {
     let r = h.post_json(
         "/api/v1/submissions",
         &json!({"file_name": file_name, "source": source}),
@@ -430,7 +466,12 @@ fn submit(h: &Http, (file_name, source): &(String, String), phase: Phase) -> Res
 
 /// Polls the teacher's list of submissions until `total` are done or the
 /// deadline passes; calls `seen` with the count done at each poll.
-fn wait_judged(admin: &Http, total: usize, deadline: Instant, seen: &dyn Fn(usize)) -> Result<usize> {
+pub(super) fn wait_judged(
+    admin: &Http,
+    total: usize,
+    deadline: Instant,
+    seen: &dyn Fn(usize),
+) -> Result<usize> {
     loop {
         let r = admin.get("/api/v1/submissions")?;
         let done = r
