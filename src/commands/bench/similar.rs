@@ -10,7 +10,7 @@
 //! that is not installed is named and left out of the table.
 
 use crate::similarity::corpus::{self, Item, Scores};
-use crate::similarity::{self, Options, Source, analyse};
+use crate::similarity::{self, Lang, Options, Source, analyse};
 use anyhow::{Context, Result, bail};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -51,8 +51,8 @@ pub fn run(root: &Path) -> Result<()> {
         )
     };
     if node_modules.join("@dodona/dolos-lib").is_dir() {
-        match peer(&items, &paths, &index, &dolos, None) {
-            Ok(s) => rows.push(("Dolos 3.5.1 (defaults)".into(), s)),
+        match peer(&items, &paths, &index, &dolos, Cutoff::Guessed(dolos_cutoff)) {
+            Ok(s) => rows.push(("Dolos 3.5.1 (its cut-off)".into(), s)),
             Err(e) => println!("  Dolos: could not run: {e:#}"),
         }
     } else {
@@ -73,7 +73,13 @@ pub fn run(root: &Path) -> Result<()> {
         )
     };
     if python.is_file() {
-        match peer(&items, &paths, &index, &copydetect, Some(COPYDETECT_DEFAULT)) {
+        match peer(
+            &items,
+            &paths,
+            &index,
+            &copydetect,
+            Cutoff::Fixed(COPYDETECT_DEFAULT),
+        ) {
             Ok(s) => rows.push(("copydetect (defaults)".into(), s)),
             Err(e) => println!("  copydetect: could not run: {e:#}"),
         }
@@ -88,6 +94,64 @@ pub fn run(root: &Path) -> Result<()> {
 
 /// copydetect's default display threshold (`-t`, 0.33): the pairs it reports.
 const COPYDETECT_DEFAULT: f64 = 0.33;
+
+/// Where a peer, as a user gets it, flags a pair.
+#[derive(Clone, Copy)]
+enum Cutoff {
+    /// A fixed threshold.
+    Fixed(f64),
+    /// A threshold the peer chooses from each run's similarities.
+    Guessed(fn(&[f64]) -> f64),
+}
+
+/// The cut-off Dolos's report starts at (its web view's
+/// `guessSimilarityThreshold`, here in Rust): the similarities counted in
+/// overlapping bins 0.06 wide every 0.03, each local minimum of the counts
+/// weighed by `(sqrt(count) + 1) * (a (s - 0.8)^2 + 0.1)` (low near 0.8, a
+/// such that the weight is 1 at s = 0), the lightest one's middle, and at
+/// least the mean similarity.
+fn dolos_cutoff(sims: &[f64]) -> f64 {
+    const STEP: f64 = 0.03;
+    if sims.is_empty() {
+        return 1.0;
+    }
+    let mean = sims.iter().sum::<f64>() / sims.len() as f64;
+    let top = sims.iter().copied().fold(0.0, f64::max);
+    let bins = (top / STEP) as usize + 1;
+    let counts: Vec<usize> = (0..bins)
+        .map(|k| {
+            let (lo, hi) = ((k as f64 - 1.0) * STEP, (k as f64 + 1.0) * STEP);
+            sims.iter().filter(|&&s| s >= lo && s < hi).count()
+        })
+        .collect();
+    let weight = |k: usize| {
+        let a = 0.9 / (1.0 / 3.0 - 0.8 + 0.64);
+        let s = k as f64 * STEP;
+        ((counts[k] as f64).sqrt() + 1.0) * ((a * (s - 0.8).powi(2) + 0.1) * 1000.0).round() / 1000.0
+    };
+    let lightest = local_minima(&counts)
+        .into_iter()
+        .reduce(|best, k| if weight(best) < weight(k) { best } else { k });
+    lightest.map_or(mean, |k| mean.max(k as f64 * STEP + STEP / 2.0))
+}
+
+/// The indices where `counts` stops falling and starts rising.
+fn local_minima(counts: &[usize]) -> Vec<usize> {
+    let mut minima = Vec::new();
+    let Some(mut rising) = counts.get(1).map(|&c| counts[0] < c) else {
+        return minima;
+    };
+    for (k, w) in counts.windows(2).enumerate() {
+        let up = w[0] < w[1];
+        if up != rising {
+            if up {
+                minima.push(k);
+            }
+            rising = up;
+        }
+    }
+    minima
+}
 
 fn ours(items: &[Item]) -> Scores {
     let (scores, analysis) = corpus::evaluate(items, &Options::default());
@@ -177,9 +241,10 @@ fn peer(
     paths: &[PathBuf],
     index: &HashMap<PathBuf, usize>,
     run: &dyn Fn(&str, &[&PathBuf]) -> Result<String>,
-    default: Option<f64>,
+    cutoff: Cutoff,
 ) -> Result<Scores> {
     let mut sims: HashMap<(usize, usize), f64> = HashMap::new();
+    let mut thresholds: HashMap<Lang, f64> = HashMap::new();
     for lang in ["c", "cpp", "python", "rust"] {
         let files: Vec<&PathBuf> = items
             .iter()
@@ -191,6 +256,7 @@ fn peer(
             continue;
         }
         let out = run(lang, &files)?;
+        let mut these = Vec::new();
         for line in out.lines() {
             let mut parts = line.split('\t');
             let (Some(s), Some(a), Some(b)) = (parts.next(), parts.next(), parts.next()) else {
@@ -202,16 +268,19 @@ fn peer(
             };
             if let (Ok(s), Some(a), Some(b)) = (s.parse::<f64>(), find(a), find(b)) {
                 sims.insert((a.min(b), a.max(b)), s);
+                these.push((items[a].lang, s));
             }
+        }
+        if let (Cutoff::Guessed(guess), Some(&(l, _))) = (cutoff, these.first()) {
+            thresholds.insert(l, guess(&these.iter().map(|&(_, s)| s).collect::<Vec<_>>()));
         }
     }
     let sim = |i: usize, j: usize| sims.get(&(i, j)).copied().unwrap_or(0.0);
-    let flagged = |i: usize, j: usize| default.is_some_and(|t| sim(i, j) >= t);
-    Ok(corpus::score(
-        items,
-        &sim,
-        default.map(|_| &flagged as &dyn Fn(usize, usize) -> bool),
-    ))
+    let flagged = |i: usize, j: usize| match cutoff {
+        Cutoff::Fixed(t) => sim(i, j) >= t,
+        Cutoff::Guessed(_) => thresholds.get(&items[i].lang).is_some_and(|&t| sim(i, j) >= t),
+    };
+    Ok(corpus::score(items, &sim, Some(&flagged)))
 }
 
 fn output(cmd: &mut Command) -> Result<String> {
@@ -330,4 +399,26 @@ fn cpu_seconds() -> f64 {
 fn peak_rss_mib() -> f64 {
     nix::sys::resource::getrusage(nix::sys::resource::UsageWho::RUSAGE_SELF)
         .map_or(0.0, |u| u.max_rss() as f64 / 1024.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dolos_cutoff_falls_in_the_gap_between_a_class_and_its_copies() {
+        // 300 independent pairs about 0.2, 12 copies about 0.9.
+        let mut sims: Vec<f64> = (0..300).map(|i| 0.1 + (i % 20) as f64 * 0.01).collect();
+        sims.extend((0..12).map(|i| 0.85 + i as f64 * 0.01));
+        let t = dolos_cutoff(&sims);
+        assert!(t > 0.3 && t < 0.85, "{t}");
+        assert!(sims.iter().filter(|&&s| s >= t).count() == 12, "{t}");
+    }
+
+    #[test]
+    fn dolos_cutoff_without_a_local_minimum_is_the_mean() {
+        assert_eq!(dolos_cutoff(&[0.5]), 0.5);
+        assert_eq!(local_minima(&[3, 2, 1]), Vec::<usize>::new());
+        assert_eq!(local_minima(&[3, 1, 2, 0, 5]), vec![1, 3]);
+    }
 }
