@@ -111,6 +111,18 @@ pub const TRANSLATIONS: &[(&str, &str)] = &[
         "testdata/similar/translations/macro_style.py",
         "testdata/similar/independent/macro_style.cpp",
     ),
+    (
+        "testdata/similar/translations/iterative_stack.py",
+        "testdata/similar/independent/iterative_stack.cpp",
+    ),
+    (
+        "testdata/similar/translations/vectors.py",
+        "testdata/similar/outline/vectors.cpp",
+    ),
+    (
+        "testdata/similar/translations/globals.py",
+        "testdata/similar/outline/globals.cpp",
+    ),
 ];
 
 /// One program of the corpus.
