@@ -74,6 +74,26 @@ pub const BY_HAND: &[(&str, &str)] = &[
         "testdata/similar/by_hand/vec_columns_match.rs",
         "testdata/similar/independent/vec_columns.rs",
     ),
+    (
+        "testdata/similar/by_hand/outline_board_macros.c",
+        "testdata/similar/outline/board.c",
+    ),
+    (
+        "testdata/similar/by_hand/explicit_stack_frames.rs",
+        "testdata/similar/independent/explicit_stack.rs",
+    ),
+    (
+        "testdata/similar/by_hand/class_solver_lines.py",
+        "testdata/similar/independent/class_solver.py",
+    ),
+    (
+        "testdata/similar/by_hand/iterative_stack_scanf.cpp",
+        "testdata/similar/independent/iterative_stack.cpp",
+    ),
+    (
+        "testdata/similar/by_hand/outline_vecs_lines.rs",
+        "testdata/similar/outline/vecs.rs",
+    ),
 ];
 
 /// The part of the corpus a program belongs to.
@@ -110,6 +130,18 @@ pub const TRANSLATIONS: &[(&str, &str)] = &[
     (
         "testdata/similar/translations/macro_style.py",
         "testdata/similar/independent/macro_style.cpp",
+    ),
+    (
+        "testdata/similar/translations/iterative_stack.py",
+        "testdata/similar/independent/iterative_stack.cpp",
+    ),
+    (
+        "testdata/similar/translations/vectors.py",
+        "testdata/similar/outline/vectors.cpp",
+    ),
+    (
+        "testdata/similar/translations/globals.py",
+        "testdata/similar/outline/globals.cpp",
     ),
 ];
 

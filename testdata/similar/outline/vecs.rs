@@ -5,49 +5,51 @@ type Board = [[u8; 7]; 5];
 
 fn fall(b: &mut Board) {
     for col in b.iter_mut() {
-        let mut h = 0;
-        for y in 0..7 {
-            if col[y] != 0 {
-                let c = col[y];
-                col[y] = 0;
-                col[h] = c;
-                h += 1;
+        let blocks: Vec<u8> = col.iter().copied().filter(|&c| c != 0).collect();
+        *col = [0; 7];
+        col[..blocks.len()].copy_from_slice(&blocks);
+    }
+}
+
+/// Marks the cells of every run of three or more equal colours along `line`.
+fn mark_runs(b: &Board, line: &[(usize, usize)], gone: &mut [[bool; 7]; 5]) {
+    let mut i = 0;
+    while i < line.len() {
+        let (x, y) = line[i];
+        let colour = b[x][y];
+        let len = line[i..]
+            .iter()
+            .take_while(|&&(x, y)| b[x][y] == colour)
+            .count();
+        if colour != 0 && len >= 3 {
+            for &(x, y) in &line[i..i + len] {
+                gone[x][y] = true;
             }
         }
+        i += len;
     }
 }
 
 fn clear(b: &mut Board) -> bool {
-    let mut mark = [[false; 7]; 5];
-    let mut any = false;
+    let mut gone = [[false; 7]; 5];
     for x in 0..5 {
-        for y in 0..7 {
-            let c = b[x][y];
-            if c == 0 {
-                continue;
-            }
-            if x + 2 < 5 && b[x + 1][y] == c && b[x + 2][y] == c {
-                mark[x][y] = true;
-                mark[x + 1][y] = true;
-                mark[x + 2][y] = true;
-                any = true;
-            }
-            if y + 2 < 7 && b[x][y + 1] == c && b[x][y + 2] == c {
-                mark[x][y] = true;
-                mark[x][y + 1] = true;
-                mark[x][y + 2] = true;
-                any = true;
+        let column: Vec<(usize, usize)> = (0..7).map(|y| (x, y)).collect();
+        mark_runs(b, &column, &mut gone);
+    }
+    for y in 0..7 {
+        let row: Vec<(usize, usize)> = (0..5).map(|x| (x, y)).collect();
+        mark_runs(b, &row, &mut gone);
+    }
+    let mut cleared = false;
+    for (col, marks) in b.iter_mut().zip(gone.iter()) {
+        for (cell, &m) in col.iter_mut().zip(marks.iter()) {
+            if m {
+                *cell = 0;
+                cleared = true;
             }
         }
     }
-    for x in 0..5 {
-        for y in 0..7 {
-            if mark[x][y] {
-                b[x][y] = 0;
-            }
-        }
-    }
-    any
+    cleared
 }
 
 fn settle(b: &mut Board) {
@@ -58,13 +60,10 @@ fn settle(b: &mut Board) {
 }
 
 fn hopeless(b: &Board) -> bool {
-    let mut count = [0usize; 11];
-    for col in b.iter() {
-        for &c in col.iter() {
-            count[c as usize] += 1;
-        }
-    }
-    (1..=10).any(|c| count[c] == 1 || count[c] == 2)
+    (1..=10u8).any(|colour| {
+        let left = b.iter().flatten().filter(|&&c| c == colour).count();
+        left == 1 || left == 2
+    })
 }
 
 fn search(b: &Board, step: usize, n: usize, moves: &mut Vec<(usize, usize, i32)>) -> bool {
