@@ -13,7 +13,7 @@
 //! is written the same way in every language; the operands of a binary
 //! operation are written in a canonical order (`x > 0` is `0 < x`). C and C++ macros are written
 //! out where they are used first (`macros`), so `rep(i, 0, n)` is the loop
-//! it stands for. What a disguise changes without changing the program is
+//! it stands for, and so are Rust's `macro_rules!` macros (`rust_macros`). What a disguise changes without changing the program is
 //! erased: a statement that reads or writes is one [`Tok::Io`] whatever the
 //! call (`scanf`, `cin >>`, `input()`); a conditional expression is the
 //! `if`/`else` it stands for and `if (!c) A else B` is `if (c) B else A`;
@@ -22,6 +22,7 @@
 use std::fmt;
 
 mod macros;
+mod rust_macros;
 
 /// One token of the shared alphabet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -183,7 +184,8 @@ pub const MAX_DEPTH: usize = 1000;
 pub fn tokenize(source: &str, lang: Lang) -> Result<(Vec<Token>, f64), TokenizeError> {
     let expanded = match lang {
         Lang::C | Lang::Cpp => macros::expand(source),
-        Lang::Python | Lang::Rust => None,
+        Lang::Rust => rust_macros::expand(source, &lang.grammar()),
+        Lang::Python => None,
     };
     let source = expanded.as_deref().unwrap_or(source);
     let mut parser = tree_sitter::Parser::new();
@@ -221,6 +223,7 @@ const SKIPPED: &[&str] = &[
     "preproc_def",
     "preproc_function_def",
     "preproc_call",
+    "macro_definition",
     "using_declaration",
     "alias_declaration",
     "type_definition",
@@ -875,6 +878,13 @@ mod tests {
             .into_iter()
             .map(|t| t.tok)
             .collect()
+    }
+
+    #[test]
+    fn a_rust_loop_hidden_behind_macro_rules_has_the_tokens_of_the_loop() {
+        let hidden = "macro_rules! each_cell {\n    ($x:ident, $y:ident, $body:block) => {\n        for $x in 0..5 { for $y in 0..7 $body }\n    };\n}\nfn clear(g: &mut [[u8; 7]; 5]) {\n    each_cell!(x, y, {\n        if g[x][y] == 9 { g[x][y] = 0; }\n    });\n}\n";
+        let plain = "fn clear(g: &mut [[u8; 7]; 5]) {\n    for x in 0..5 {\n        for y in 0..7 {\n            if g[x][y] == 9 { g[x][y] = 0; }\n        }\n    }\n}\n";
+        assert_eq!(toks(hidden, Lang::Rust), toks(plain, Lang::Rust));
     }
 
     #[test]
