@@ -265,7 +265,7 @@ pub struct GradeArgs {
     /// (header `contestant,total,<test>,...`), for a spreadsheet.
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
-    /// For each submission judged WA, RE or TLE, search for the smallest
+    /// For each submission judged WA, PE, RE or TLE, search for the smallest
     /// board it fails on (the search `stress` makes, never a test of the
     /// package; at most 400 runs and 10 CPU seconds each) and draw it in
     /// its section of the --html report (and the JSON report).

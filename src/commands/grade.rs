@@ -352,7 +352,8 @@ impl Session<'_> {
     }
 
     /// `--counterexamples`: searches the smallest failing board of every
-    /// program whose verdict is WA, RE or TLE, through the pool.
+    /// program whose verdict is WA, PE, RE or TLE
+    /// (`stress::SEARCHED_VERDICTS`), through the pool.
     fn add_counterexamples(
         &self,
         programs: &[Program],
@@ -362,7 +363,9 @@ impl Session<'_> {
         let failing: Vec<usize> = programs
             .iter()
             .map(|p| p.0)
-            .filter(|&i| ["WA", "RE", "TLE"].contains(&report.submissions[i].overall_verdict()))
+            .filter(|&i| {
+                crate::judge::stress::SEARCHED_VERDICTS.contains(&report.submissions[i].overall_verdict())
+            })
             .collect();
         let found = self.pool.each(failing.len(), |k| {
             let (i, source, language) = *programs.iter().find(|p| p.0 == failing[k]).expect("graded");

@@ -564,6 +564,11 @@ pub struct Hunt {
     pub found: Option<Found>,
 }
 
+/// The overall verdicts a counterexample is searched for (`serve` and
+/// `grade --counterexamples`): a program that answers wrongly, in the wrong
+/// format, crashes or runs too long on some test may do so on a small board.
+pub const SEARCHED_VERDICTS: [&str; 4] = ["WA", "PE", "RE", "TLE"];
+
 /// THE counterexample search (`stress`, `serve` and `grade
 /// --counterexamples` all call it): boards of `spec` in order until one
 /// fails ([`search`], on `jobs` threads), then that board shrunk while it

@@ -984,14 +984,19 @@ impl Db {
     /// judging): each contestant's latest first, contestants in turn
     /// (the earliest of those first).
     pub fn next_search(&self) -> DbResult<Option<ToSearch>> {
-        let sql = "SELECT id, user_id, language, file_name, source, judgings FROM (
+        let verdicts = crate::judge::stress::SEARCHED_VERDICTS
+            .map(|v| format!("'{v}'"))
+            .join(", ");
+        let sql = format!(
+            "SELECT id, user_id, language, file_name, source, judgings FROM (
                 SELECT s.*, ROW_NUMBER() OVER (PARTITION BY s.user_id ORDER BY s.id DESC) AS k
                 FROM submissions s LEFT JOIN counterexamples c ON c.submission_id = s.id
-                WHERE s.state = 'done' AND s.verdict IN ('WA', 'RE', 'TLE')
+                WHERE s.state = 'done' AND s.verdict IN ({verdicts})
                   AND (c.judgings IS NULL OR c.judgings != s.judgings))
-            ORDER BY k, id LIMIT 1";
+            ORDER BY k, id LIMIT 1"
+        );
         let conn = self.read();
-        let mut stmt = conn.prepare_cached(sql)?;
+        let mut stmt = conn.prepare_cached(&sql)?;
         Ok(stmt
             .query_row([], |r| {
                 Ok(ToSearch {
@@ -1144,6 +1149,33 @@ mod tests {
         // a has one being judged: b's first comes before a's second.
         assert_eq!(db.claim_next().unwrap().unwrap().id, late);
         assert_eq!(db.claim_next().unwrap().unwrap().user_id, a);
+    }
+
+    #[test]
+    fn every_failing_verdict_is_searched_once_and_accepted_or_uncompiled_ones_never() {
+        let (_d, db) = db();
+        let a = db.add_user("a", None, "x", false).unwrap();
+        let mut failing = Vec::new();
+        for verdict in ["AC", "WA", "PE", "RE", "TLE", "CE", "MLE"] {
+            let id = db.add_submission(a, "c", "m.c", b"", 0).unwrap();
+            let c = db.claim_next().unwrap().unwrap();
+            let j = Judged {
+                verdict: verdict.into(),
+                ..judged()
+            };
+            db.finish(&c, &j, 1).unwrap();
+            if crate::judge::stress::SEARCHED_VERDICTS.contains(&verdict) {
+                failing.push(id);
+            }
+        }
+        assert_eq!(failing.len(), 4, "WA, PE, RE and TLE");
+        let mut searched = Vec::new();
+        while let Some(s) = db.next_search().unwrap() {
+            db.store_counterexample(&s, None, 1, 1, 2).unwrap();
+            searched.push(s.id);
+        }
+        searched.sort();
+        assert_eq!(searched, failing);
     }
 
     #[test]

@@ -95,7 +95,7 @@ pub struct Workers<'a> {
 const SEARCH_GROUP: u64 = u64::MAX;
 
 /// Verdicts whose submissions are searched for a counterexample.
-pub const SEARCHED_VERDICTS: [&str; 3] = ["WA", "RE", "TLE"];
+pub use crate::judge::stress::SEARCHED_VERDICTS;
 
 /// The prefix of the folder submissions are compiled in, in the
 /// temporary folder: `mayan-judge-serve-<pid>-<random>`.
