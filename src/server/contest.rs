@@ -350,6 +350,11 @@ pub struct Counterexamples {
     pub runs: usize,
     /// Most CPU time of one submission's runs, in all (`cpu_seconds`).
     pub cpu: std::time::Duration,
+    /// Most CPU time of all one contestant's searches together
+    /// (`contestant_cpu_seconds`): a contestant who submits a hundred
+    /// wrong programs gets the first few searched, not the server's idle
+    /// hours.
+    pub contestant_cpu: std::time::Duration,
     /// Shown to contestants under `feedback = "score"` (`under_score`,
     /// default off); always under `all-tests` and `first-failure`, never
     /// under `none-until-end` before the end.
@@ -362,6 +367,7 @@ impl Default for Counterexamples {
             search: true,
             runs: crate::judge::stress::DEFAULT_RUNS,
             cpu: crate::judge::stress::DEFAULT_CPU,
+            contestant_cpu: std::time::Duration::from_secs(60),
             under_score: false,
         }
     }
@@ -665,6 +671,7 @@ struct RawCounterexamples {
     search: Option<bool>,
     runs: Option<Spanned<usize>>,
     cpu_seconds: Option<Spanned<f64>>,
+    contestant_cpu_seconds: Option<Spanned<f64>>,
     under_score: Option<bool>,
 }
 
@@ -770,19 +777,37 @@ impl Doc<'_> {
             Some(r) => *r.get_ref(),
             None => d.runs,
         };
-        let cpu = match &raw.cpu_seconds {
-            Some(c) if !(c.get_ref().is_finite() && (0.1..=3600.0).contains(c.get_ref())) => {
-                return Err(self.error(c, "counterexamples.cpu_seconds", "seconds from 0.1 to 3600"));
-            }
-            Some(c) => std::time::Duration::from_secs_f64(*c.get_ref()),
-            None => d.cpu,
-        };
+        let cpu = self.seconds(&raw.cpu_seconds, "counterexamples.cpu_seconds", 0.1, d.cpu)?;
+        let contestant_cpu = self.seconds(
+            &raw.contestant_cpu_seconds,
+            "counterexamples.contestant_cpu_seconds",
+            0.0,
+            d.contestant_cpu,
+        )?;
         Ok(Counterexamples {
             search: raw.search.unwrap_or(d.search),
             runs,
             cpu,
+            contestant_cpu,
             under_score: raw.under_score.unwrap_or(d.under_score),
         })
+    }
+
+    /// A number of seconds from `least` to 3600 at `key`, else `default`.
+    fn seconds(
+        &self,
+        raw: &Option<Spanned<f64>>,
+        key: &str,
+        least: f64,
+        default: std::time::Duration,
+    ) -> Result<std::time::Duration, ContestConfigError> {
+        match raw {
+            Some(c) if !(c.get_ref().is_finite() && (least..=3600.0).contains(c.get_ref())) => {
+                Err(self.error(c, key, format!("seconds from {least} to 3600")))
+            }
+            Some(c) => Ok(std::time::Duration::from_secs_f64(*c.get_ref())),
+            None => Ok(default),
+        }
     }
 
     /// `language`: a language the judge speaks (a folder of `locales/`).

@@ -1032,6 +1032,17 @@ impl Db {
         })
     }
 
+    /// The CPU time, ms, the counterexample searches of a contestant's
+    /// submissions have used in all.
+    pub fn search_cpu_ms(&self, user_id: i64) -> DbResult<i64> {
+        Ok(self.read().query_row(
+            "SELECT COALESCE(SUM(c.cpu_ms), 0) FROM counterexamples c \
+             JOIN submissions s ON s.id = c.submission_id WHERE s.user_id = ?1",
+            [user_id],
+            |r| r.get(0),
+        )?)
+    }
+
     /// The search's result for a submission's latest judging: `None` when
     /// not searched (yet); `Some(None)` when nothing was found; else the
     /// counterexample's JSON.

@@ -214,6 +214,49 @@ impl Workers<'_> {
         });
     }
 
+    /// The search itself, within `cpu` of the program's CPU time: what it
+    /// found, its runs and the CPU time they used.
+    fn hunt(
+        &self,
+        t: &ToSearch,
+        pool: &Pool,
+        excluded: &rustc_hash::FxHashSet<crate::puzzle::sim::Puzzle>,
+        cpu: Duration,
+    ) -> (Option<Counterexample>, usize, u64) {
+        let compile = Item {
+            group: SEARCH_GROUP,
+            work: Work::Compile,
+        };
+        let prepared = pool.run_idle(compile, || {
+            self.prepare(t.id, &t.file_name, &t.source, &t.language)
+        });
+        let Ok(Ok(program)) = prepared else {
+            return (None, 0, 0);
+        };
+        let tester = Tester {
+            judge: self.grader.judge(),
+            program: &program,
+        };
+        let step = |i: usize, p: &crate::puzzle::sim::Puzzle| {
+            let item = Item {
+                group: SEARCH_GROUP,
+                work: Work::Test(i),
+            };
+            pool.run_idle(item, || tester.test(i, p))
+        };
+        let effort = Effort::bounded(self.counterexamples.runs, cpu);
+        match find_counterexample(&DEFAULT_BOARDS, effort, excluded, 1, &step, &|_, _| (), &|_| ()) {
+            Ok(hunt) => (Counterexample::of(&hunt), hunt.runs, hunt.cpu_ms),
+            Err(e) => {
+                eprintln!(
+                    "mayan-judge serve: error: the counterexample of submission {}: {e}",
+                    t.id
+                );
+                (None, 0, 0)
+            }
+        }
+    }
+
     /// The counterexample searches, one after another, forever (at
     /// [`JUDGING_NICE`]).
     fn search(&self, pool: &Pool) {
@@ -233,55 +276,24 @@ impl Workers<'_> {
     }
 
     /// Searches one submission's counterexample (compiled again: from the
-    /// cache), every step through the pool at its lowest priority, and
-    /// stores what it found.
+    /// cache), every step through the pool at its lowest priority, within
+    /// what is left of its contestant's CPU time, and stores what it found
+    /// (nothing, at once, when none is left).
     fn search_one(
         &self,
         t: &ToSearch,
         pool: &Pool,
         excluded: &rustc_hash::FxHashSet<crate::puzzle::sim::Puzzle>,
     ) {
-        let compile = Item {
-            group: SEARCH_GROUP,
-            work: Work::Compile,
-        };
-        let prepared = pool.run_idle(compile, || {
-            self.prepare(t.id, &t.file_name, &t.source, &t.language)
-        });
-        let (found, runs, cpu_ms) = match prepared {
-            Ok(Ok(program)) => {
-                let tester = Tester {
-                    judge: self.grader.judge(),
-                    program: &program,
-                };
-                let b = self.counterexamples;
-                let step = |i: usize, p: &crate::puzzle::sim::Puzzle| {
-                    let item = Item {
-                        group: SEARCH_GROUP,
-                        work: Work::Test(i),
-                    };
-                    pool.run_idle(item, || tester.test(i, p))
-                };
-                match find_counterexample(
-                    &DEFAULT_BOARDS,
-                    Effort::bounded(b.runs, b.cpu),
-                    excluded,
-                    1,
-                    &step,
-                    &|_, _| (),
-                    &|_| (),
-                ) {
-                    Ok(hunt) => (Counterexample::of(&hunt), hunt.runs, hunt.cpu_ms),
-                    Err(e) => {
-                        eprintln!(
-                            "mayan-judge serve: error: the counterexample of submission {}: {e}",
-                            t.id
-                        );
-                        (None, 0, 0)
-                    }
-                }
-            }
-            _ => (None, 0, 0),
+        let used = self.db.search_cpu_ms(t.user_id).unwrap_or(i64::MAX);
+        let left = self
+            .counterexamples
+            .contestant_cpu
+            .saturating_sub(Duration::from_millis(u64::try_from(used).unwrap_or(u64::MAX)));
+        let (found, runs, cpu_ms) = if left.is_zero() {
+            (None, 0, 0)
+        } else {
+            self.hunt(t, pool, excluded, left.min(self.counterexamples.cpu))
         };
         let json = found.map(|c| serde_json::to_string(&c).unwrap_or_default());
         for attempt in 0.. {

@@ -171,3 +171,32 @@ fn serve_each_feedback_policy_shows_or_hides_the_counterexample_in_the_api_the_p
         assert_eq!(heard, shown, "{toml}: /events");
     }
 }
+
+/// `contestant_cpu_seconds`: once a contestant's searches have used it,
+/// their next failing submissions are not searched (none found, at once).
+#[test]
+fn serve_a_contestant_whose_search_time_is_spent_gets_no_more_searches() {
+    if crate::util::tool("gcc").is_none() {
+        return;
+    }
+    let limits = format!("{SEARCH}contestant_cpu_seconds = 0\n");
+    let temp = contest_dir(&["alice"], &limits);
+    let server = Server::start_in(temp.path(), &[]);
+    let alice = server.contestant("alice");
+    let id = submission_number(&alice.submit("mayan.c", MINUS_ONE_C));
+    let mut teacher = server.client();
+    teacher.api_sign_in("admin", crate::serve_util::ADMIN_PASSWORD);
+    let judged = api(&server, "alice", "alice-pw").wait_judged(id, 240);
+    assert_eq!(judged["verdict"], "WA", "{judged}");
+    let searched = wait_searched(&teacher, id, 60);
+    assert_eq!(searched["state"], "none", "{searched}");
+    let conn = rusqlite::Connection::open_with_flags(
+        temp.path().join("mayan-judge.db"),
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+    )
+    .unwrap();
+    let runs: i64 = conn
+        .query_row("SELECT runs FROM counterexamples", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(runs, 0, "nothing ran");
+}
