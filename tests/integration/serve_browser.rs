@@ -177,10 +177,25 @@ impl Browser<'_> {
             .unwrap_or_else(|e| panic!("{} opens {path}: {e}", self.who));
     }
 
+    /// The element `css`, polled for up to 10 s: a click that submits a
+    /// form may return before the next page is in the browser (under load,
+    /// its address already is and its document not yet).
     async fn find(&self, css: &str) -> fantoccini::elements::Element {
-        match self.client.find(Locator::Css(css)).await {
-            Ok(el) => el,
-            Err(e) => panic!("{}: no `{css}` on {}: {e}", self.who, self.path().await),
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            match self.client.find(Locator::Css(css)).await {
+                Ok(el) => return el,
+                Err(_) if Instant::now() < deadline => tokio::time::sleep(Duration::from_millis(100)).await,
+                Err(e) => {
+                    let page = self.client.source().await.unwrap_or_default();
+                    let page: String = page.chars().take(2000).collect();
+                    panic!(
+                        "{}: no `{css}` on {}: {e}\nthe page:\n{page}",
+                        self.who,
+                        self.path().await
+                    )
+                }
+            }
         }
     }
 
