@@ -41,6 +41,10 @@ pub fn router(app: Arc<App>) -> Router {
         // The static files, the same for everybody, after `identify`: not
         // counted against an address's rate (a class loads them at once).
         .route("/static/style.css", get(|| async { static_file("text/css", super::templates::STYLE) }))
+        .route(
+            "/static/similar.css",
+            get(|| async { static_file("text/css", crate::similarity::render::VIEW_STYLE) }),
+        )
         .route("/static/live.js", get(|| async { static_file("text/javascript", super::templates::SCRIPT) }))
         .route("/favicon.svg", get(|| async { static_file("image/svg+xml", super::templates::FAVICON) }))
         .route("/favicon.ico", get(|| async { static_file("image/svg+xml", super::templates::FAVICON) }))

@@ -127,7 +127,7 @@ async fn page(
         "similar.html",
         Some(viewer),
         context! {
-            programs => analysis.programs.len(), pairs, groups, shown, style => similarity::render::STYLE,
+            programs => analysis.programs.len(), pairs, groups, shown,
             threshold => analysis.threshold, number,
         },
     )

@@ -229,15 +229,30 @@ pub fn baseline_line(analysis: &Analysis) -> String {
     }
 }
 
-/// The style of the HTML views.
-pub const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em;color:#222}\
-table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}\
+/// The style of the pairs' views (tables, code side by side, the
+/// fragments' colours), written once for both of its users below.
+macro_rules! view_style {
+    () => {
+        "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}\
 .code{font-family:ui-monospace,monospace;font-size:12px;white-space:pre;margin:0}\
 .code .n{color:#999;display:inline-block;min-width:3em;text-align:right;padding-right:.6em;user-select:none}\
 .side{display:grid;grid-template-columns:1fr 1fr;gap:1em}.side>div{overflow-x:auto;border:1px solid #ddd}\
 .m0{background:#ffe3a3}.m1{background:#c6f0c2}.m2{background:#cfe0ff}.m3{background:#f6cdf0}\
 .m4{background:#d9f4f7}.m5{background:#f9d7c4}.m6{background:#e3d7fb}.m7{background:#eef7c2}\
-.low{opacity:.55}.moved{font-weight:bold;color:#a33}";
+.low{opacity:.55}.moved{font-weight:bold;color:#a33}"
+    };
+}
+
+/// The style of the pairs' views inside another page (the teacher's page
+/// of `serve` links it as a style sheet: its Content-Security-Policy
+/// refuses inline styles).
+pub const VIEW_STYLE: &str = view_style!();
+
+/// The style of the self-contained HTML report: the page's own and the views'.
+pub const STYLE: &str = concat!(
+    "body{font-family:system-ui,sans-serif;margin:2em;color:#222}",
+    view_style!()
+);
 
 /// The HTML of one pair: its fragments side by side (each row a fragment,
 /// aligned, its lines numbered, why it counts), then both programs whole

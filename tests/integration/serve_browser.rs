@@ -1052,10 +1052,8 @@ async fn check_chinese_page(b: &Browser<'_>, path: &str, names: &[&str]) {
         "{}: fonts of {here}: {fonts}",
         b.who
     );
-    if here == "/no-such-page" || here == "/admin/similar" {
-        // The 404 is in the console, as it should be; similar.html's
-        // inline <style> is refused by the Content-Security-Policy (its
-        // own matter, not its words').
+    if here == "/no-such-page" {
+        // The 404 is in the console, as it should be.
         let _ = b.console_errors().await;
         return;
     }
