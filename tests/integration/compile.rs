@@ -14,11 +14,23 @@ struct Class {
     cache: tempfile::TempDir,
 }
 
+/// Where the cache is made: the build folder, or `/var/tmp` where that is
+/// below `/tmp` or `/dev/shm` (a checkout in `/tmp`), which each run and
+/// compilation mounts afresh.
+fn cache_base() -> PathBuf {
+    let target = target_dir();
+    if target.starts_with("/tmp") || target.starts_with("/dev/shm") {
+        PathBuf::from("/var/tmp")
+    } else {
+        target
+    }
+}
+
 impl Class {
     fn new() -> Class {
         let cache = tempfile::Builder::new()
             .prefix("compile-test-cache-")
-            .tempdir_in(target_dir())
+            .tempdir_in(cache_base())
             .unwrap();
         Class {
             f: Fixture::new(),
