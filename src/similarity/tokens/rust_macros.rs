@@ -315,14 +315,14 @@ fn literal_end(b: &[u8], mut i: usize, quote: u8) -> usize {
     b.len()
 }
 
-/// A token tree's text without its outer brackets.
+/// A token tree's text without its outer brackets (a closing one the
+/// parser found missing is not there to take off).
 fn inner(s: &str) -> &str {
     let s = s.trim();
-    let open = s.chars().next();
-    match open {
-        Some('(' | '[' | '{') if s.len() >= 2 => &s[1..s.len() - 1],
-        _ => s,
-    }
+    let Some(rest) = s.strip_prefix(['(', '[', '{']) else {
+        return s;
+    };
+    rest.strip_suffix([')', ']', '}']).unwrap_or(rest)
 }
 
 fn text<'a>(node: tree_sitter::Node, src: &'a [u8]) -> &'a str {
@@ -353,6 +353,18 @@ mod tests {
     fn a_use_no_rule_matches_and_a_repetition_are_left_as_written() {
         let src = "macro_rules! two { ($a:ident, $b:ident) => { $a + $b }; }\nmacro_rules! many { ($($a:expr),*) => { 0 }; }\nfn main() { let x = two!(1 2); let y = many!(1, 2); }\n";
         assert_eq!(expand(src, &rust()), None);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_text_around_a_macro_is_expanded_or_left_without_a_panic(
+            body in "[a-z$(){}\\[\\],;:'\"\\\\ é中\n]{0,60}",
+            args in "[a-z$(){}\\[\\],;:'\"\\\\ é中\n]{0,60}",
+        ) {
+            let src = format!("macro_rules! m {{ ($a:tt, $b:expr) => {{ {body} }}; }}\nfn main() {{ m!({args}); m!(x, {args}) }}\n");
+            let _ = expand(&src, &rust());
+            let _ = crate::similarity::tokens::tokenize(&src, crate::similarity::Lang::Rust);
+        }
     }
 
     #[test]
