@@ -466,7 +466,7 @@ struct Bounds<'a> {
     cpu_ms: u64,
     /// Runs made so far.
     ran: AtomicUsize,
-    /// The program's CPU time so far, ms.
+    /// The program's time so far (CPU, or wall where longer), ms.
     used_ms: AtomicU64,
     /// Puzzles never run nor shown (the package's tests).
     excluded: &'a FxHashSet<Puzzle>,
@@ -484,11 +484,14 @@ impl Bounds<'_> {
         }
     }
 
-    /// Counts a run and its CPU time.
+    /// Counts a run and its time: its CPU time, or its wall time where
+    /// that is longer (a program that sleeps until the wall limit, run
+    /// after run, spends the search's budget as one that computes does).
     fn metered(&self, r: Result<TestResult, StressError>) -> Result<TestResult, StressError> {
         self.ran.fetch_add(1, Ordering::SeqCst);
         if let Ok(o) = &r {
-            self.used_ms.fetch_add(o.time_ms.max(1), Ordering::SeqCst);
+            self.used_ms
+                .fetch_add(o.time_ms.max(o.wall_ms).max(1), Ordering::SeqCst);
         }
         r
     }
@@ -520,7 +523,8 @@ pub struct Effort {
     pub shrink: ShrinkLimits,
     /// Most runs of the program in all, searching and shrinking.
     pub runs: usize,
-    /// Most CPU time of the program in all (the runs' CPU times summed).
+    /// Most time of the program in all: the runs' CPU times summed, each
+    /// run's wall time where that is longer.
     pub cpu: Duration,
 }
 
@@ -819,6 +823,15 @@ mod tests {
         assert_eq!((h.runs, h.found.is_none()), (30, true));
         let h = hunt(Effort::bounded(1000, Duration::from_millis(100)), &none, &passes);
         assert_eq!((h.runs, h.cpu_ms), (10, 100), "10 runs of 10 ms");
+        // A program that sleeps uses no CPU time: its wall time counts.
+        let sleeps = |_: usize, _: &Puzzle| {
+            Ok(TestResult {
+                wall_ms: 1000,
+                ..outcome(Verdict::Accepted)
+            })
+        };
+        let h = hunt(Effort::bounded(1000, Duration::from_secs(3)), &none, &sleeps);
+        assert_eq!(h.runs, 3, "3 runs of a second's sleep");
         // Shrinking shares the bounds: a failure found at the last run is
         // not shrunk past them.
         let h = hunt(

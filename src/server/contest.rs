@@ -348,9 +348,10 @@ pub struct Counterexamples {
     pub search: bool,
     /// Most runs of one submission (`runs`).
     pub runs: usize,
-    /// Most CPU time of one submission's runs, in all (`cpu_seconds`).
+    /// Most time of one submission's runs, in all (`cpu_seconds`: CPU
+    /// time, or a run's wall time where longer).
     pub cpu: std::time::Duration,
-    /// Most CPU time of all one contestant's searches together
+    /// Most time of all one contestant's searches together
     /// (`contestant_cpu_seconds`): a contestant who submits a hundred
     /// wrong programs gets the first few searched, not the server's idle
     /// hours.
