@@ -359,6 +359,21 @@ pub struct Judged {
     pub report: String,
 }
 
+impl Judged {
+    /// What a judged submission's report stores: its overall verdict and
+    /// score, its slowest test's time and largest memory, the report itself.
+    pub fn of(report: &crate::judge::grading::SubmissionReport) -> Judged {
+        Judged {
+            verdict: report.overall_verdict().to_string(),
+            score: report.score,
+            max_score: report.max_score,
+            time_ms: report.tests.iter().map(|t| t.time_ms).max().unwrap_or(0),
+            memory_kib: report.tests.iter().map(|t| t.memory_kib).max().unwrap_or(0),
+            report: serde_json::to_string(report).unwrap_or_default(),
+        }
+    }
+}
+
 /// A clarification: a question, and the teacher's answer.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Clarification {

@@ -334,14 +334,7 @@ impl Workers<'_> {
     /// its place in the claims' order) and stores its results.
     fn judge(&self, c: Claimed, pool: &Pool, number: u64) {
         let report = self.report(&c, pool, number);
-        let judged = Judged {
-            verdict: report.overall_verdict().to_string(),
-            score: report.score,
-            max_score: report.max_score,
-            time_ms: report.tests.iter().map(|t| t.time_ms).max().unwrap_or(0),
-            memory_kib: report.tests.iter().map(|t| t.memory_kib).max().unwrap_or(0),
-            report: serde_json::to_string(&report).unwrap_or_default(),
-        };
+        let judged = Judged::of(&report);
         self.store(&c, &judged);
         if SEARCHED_VERDICTS.contains(&judged.verdict.as_str()) {
             self.failed.notify();

@@ -54,6 +54,23 @@ fn package_puzzles() -> Vec<Puzzle> {
     out
 }
 
+/// `source` submitted by alice as `file`, judged WA; its number, and its
+/// counterexample once its search ended (as the teacher sees it).
+fn judged_wrong_and_searched(
+    server: &Server,
+    file: &str,
+    source: &str,
+    secs: u64,
+) -> (i64, serde_json::Value) {
+    let alice = server.contestant("alice");
+    let id = submission_number(&alice.submit(file, source));
+    let mut teacher = server.client();
+    teacher.api_sign_in("admin", crate::serve_util::ADMIN_PASSWORD);
+    let judged = api(server, "alice", "alice-pw").wait_judged(id, 240);
+    assert_eq!(judged["verdict"], "WA", "{judged}");
+    (id, wait_searched(&teacher, id, secs))
+}
+
 /// `(searched, found)` of the stored counterexamples.
 fn stored(dir: &std::path::Path) -> Vec<(i64, Option<String>)> {
     let conn = rusqlite::Connection::open_with_flags(
@@ -82,14 +99,9 @@ fn serve_a_wrong_answer_reference_gets_its_smallest_failing_board_never_a_packag
         crate::util::manifest().join("reference/mayan/wrong_answer/no_gravity_cascade.cpp"),
     )
     .unwrap();
-    let alice = server.contestant("alice");
-    let id = submission_number(&alice.submit("mayan.cpp", &source));
-    let mut teacher = server.client();
-    teacher.api_sign_in("admin", crate::serve_util::ADMIN_PASSWORD);
-    let judged = api(&server, "alice", "alice-pw").wait_judged(id, 240);
-    assert_eq!(judged["verdict"], "WA", "{judged}");
-    let found = wait_searched(&teacher, id, 120);
+    let (id, found) = judged_wrong_and_searched(&server, "mayan.cpp", &source, 120);
     assert_eq!(found["state"], "found", "{found}");
+    let alice = server.contestant("alice");
     let board = Puzzle::parse(found["board"].as_str().unwrap().as_bytes()).expect("a valid board");
     assert!(
         !package_puzzles().contains(&board),
@@ -182,13 +194,7 @@ fn serve_a_contestant_whose_search_time_is_spent_gets_no_more_searches() {
     let limits = format!("{SEARCH}contestant_cpu_seconds = 0\n");
     let temp = contest_dir(&["alice"], &limits);
     let server = Server::start_in(temp.path(), &[]);
-    let alice = server.contestant("alice");
-    let id = submission_number(&alice.submit("mayan.c", MINUS_ONE_C));
-    let mut teacher = server.client();
-    teacher.api_sign_in("admin", crate::serve_util::ADMIN_PASSWORD);
-    let judged = api(&server, "alice", "alice-pw").wait_judged(id, 240);
-    assert_eq!(judged["verdict"], "WA", "{judged}");
-    let searched = wait_searched(&teacher, id, 60);
+    let (_, searched) = judged_wrong_and_searched(&server, "mayan.c", MINUS_ONE_C, 60);
     assert_eq!(searched["state"], "none", "{searched}");
     let conn = rusqlite::Connection::open_with_flags(
         temp.path().join("mayan-judge.db"),

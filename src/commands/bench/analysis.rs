@@ -203,15 +203,7 @@ fn store(db: &Db, user: i64, submitted: i64, r: &SubmissionReport, found: Option
     let c = db
         .claim_next()?
         .context("the submission just stored is not queued")?;
-    let judged = Judged {
-        verdict: r.overall_verdict().to_string(),
-        score: r.score,
-        max_score: r.max_score,
-        time_ms: r.tests.iter().map(|t| t.time_ms).max().unwrap_or(0),
-        memory_kib: r.tests.iter().map(|t| t.memory_kib).max().unwrap_or(0),
-        report: serde_json::to_string(r)?,
-    };
-    db.finish(&c, &judged, submitted + 5)?;
+    db.finish(&c, &Judged::of(r), submitted + 5)?;
     if !r.all_accepted() {
         let s = ToSearch {
             id: c.id,
