@@ -43,6 +43,7 @@ const ROUTES: &[(&str, &str, Access)] = &[
     ("POST", "/clarifications", Access::Page),
     ("GET", "/events", Access::Page),
     ("GET", "/static/style.css", Access::Public),
+    ("GET", "/static/similar.css", Access::Public),
     ("GET", "/static/live.js", Access::Public),
     ("GET", "/favicon.svg", Access::Public),
     ("GET", "/favicon.ico", Access::Public),
