@@ -9,8 +9,10 @@
 //! `literal`, `lifetime`) takes one; any other takes the token trees up to
 //! the matcher's next literal. A use no rule matches is left as written.
 //! An expansion is written on the use's first line (its line breaks after
-//! it), so tokens keep the lines of the text as written. Bounded as C
-//! macros are ([`super::macros::budget`], at most [`MAX_DEPTH`] rounds).
+//! it), so tokens keep the lines of the text as written. Bounded by the
+//! source's size as C macros are ([`super::macros::budget`] of text
+//! written, at most [`MAX_DEPTH`] rounds), and so is the reading of rules
+//! tried against uses (`Spend`).
 
 use std::collections::HashMap;
 
@@ -21,6 +23,17 @@ const MAX_DEPTH: usize = 4;
 struct Rule {
     matcher: Vec<Part>,
     transcriber: String,
+}
+
+impl Rule {
+    /// What reading it once costs, in bytes.
+    fn size(&self) -> usize {
+        let part = |p: &Part| match p {
+            Part::Var(n, f) => n.len() + f.len(),
+            Part::Literal(l) => l.len(),
+        };
+        self.matcher.iter().map(part).sum::<usize>() + self.transcriber.len()
+    }
 }
 
 /// A part of a matcher.
@@ -35,25 +48,52 @@ enum Part {
 /// `source` with its `macro_rules!` macros written out, or `None` where it
 /// uses none that can be.
 pub fn expand(source: &str, grammar: &tree_sitter::Language) -> Option<String> {
+    expand_counted(source, grammar).0
+}
+
+/// What an expansion may still spend, and what it has: bytes it writes
+/// (every expansion's text together), and bytes it reads trying rules
+/// (each try costs its arguments, its matcher and its transcriber), each
+/// at most [`super::macros::budget`] of the source; a macro with thousands
+/// of rules used thousands of times would otherwise cost their product.
+struct Spend {
+    write_left: usize,
+    try_left: usize,
+    /// Every byte parsed, tried and written so far (what the tests bound).
+    work: usize,
+}
+
+/// [`expand`], and the work it took.
+fn expand_counted(source: &str, grammar: &tree_sitter::Language) -> (Option<String>, usize) {
     let mut parser = tree_sitter::Parser::new();
-    parser.set_language(grammar).ok()?;
-    let mut left = super::macros::budget(source.len());
+    if parser.set_language(grammar).is_err() {
+        return (None, 0);
+    }
+    let budget = super::macros::budget(source.len());
+    let mut spend = Spend {
+        write_left: budget,
+        try_left: budget,
+        work: 0,
+    };
     let mut text = source.to_string();
     let mut changed = false;
     for _ in 0..MAX_DEPTH {
-        let tree = parser.parse(&text, None)?;
+        spend.work += text.len();
+        let Some(tree) = parser.parse(&text, None) else {
+            break;
+        };
         let rules = definitions(tree.root_node(), text.as_bytes());
         if rules.is_empty() {
             break;
         }
         let uses = uses(tree.root_node(), text.as_bytes(), &rules);
-        let Some(next) = rewrite(&text, &uses, &rules, &mut left) else {
+        let Some(next) = rewrite(&text, &uses, &rules, &mut spend) else {
             break;
         };
         text = next;
         changed = true;
     }
-    changed.then_some(text)
+    (changed.then_some(text), spend.work)
 }
 
 /// The macros defined in the tree: each one's rules.
@@ -161,19 +201,33 @@ fn rewrite(
     text: &str,
     uses: &[(std::ops::Range<usize>, String, &str)],
     rules: &HashMap<String, Vec<Rule>>,
-    left: &mut usize,
+    spend: &mut Spend,
 ) -> Option<String> {
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
     let mut any = false;
-    for (range, name, args) in uses {
-        let Some(expansion) = rules[name].iter().find_map(|r| transcribe(r, args)) else {
+    'uses: for (range, name, args) in uses {
+        let mut expansion = None;
+        for rule in &rules[name] {
+            let cost = 1 + args.len() + rule.size();
+            if cost > spend.try_left {
+                break 'uses;
+            }
+            spend.try_left -= cost;
+            spend.work += cost;
+            expansion = transcribe(rule, args);
+            if expansion.is_some() {
+                break;
+            }
+        }
+        let Some(expansion) = expansion else {
             continue;
         };
-        if expansion.len() > *left {
+        if expansion.len() > spend.write_left {
             break;
         }
-        *left -= expansion.len();
+        spend.write_left -= expansion.len();
+        spend.work += expansion.len();
         out.push_str(&text[at..range.start]);
         // On the use's first line; its own line breaks after it.
         out.push_str(&expansion.replace(['\n', '\r'], " "));
@@ -189,7 +243,7 @@ fn rewrite(
 /// arguments do not match its matcher.
 fn transcribe(rule: &Rule, args: &str) -> Option<String> {
     let trees = token_trees(args);
-    let mut bound: Vec<(&str, String)> = Vec::new();
+    let mut bound: HashMap<&str, String> = HashMap::new();
     let mut i = 0;
     for (k, part) in rule.matcher.iter().enumerate() {
         match part {
@@ -221,7 +275,7 @@ fn transcribe(rule: &Rule, args: &str) -> Option<String> {
                 } else {
                     value
                 };
-                bound.push((name.as_str(), value));
+                bound.insert(name.as_str(), value);
                 i = end;
             }
         }
@@ -230,15 +284,15 @@ fn transcribe(rule: &Rule, args: &str) -> Option<String> {
 }
 
 /// `body` with every `$name` bound replaced by its value.
-fn substitute(body: &str, bound: &[(&str, String)]) -> String {
+fn substitute(body: &str, bound: &HashMap<&str, String>) -> String {
     let mut out = String::with_capacity(body.len());
     let mut rest = body;
     while let Some(d) = rest.find('$') {
         out.push_str(&rest[..d]);
         let after = &rest[d + 1..];
         let len = after.find(|c: char| !is_ident(c)).unwrap_or(after.len());
-        match bound.iter().find(|(n, _)| *n == &after[..len]) {
-            Some((_, v)) if len > 0 => out.push_str(v),
+        match bound.get(&after[..len]) {
+            Some(v) if len > 0 => out.push_str(v),
             _ => out.push_str(&rest[d..d + 1 + len]),
         }
         rest = &after[len..];
@@ -365,6 +419,34 @@ mod tests {
             let _ = expand(&src, &rust());
             let _ = crate::similarity::tokens::tokenize(&src, crate::similarity::Lang::Rust);
         }
+    }
+
+    /// A bound on the work of any source: a few passes over the source and
+    /// its budget, whatever its shape.
+    fn work_bound(src: &str) -> usize {
+        (MAX_DEPTH + 3) * (src.len() + super::super::macros::budget(src.len()))
+    }
+
+    #[test]
+    fn thousands_of_rules_used_thousands_of_times_cost_a_bounded_work() {
+        let rules: String = (0..3000)
+            .map(|k| format!("(k{k} $a:tt) => {{ $a }};\n"))
+            .collect();
+        let uses: String = (0..3000).map(|_| "m!(z 1);\n").collect();
+        let src = format!("macro_rules! m {{\n{rules}}}\nfn main() {{\n{uses}}}\n");
+        let (_, work) = expand_counted(&src, &rust());
+        assert!(work <= work_bound(&src), "work {work} for {} bytes", src.len());
+        // One rule with thousands of parts, used many times.
+        let vars: Vec<String> = (0..2000).map(|k| format!("$v{k}:tt")).collect();
+        let body: String = (0..2000).map(|k| format!("$v{k} ")).collect();
+        let args = vec!["1"; 2000].join(" ");
+        let src = format!(
+            "macro_rules! w {{ ({}) => {{ {body} }}; }}\nfn main() {{ {} }}\n",
+            vars.join(" "),
+            format!("w!({args});").repeat(200)
+        );
+        let (_, work) = expand_counted(&src, &rust());
+        assert!(work <= work_bound(&src), "work {work} for {} bytes", src.len());
     }
 
     #[test]
