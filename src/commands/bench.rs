@@ -101,7 +101,6 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
         analysis::run(&analysis::AnalysisOptions {
             contestants: args.contestants.max(1),
             submissions: args.submissions.unwrap_or(2000),
-            requests: 20,
             quiet: args.quiet,
         })?;
     }

@@ -282,7 +282,7 @@ pub fn counterexample(app: &App, viewer: &User, s: &SubmissionRow) -> Result<Cou
     let failing = s.state == "done"
         && s.verdict
             .as_deref()
-            .is_some_and(|v| super::queue::SEARCHED_VERDICTS.contains(&v));
+            .is_some_and(|v| crate::judge::stress::SEARCHED_VERDICTS.contains(&v));
     if !failing || !app.contest.counterexamples.search || !app.shown(viewer).counterexample {
         return Ok(CounterexampleShown::Nothing);
     }

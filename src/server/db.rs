@@ -1047,8 +1047,9 @@ impl Db {
         })
     }
 
-    /// The CPU time, ms, the counterexample searches of a contestant's
-    /// submissions have used in all.
+    /// The time, ms, the counterexample searches of a contestant's
+    /// submissions have used in all (each run's CPU time, or its wall time
+    /// where longer: the column `cpu_ms`).
     pub fn search_cpu_ms(&self, user_id: i64) -> DbResult<i64> {
         Ok(self.read().query_row(
             "SELECT COALESCE(SUM(c.cpu_ms), 0) FROM counterexamples c \

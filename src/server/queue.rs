@@ -31,7 +31,7 @@ use crate::judge::grading::Counterexample;
 use crate::judge::grading::{Grader, SubmissionReport};
 use crate::judge::pool::{Item, Pool, Work};
 use crate::judge::sandbox::Sandbox;
-use crate::judge::stress::{DEFAULT_BOARDS, Effort, Tester, find_counterexample};
+use crate::judge::stress::{DEFAULT_BOARDS, Effort, SEARCHED_VERDICTS, Tester, find_counterexample};
 use crate::judge::submission::{SourceLimit, prepare};
 use crate::package::languages::LanguageTable;
 use std::path::{Path, PathBuf};
@@ -93,9 +93,6 @@ pub struct Workers<'a> {
 
 /// The pool's group of the search's work (after every submission's).
 const SEARCH_GROUP: u64 = u64::MAX;
-
-/// Verdicts whose submissions are searched for a counterexample.
-pub use crate::judge::stress::SEARCHED_VERDICTS;
 
 /// The prefix of the folder submissions are compiled in, in the
 /// temporary folder: `mayan-judge-serve-<pid>-<random>`.
@@ -214,14 +211,15 @@ impl Workers<'_> {
         });
     }
 
-    /// The search itself, within `cpu` of the program's CPU time: what it
-    /// found, its runs and the CPU time they used.
+    /// The search itself, within `time` of the program's time (a run's
+    /// CPU time, or its wall time where longer): what it found, its runs
+    /// and the time they used.
     fn hunt(
         &self,
         t: &ToSearch,
         pool: &Pool,
         excluded: &rustc_hash::FxHashSet<crate::puzzle::sim::Puzzle>,
-        cpu: Duration,
+        time: Duration,
     ) -> (Option<Counterexample>, usize, u64) {
         let compile = Item {
             group: SEARCH_GROUP,
@@ -244,7 +242,7 @@ impl Workers<'_> {
             };
             pool.run_idle(item, || tester.test(i, p))
         };
-        let effort = Effort::bounded(self.counterexamples.runs, cpu);
+        let effort = Effort::bounded(self.counterexamples.runs, time);
         match find_counterexample(&DEFAULT_BOARDS, effort, excluded, 1, &step, &|_, _| (), &|_| ()) {
             Ok(hunt) => (Counterexample::of(&hunt), hunt.runs, hunt.cpu_ms),
             Err(e) => {
@@ -277,15 +275,26 @@ impl Workers<'_> {
 
     /// Searches one submission's counterexample (compiled again: from the
     /// cache), every step through the pool at its lowest priority, within
-    /// what is left of its contestant's CPU time, and stores what it found
-    /// (nothing, at once, when none is left).
+    /// what is left of its contestant's time, and stores what it found
+    /// (nothing, at once, when none is left). Where the time used cannot be
+    /// read, nothing is stored: it is searched again later.
     fn search_one(
         &self,
         t: &ToSearch,
         pool: &Pool,
         excluded: &rustc_hash::FxHashSet<crate::puzzle::sim::Puzzle>,
     ) {
-        let used = self.db.search_cpu_ms(t.user_id).unwrap_or(i64::MAX);
+        let used = match self.db.search_cpu_ms(t.user_id) {
+            Ok(ms) => ms,
+            Err(e) => {
+                eprintln!(
+                    "mayan-judge serve: error: reading the search time of submission {}'s contestant: {e}",
+                    t.id
+                );
+                std::thread::sleep(Duration::from_secs(5));
+                return;
+            }
+        };
         let left = self
             .counterexamples
             .contestant_cpu

@@ -22,11 +22,12 @@ pub struct AnalysisOptions {
     pub contestants: usize,
     /// Judged submissions, spread over the contestants.
     pub submissions: usize,
-    /// Requests of the cached page.
-    pub requests: usize,
     /// No progress lines.
     pub quiet: bool,
 }
+
+/// Requests of the cached page.
+const CACHED_REQUESTS: usize = 20;
 
 /// The page's target, computed or cached.
 const TARGET: Duration = Duration::from_millis(100);
@@ -77,7 +78,7 @@ pub fn run(o: &AnalysisOptions) -> Result<()> {
     let teacher = Http::new(server.url(), &stats);
     teacher.form_sign_in("admin", ADMIN_PASSWORD)?;
     let computed = page(&teacher)?;
-    let cached: Vec<Duration> = (0..o.requests.max(1))
+    let cached: Vec<Duration> = (0..CACHED_REQUESTS)
         .map(|_| page(&teacher))
         .collect::<Result<_>>()?;
     progress.finish();
@@ -157,12 +158,12 @@ fn fill(path: &std::path::Path, ids: &[i64], o: &AnalysisOptions) -> Result<()> 
     let users: Vec<i64> = db.users()?.iter().filter(|u| !u.is_admin).map(|u| u.id).collect();
     let users = &users[..o.contestants.min(users.len())];
     let now = crate::server::now();
-    let mut seed = 2011u64;
+    let mut rng = fastrand::Rng::with_seed(2011);
     for i in 0..o.submissions {
         let user = users[i % users.len()];
         let skill = (i % users.len()) as f64 / users.len() as f64 + i as f64 / o.submissions as f64 / 2.0;
         let (failing, found) = &t.failing[i % t.failing.len()];
-        let report = mixed(&t.accepted, failing, skill, &mut seed);
+        let report = mixed(&t.accepted, failing, skill, &mut rng);
         let submitted = now - 3 * 3600 + (i as i64 * 3 * 3600) / o.submissions as i64;
         store(&db, user, submitted, &report, found.as_deref())?;
     }
@@ -175,15 +176,11 @@ fn mixed(
     accepted: &SubmissionReport,
     failing: &SubmissionReport,
     skill: f64,
-    seed: &mut u64,
+    rng: &mut fastrand::Rng,
 ) -> SubmissionReport {
     let mut r = failing.clone();
     for (mine, good) in r.tests.iter_mut().zip(&accepted.tests) {
-        // A 64-bit linear congruential generator (Knuth's MMIX constants).
-        *seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        if (*seed >> 11) as f64 / (1u64 << 53) as f64 <= skill {
+        if rng.f64() < skill {
             *mine = good.clone();
         }
     }
