@@ -191,18 +191,26 @@ fn serve_a_contestant_whose_search_time_is_spent_gets_no_more_searches() {
     if crate::util::tool("gcc").is_none() {
         return;
     }
-    let limits = format!("{SEARCH}contestant_cpu_seconds = 0\n");
+    // A millisecond: the first search may make one run, which spends it.
+    let limits = format!("{SEARCH}contestant_cpu_seconds = 0.001\n");
     let temp = contest_dir(&["alice"], &limits);
     let server = Server::start_in(temp.path(), &[]);
-    let (_, searched) = judged_wrong_and_searched(&server, "mayan.c", MINUS_ONE_C, 60);
-    assert_eq!(searched["state"], "none", "{searched}");
-    let conn = rusqlite::Connection::open_with_flags(
-        temp.path().join("mayan-judge.db"),
-        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
-    )
-    .unwrap();
-    let runs: i64 = conn
-        .query_row("SELECT runs FROM counterexamples", [], |r| r.get(0))
+    let runs = |id: i64| -> i64 {
+        let conn = rusqlite::Connection::open_with_flags(
+            temp.path().join("mayan-judge.db"),
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+        )
         .unwrap();
-    assert_eq!(runs, 0, "nothing ran");
+        conn.query_row(
+            "SELECT runs FROM counterexamples WHERE submission_id = ?1",
+            [id],
+            |r| r.get(0),
+        )
+        .unwrap()
+    };
+    let (first, _) = judged_wrong_and_searched(&server, "mayan.c", MINUS_ONE_C, 60);
+    assert!(runs(first) >= 1, "the first search ran");
+    let (second, searched) = judged_wrong_and_searched(&server, "mayan.c", MINUS_ONE_C, 60);
+    assert_eq!(searched["state"], "none", "{searched}");
+    assert_eq!(runs(second), 0, "nothing ran for the second");
 }
