@@ -133,9 +133,9 @@ pub(super) struct Server {
     /// What it printed before `listening on`: the contest and the problem.
     banner: String,
     /// The narrowed package (`--tests`), removed on drop.
-    _package: Option<Embedded>,
+    package: Option<Embedded>,
     /// The server's compile cache, removed on drop.
-    _cache: tempfile::TempDir,
+    cache: tempfile::TempDir,
 }
 
 /// The bundled problem written out with only its first `n` tests.
@@ -171,8 +171,8 @@ impl Server {
             url,
             dir,
             banner,
-            _package: package,
-            _cache: cache,
+            package,
+            cache,
         })
     }
 
@@ -185,7 +185,7 @@ impl Server {
     /// Starts `serve` again on the same contest (after [`Server::stop`]).
     pub(super) fn restart(&mut self, jobs: usize) -> Result<()> {
         self.stop();
-        let (child, url, banner) = spawn(self.dir.path(), self._cache.path(), self._package.as_ref(), jobs)?;
+        let (child, url, banner) = spawn(self.dir.path(), self.cache.path(), self.package.as_ref(), jobs)?;
         (self.child, self.url, self.banner) = (child, url, banner);
         Ok(())
     }
@@ -297,7 +297,7 @@ fn wait_listening(stdout: std::process::ChildStdout) -> Option<(String, String)>
 
 /// The contest: an open practice, the contestants `c1..cN` and the measuring
 /// `probe1..` with known passwords, default limits per user.
-pub(super) fn write_contest(dir: &Path, contestants: usize, counterexamples: bool) -> Result<()> {
+fn write_contest(dir: &Path, contestants: usize, counterexamples: bool) -> Result<()> {
     let mut csv = String::from("name,password\n");
     for name in contestant_names(contestants).chain(probe_names()) {
         csv.push_str(&format!("{name},{}\n", password(&name)));
