@@ -489,7 +489,7 @@ pub fn run_limits(l: ProblemLimits) -> Limits {
         cpu_ms: l.time_ms,
         wall_ms: l.time_ms.saturating_mul(2).saturating_add(1000),
         memory_kib: l.memory_mib.saturating_mul(1024),
-        output_bytes: l.output_kib.saturating_mul(1024),
+        output_bytes: l.output_bytes(),
         file_size_bytes: 16 << 20,
         processes: 64,
     }

@@ -139,6 +139,11 @@ impl ProblemLimits {
     pub fn source_bytes(&self) -> u64 {
         self.source_kib.saturating_mul(1024)
     }
+
+    /// The longest output a test may have, in bytes.
+    pub fn output_bytes(&self) -> u64 {
+        self.output_kib.saturating_mul(1024)
+    }
 }
 
 /// `source_kib` as written: a positive whole number of KiB (0 would refuse

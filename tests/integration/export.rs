@@ -11,6 +11,7 @@ use crate::util::{
 };
 use mayan_judge::workflows::export::checkers::{PythonProtocol, python_checker};
 use predicates::prelude::*;
+use std::ffi::{OsStr, OsString};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -547,6 +548,149 @@ fn the_python_output_validator_and_dmoj_checker_module_agree_with_check() {
     assert_eq!(module[cases.len()..], ["FAIL", "FAIL"], "the judge errors");
     let cases = cases.len();
     eprintln!("{cases} outputs judged alike by check, validate.py and the DMOJ module ({checked} accepted)");
+}
+
+// ---- outputs of 24 MiB ------------------------------------------------------------
+
+/// Outputs of 24 MiB (DMOJ's default output limit) in `dir`, for official
+/// case 4: one line of 8 Mi tokens `12`, and one number of 24 Mi digits;
+/// (what each is, its file).
+pub fn huge_outputs(dir: &Path) -> Vec<(&'static str, PathBuf)> {
+    const SIZE: usize = 24 << 20;
+    [
+        ("one line of tokens", b"12 ".repeat(SIZE / 3)),
+        ("one number", vec![b'9'; SIZE]),
+    ]
+    .into_iter()
+    .map(|(what, bytes)| {
+        let path = dir.join(what.replace(' ', "-"));
+        std::fs::write(&path, bytes).unwrap();
+        (what, path)
+    })
+    .collect()
+}
+
+/// `check`'s verdict word (AC, WA, PE) and testlib exit code on the files.
+pub fn check_verdict(input: &Path, output: &Path, answer: &Path) -> (&'static str, i32) {
+    let out = judge()
+        .arg("check")
+        .args([input, output, answer])
+        .output()
+        .unwrap();
+    let code = out.status.code().unwrap();
+    (["AC", "WA", "PE"][code as usize], code)
+}
+
+/// What `checker_bounds.py` measures of one way of calling a checker:
+/// `module CHECKER INPUT ANSWER OUTPUT` or `process STDIN CMD...`.
+pub fn bounds<S: AsRef<OsStr>>(python: &Path, args: &[S]) -> serde_json::Value {
+    let out = std::process::Command::new(python)
+        .arg(manifest().join("tests/integration/checker_bounds.py"))
+        .args(args)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "checker_bounds.py: {stderr}");
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// `cmd` run with `stdin`, by `checker_bounds.py`: its exit code (`code`),
+/// `seconds` and peak resident memory (`max_rss_kib`).
+pub fn process_bounds<S: AsRef<OsStr>>(python: &Path, stdin: &Path, cmd: &[S]) -> serde_json::Value {
+    let mut args: Vec<&OsStr> = vec!["process".as_ref(), stdin.as_os_str()];
+    args.extend(cmd.iter().map(AsRef::as_ref));
+    bounds(python, &args)
+}
+
+/// The exported Python checker, as DMOJ's checker module, as Kattis's output
+/// validator (the output on stdin) and under testlib (the output a file; so
+/// also under CMS), judges 24 MiB outputs as `check` does, in a fraction of
+/// a second (bound: 5 s; reading them whole took 2 to 7 s), never holding
+/// them: the module grows DMOJ's process by under 4 MiB (whole: 358 MiB on
+/// the line of tokens), a process peaks within 8 MiB of its peak on the
+/// right answer (whole: 480 MiB and 20 MiB more).
+#[test]
+fn the_python_checker_judges_a_huge_line_or_number_without_holding_it() {
+    let Some(python) = python() else { return };
+    let root = tempfile::tempdir().unwrap();
+    let dmoj = root.path().join("dmoj");
+    judge()
+        .args(["export", "--format", "dmoj"])
+        .arg(manifest().join("problems/mayan"))
+        .arg(&dmoj)
+        .assert()
+        .success();
+    let checker = dmoj.join("checker.py");
+    let (validator, work) = output_validator_and_work(root.path());
+    let (inp, ans, right) = (work.join("in"), work.join("ans"), work.join("right"));
+    std::fs::write(&inp, CASE4).unwrap();
+    std::fs::write(&ans, CASE4_ANSWER).unwrap();
+    std::fs::write(&right, CASE4_ANSWER).unwrap();
+    // (stdin, command) of each way to judge `out` in a process of its own.
+    let os = |p: &Path| p.as_os_str().to_os_string();
+    let kattis = |out: &Path| -> (PathBuf, Vec<OsString>) {
+        let cmd = [
+            os(&python),
+            "-S".into(),
+            os(&validator),
+            os(&inp),
+            os(&ans),
+            os(&work),
+        ];
+        (out.to_path_buf(), cmd.to_vec())
+    };
+    let testlib = |out: &Path| -> (PathBuf, Vec<OsString>) {
+        let cmd = [
+            os(&python),
+            "-S".into(),
+            os(&checker),
+            os(&inp),
+            os(out),
+            os(&ans),
+        ];
+        (PathBuf::from("/dev/null"), cmd.to_vec())
+    };
+    let on_right = |way: &dyn Fn(&Path) -> (PathBuf, Vec<OsString>)| {
+        let (stdin, cmd) = way(&right);
+        process_bounds(&python, &stdin, &cmd)
+    };
+    let (right_kattis, right_testlib) = (on_right(&kattis), on_right(&testlib));
+    assert_eq!(
+        (&right_kattis["code"], &right_testlib["code"]),
+        (&42.into(), &0.into())
+    );
+    for (what, out) in huge_outputs(&work) {
+        let (word, code) = check_verdict(&inp, &out, &ans);
+        let module = bounds(
+            &dmoj_or(&python),
+            &[
+                "module".as_ref(),
+                checker.as_os_str(),
+                inp.as_os_str(),
+                ans.as_os_str(),
+                out.as_os_str(),
+            ],
+        );
+        assert_eq!(
+            module["verdict"], word,
+            "{what}: check says {word}, the module {module}"
+        );
+        assert!(module["seconds"].as_f64().unwrap() < 5.0, "{what}: {module}");
+        assert!(module["growth_kib"].as_i64().unwrap() < 4096, "{what}: {module}");
+        for (way, (stdin, cmd), right, expect) in [
+            ("validate.py", kattis(&out), &right_kattis, 43),
+            ("testlib", testlib(&out), &right_testlib, code),
+        ] {
+            let v = process_bounds(&python, &stdin, &cmd);
+            let growth = v["max_rss_kib"].as_i64().unwrap() - right["max_rss_kib"].as_i64().unwrap();
+            assert_eq!(v["code"], expect, "{what}, {way}: check says {word}: {v}");
+            assert!(v["seconds"].as_f64().unwrap() < 5.0, "{what}, {way}: {v}");
+            assert!(
+                growth < 8192,
+                "{what}, {way}: {growth} KiB more than on the right answer: {v}"
+            );
+        }
+    }
 }
 
 #[test]

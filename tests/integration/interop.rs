@@ -9,7 +9,9 @@
 //! export; and each format's files say what the package says (limits, file
 //! I/O, scoring groups).
 
-use crate::export::{boards, extra_outputs, outputs, python, solve};
+use crate::export::{
+    boards, check_verdict, extra_outputs, huge_outputs, outputs, process_bounds, python, solve,
+};
 use crate::util::{CASE4, CASE4_ANSWER, CASE4_WRONG, bundled_tests, judge, manifest, tool};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -166,6 +168,37 @@ fn the_cpp_testlib_checker_agrees_with_check_on_hundreds_of_outputs() {
         "{} outputs judged alike by check and the C++ testlib checker ({accepted} accepted)",
         verdicts.len()
     );
+}
+
+/// The C++ testlib checker judges 24 MiB outputs as `check` does, never
+/// holding them: it peaks within 8 MiB of its peak on the right answer
+/// (reading them whole and splitting the line: 320 MiB and 100 MiB more).
+#[test]
+fn the_cpp_testlib_checker_judges_a_huge_line_or_number_without_holding_it() {
+    let (Some(_), Some(testlib_h), Some(python)) = (tool("g++"), tool("testlib.h"), python()) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path();
+    let checker = compile_checker(work, &testlib_h, false);
+    let (inp, ans, right) = (work.join("in"), work.join("ans"), work.join("right"));
+    std::fs::write(&inp, CASE4).unwrap();
+    std::fs::write(&ans, CASE4_ANSWER).unwrap();
+    std::fs::write(&right, CASE4_ANSWER).unwrap();
+    let null = Path::new("/dev/null");
+    let on_right = process_bounds(&python, null, &[&checker, &inp, &right, &ans]);
+    assert_eq!(on_right["code"], 0, "{on_right}");
+    for (what, out) in huge_outputs(work) {
+        let (word, code) = check_verdict(&inp, &out, &ans);
+        let v = process_bounds(&python, null, &[&checker, &inp, &out, &ans]);
+        let growth = v["max_rss_kib"].as_i64().unwrap() - on_right["max_rss_kib"].as_i64().unwrap();
+        assert_eq!(v["code"], code, "{what}: check says {word}: {v}");
+        assert!(v["seconds"].as_f64().unwrap() < 20.0, "{what}: {v}");
+        assert!(
+            growth < 8192,
+            "{what}: {growth} KiB more than on the right answer: {v}"
+        );
+    }
 }
 
 // ---- DMOJ ----------------------------------------------------------------------------
@@ -366,6 +399,18 @@ fn feedback_problems(problems: &Path, init: &str) {
             &format!("import sys\nsys.stdout.write({output:?})\n"),
         );
     }
+    // The package's output limit, 64 KiB: the right moves padded with blanks
+    // to it are AC, one byte more is OLE.
+    for (case, size, expect) in [("at-limit", 65536, "AC"), ("over-limit", 65537, "OLE")] {
+        write_case(
+            &problems.join("mayanfeedback/tests").join(case),
+            &format!("language: PY3\ntime: 3\nmemory: 131072\nsource: main.py\nexpect: {expect}\n"),
+            &format!(
+                "import sys\nsys.stdout.write({:?}.ljust({size}))\n",
+                SAMPLE_OUTPUTS[0].1
+            ),
+        );
+    }
     std::fs::write(problems.join("mayanbroken/sample-1.ans"), "x y z\n").unwrap();
     write_case(
         &problems.join("mayanbroken/tests/broken"),
@@ -380,6 +425,38 @@ fn write_case(dir: &Path, test_yml: &str, program: &str) {
     std::fs::create_dir_all(dir).unwrap();
     std::fs::write(dir.join("test.yml"), test_yml).unwrap();
     std::fs::write(dir.join("main.py"), program).unwrap();
+}
+
+/// DMOJ stops a program's output at the package's limit (`output_kib`,
+/// 64 KiB for problems/mayan) as `grade` does, not at its default 24 MiB,
+/// which its judge process would hold and hand to the checker module whole:
+/// `init.yml` says `output_limit_length`, and DMOJ's loader reads it for
+/// every test (the real judge's OLE: `the_dmoj_judge_accepts_...`).
+#[test]
+fn the_dmoj_export_limits_the_output_to_the_packages_limit() {
+    let root = tempfile::tempdir().unwrap();
+    let dmoj = root.path().join("mayan");
+    export("dmoj", &manifest().join("problems/mayan"), &dmoj);
+    let init = dmoj.join("init.yml");
+    let text = std::fs::read_to_string(&init).unwrap();
+    assert!(text.contains("\noutput_limit_length: 65536\n"), "{text}");
+    let Some(dmoj_python) = tool("dmoj") else { return };
+    let out = Command::new(dmoj_python)
+        .arg("-c")
+        .arg(
+            "import sys\nfrom dmoj.problem import ProblemConfig\n\
+             config = ProblemConfig({'init.yml': open(sys.argv[1], 'rb').read()})\n\
+             print(sorted({case.output_limit_length for case in config.test_cases}))\n",
+        )
+        .arg(&init)
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "[65536]\n",
+        "{}",
+        both_streams(&out)
+    );
 }
 
 #[test]

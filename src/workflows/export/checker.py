@@ -31,7 +31,9 @@ smallest solution; or when both say -1. With the flag `any` (problem.yaml
 `validator_flags: any`), any valid solution is accepted.
 """
 
+import io
 import os
+import re
 import sys
 
 PROTOCOL = "kattis"  # kattis | testlib | cms: set by `mayan-judge export`
@@ -68,49 +70,145 @@ class Rejected(Exception):
 
 
 # ---- tokens ---------------------------------------------------------------
+#
+# A contestant's output is read as a stream, CHUNK bytes at a time, and never
+# held whole: blanks and blank lines are skipped by regular expressions (C
+# speed), a token keeps its first HEAD bytes and its value, and reading stops
+# at the first line that cannot be a move. Time and memory are linear in what
+# is read and bounded by CHUNK beyond it, however long a line or a number is.
+
+CHUNK = 1 << 16  # bytes read at a time
+HEAD = 84  # bytes of a token kept: at least the 21 characters show_token needs
+MAX_DIGITS = 19  # more significant digits are beyond the 64-bit range
+BLANKS = re.compile(b"[ \t\n\x0c\r]*")
+WORD = re.compile(b"[^ \t\n\x0c\r]*")
+DIGITS = re.compile(b"[0-9]*")
+# Each byte as its class, a blank b" " or a token's b"x", to count tokens.
+CLASSES = bytes(0x20 if b in WHITESPACE else 0x78 for b in range(256))
 
 
-def tokens(text):
-    """The whitespace-separated tokens of `text` (bytes)."""
-    out = []
-    start = None
-    for i, b in enumerate(text):
-        if b in WHITESPACE:
-            if start is not None:
-                out.append(text[start:i])
-                start = None
-        elif start is None:
-            start = i
-    if start is not None:
-        out.append(text[start:])
-    return out
+class Token:
+    """A token read in pieces: its line, its first HEAD bytes, its size and
+    its value when it is a decimal integer with an optional sign (values
+    beyond the 64-bit range saturate, so a huge number is still a number out
+    of range), without holding more of it than that."""
+
+    def __init__(self, line):
+        self.line = line
+        self.head = b""
+        self.size = 0
+        self.negative = False
+        self.digits = 0
+        self.significant = b""  # the first MAX_DIGITS + 1, leading zeros dropped
+        self.integer = True
+
+    def add(self, part):
+        """Appends the next piece of the token."""
+        body = part
+        if not self.size and part[:1] in (b"-", b"+"):
+            self.negative, body = part[:1] == b"-", part[1:]
+        if len(self.head) < HEAD:
+            self.head += part[: HEAD - len(self.head)]
+        self.size += len(part)
+        if not self.integer:
+            return
+        if DIGITS.fullmatch(body) is None:
+            self.integer = False
+            return
+        self.digits += len(body)
+        if not self.significant:
+            body = body.lstrip(b"0")
+        self.significant += body[: MAX_DIGITS + 1 - len(self.significant)]
+
+    def value(self):
+        """The integer, or None when the token is not one."""
+        if not self.integer or not self.digits:
+            return None
+        value = min(int(self.significant or b"0"), I64_MAX)
+        return -value if self.negative else value
+
+    def is_text(self, text):
+        return self.size == len(text) and self.head == text
 
 
-def strip_bom(text):
-    """`text` without a leading UTF-8 byte order mark."""
-    return text[len(BOM):] if text.startswith(BOM) else text
+class Scanner:
+    """The whitespace-separated tokens of a stream: `read(size)` returns the
+    next bytes, `size` of them unless at the end (as files and io.BytesIO
+    do). A leading UTF-8 byte order mark carries no meaning, as a blank."""
+
+    def __init__(self, read):
+        self.read = read
+        self.buf = read(CHUNK)
+        if self.buf.startswith(BOM):
+            self.buf = self.buf[len(BOM):]
+        self.pos = 0
+        self.line = 1
+        self.ahead = None
+
+    def more(self):
+        """Whether unread bytes are left, reading the next chunk if needed."""
+        if self.pos == len(self.buf):
+            self.buf, self.pos = self.read(CHUNK), 0
+        return self.pos < len(self.buf)
+
+    def skip_blanks(self):
+        """Skips blanks and line breaks, counting lines; False at the end."""
+        while self.more():
+            end = BLANKS.match(self.buf, self.pos).end()
+            self.line += self.buf.count(b"\n", self.pos, end)
+            self.pos = end
+            if end < len(self.buf):
+                return True
+        return False
+
+    def token(self):
+        """The next token, or None at the end."""
+        if self.ahead is not None:
+            tok, self.ahead = self.ahead, None
+            return tok
+        if not self.skip_blanks():
+            return None
+        tok = Token(self.line)
+        while self.more():
+            end = WORD.match(self.buf, self.pos).end()
+            tok.add(self.buf[self.pos:end])
+            self.pos = end
+            if end < len(self.buf):
+                break
+        return tok
+
+    def token_on_line(self, line):
+        """The next token if it is on `line`, else None (it is read next)."""
+        tok = self.token()
+        if tok is not None and tok.line != line:
+            self.ahead, tok = tok, None
+        return tok
+
+    def count_to_line_end(self):
+        """How many more tokens the line has, just after one: read to the
+        line's end a chunk at a time, counted, never held."""
+        count, after_blank = 0, False
+        while self.more():
+            nl = self.buf.find(b"\n", self.pos)
+            end = len(self.buf) if nl < 0 else nl
+            part = self.buf[self.pos:end].translate(CLASSES)
+            count += part.count(b" x") + (after_blank and part[:1] == b"x")
+            if part:
+                after_blank = part[-1:] == b" "
+            self.pos = end
+            if nl >= 0:
+                break
+        return count
 
 
-def parse_int(tok):
-    """A decimal integer with an optional sign, or None. Values beyond the
-    64-bit range saturate, so a huge number is still a number out of range."""
-    neg = False
-    digits = tok
-    if tok[:1] == b"-":
-        neg, digits = True, tok[1:]
-    elif tok[:1] == b"+":
-        digits = tok[1:]
-    if not digits or any(b < 0x30 or b > 0x39 for b in digits):
-        return None
-    value = 0
-    for b in digits:
-        value = min(value * 10 + (b - 0x30), I64_MAX)
-    return -value if neg else value
+def reader(data):
+    """A read function over bytes already in memory (not copied)."""
+    return io.BytesIO(data).read
 
 
 def show_token(tok):
-    """A token for a message: at most 20 characters."""
-    s = tok.decode("utf-8", "replace")
+    """A token's first bytes for a message: at most 20 characters."""
+    s = tok.head.decode("utf-8", "replace")
     return s[:20] + "..." if len(s) > 20 else s
 
 
@@ -119,17 +217,17 @@ def show_token(tok):
 
 def parse_puzzle(text):
     """(n, board) from an input file; JudgeError when it breaks the rules."""
-    toks = tokens(strip_bom(text))
-    pos = [0]
+    scanner = Scanner(reader(text))
+    count = [0]
 
     def next_int(what):
-        if pos[0] >= len(toks):
+        tok = scanner.token()
+        if tok is None:
             raise JudgeError("invalid puzzle: input ends " + what)
-        tok = toks[pos[0]]
-        pos[0] += 1
-        v = parse_int(tok)
+        count[0] += 1
+        v = tok.value()
         if v is None:
-            raise JudgeError("invalid puzzle: token %d `%s` is not an integer" % (pos[0], show_token(tok)))
+            raise JudgeError("invalid puzzle: token %d `%s` is not an integer" % (count[0], show_token(tok)))
         return v
 
     n = next_int("before n")
@@ -148,8 +246,9 @@ def parse_puzzle(text):
                 raise JudgeError("invalid puzzle: column %d holds more than %d blocks" % (x, HEIGHT))
             board[x][y] = c
             y += 1
-    if pos[0] < len(toks):
-        raise JudgeError("invalid puzzle: token %d `%s` after the last column" % (pos[0] + 1, show_token(toks[pos[0]])))
+    extra = scanner.token()
+    if extra is not None:
+        raise JudgeError("invalid puzzle: token %d `%s` after the last column" % (count[0] + 1, show_token(extra)))
     if marked_cells(board):
         raise JudgeError("invalid puzzle: the starting board holds a run of three")
     return n, board
@@ -237,39 +336,51 @@ def play(board, x, y, g):
 NO_SOLUTION = "-1"
 
 
-def parse_answer(text, n):
-    """NO_SOLUTION, or the move lines [x, y, g] (at most n of them).
-    Rejected with PE when the text is not in the output format."""
-    moves = []
+def parse_answer(read, n):
+    """(moves, lines): NO_SOLUTION or the move lines [x, y, g] (at most n of
+    them), and the line of each move, from the stream `read`. Rejected with
+    PE when the text is not in the output format; reading stops at the
+    first line that cannot be a move (a line is read no further than its
+    fourth token, but to its end to count its tokens)."""
+    scanner = Scanner(read)
+    moves, lines = [], []
     minus_one = False
-    for idx, raw in enumerate(strip_bom(text).split(b"\n")):
-        line = idx + 1
-        toks = tokens(raw)
-        if not toks:
-            continue
+    while True:
+        first = scanner.token()
+        if first is None:
+            break
+        line = first.line
+        toks = [first]
+        while len(toks) < 4:
+            tok = scanner.token_on_line(line)
+            if tok is None:
+                break
+            toks.append(tok)
         if minus_one:
             raise Rejected("PE", "line %d: `-1` must be the only line" % line)
-        if len(toks) == 1 and toks[0] == b"-1":
+        if len(toks) == 1 and first.is_text(b"-1"):
             if moves:
                 raise Rejected("PE", "line %d: `-1` must be the only line" % line)
             minus_one = True
             continue
         values = []
         for tok in toks[:3]:
-            v = parse_int(tok)
+            v = tok.value()
             if v is None:
                 raise Rejected("PE", "line %d: token `%s` is not an integer" % (line, show_token(tok)))
             values.append(v)
         if len(toks) != 3:
-            raise Rejected("PE", "line %d: expected 3 integers `x y g`, found %d tokens" % (line, len(toks)))
+            found = len(toks) + (scanner.count_to_line_end() if len(toks) == 4 else 0)
+            raise Rejected("PE", "line %d: expected 3 integers `x y g`, found %d tokens" % (line, found))
         if len(moves) == n:
             raise Rejected("PE", "line %d: more than n = %d moves" % (line, n))
         moves.append(values)
+        lines.append(line)
     if minus_one:
-        return NO_SOLUTION
+        return NO_SOLUTION, []
     if not moves:
         raise Rejected("PE", "empty output: expected n moves or -1")
-    return moves
+    return moves, lines
 
 
 def replay(n, start, moves):
@@ -299,25 +410,15 @@ def replay(n, start, moves):
         )
 
 
-def line_of_move(text, k):
-    """The 1-based line of the k-th non-blank line of `text` (the k-th move)."""
-    seen = 0
-    for idx, raw in enumerate(strip_bom(text).split(b"\n")):
-        if tokens(raw):
-            seen += 1
-            if seen == k:
-                return idx + 1
-    return None
-
-
 def move_text(m):
     return "%d %d %d" % tuple(m)
 
 
-def judge(n, board, reference, output, accept_any):
-    """Raises Rejected for a wrong output and JudgeError when the team's
-    moves clear a board the answer file calls impossible."""
-    written = parse_answer(output, n)
+def judge(n, board, reference, read_output, accept_any):
+    """Raises Rejected for a wrong output (read from the stream
+    `read_output`) and JudgeError when the team's moves clear a board the
+    answer file calls impossible."""
+    written, lines = parse_answer(read_output, n)
     if written == NO_SOLUTION:
         if reference != NO_SOLUTION:
             raise Rejected(
@@ -327,9 +428,8 @@ def judge(n, board, reference, output, accept_any):
     try:
         judge_moves(n, board, reference, written, accept_any)
     except Rejected as r:
-        line = line_of_move(output, r.move) if r.move else None
-        if line is not None:
-            r.message = "line %d: %s" % (line, r.message)
+        if r.move:
+            r.message = "line %d: %s" % (lines[r.move - 1], r.message)
         raise
 
 
@@ -362,35 +462,38 @@ def read(path, what):
         raise JudgeError("cannot read the %s file %s: %s" % (what, path, e))
 
 
-def verdict(input_path, answer_path, output, accept_any):
-    """(verdict, message, move): AC, WA or PE (the move to blame, or None), or
-    FAIL for a judge error."""
+def verdict(input_path, answer_path, read_output, accept_any):
+    """(verdict, message, move) of the output read from the stream
+    `read_output`: AC, WA or PE (the move to blame, or None), or FAIL for a
+    judge error."""
     try:
         puzzle, answer = read(input_path, "input"), read(answer_path, "answer")
     except JudgeError as e:
         return "FAIL", "judge error: %s" % e, None
-    return verdict_of(puzzle, answer, output, accept_any)
+    return verdict_of(puzzle, answer, read_output, accept_any)
 
 
-def verdict_of(puzzle, answer, output, accept_any):
-    """verdict() on the files' bytes."""
+def verdict_of(puzzle, answer, read_output, accept_any):
+    """verdict() on the input and answer files' bytes."""
     try:
         n, board = parse_puzzle(puzzle)
         try:
-            reference = parse_answer(answer, n)
+            reference, _ = parse_answer(reader(answer), n)
             if reference != NO_SOLUTION:
                 replay(n, board, reference)
         except Rejected as r:
             raise JudgeError("stored answer: " + r.message)
-        judge(n, board, reference, output, accept_any)
+        judge(n, board, reference, read_output, accept_any)
     except JudgeError as e:
         return "FAIL", "judge error: %s" % e, None
+    except OSError as e:
+        return "FAIL", "judge error: cannot read the output: %s" % e, None
     except Rejected as r:
         return r.verdict, r.message, r.move
     return "AC", "correct", None
 
 
-def run(args, output):
+def run(args, read_output):
     """Kattis: (exit code, judge message, team message)."""
     if len(args) < 3:
         return JUDGE_ERROR, "judge error: usage: validate.py INPUT ANSWER FEEDBACK_DIR [any] < output", None
@@ -400,7 +503,7 @@ def run(args, output):
             accept_any = True
         else:
             return JUDGE_ERROR, "judge error: unknown validator flag `%s` (known: any)" % flag, None
-    v, message, move = verdict(args[0], args[1], output, accept_any)
+    v, message, move = verdict(args[0], args[1], read_output, accept_any)
     if v == "FAIL":
         return JUDGE_ERROR, message, "judge error"
     if v == "AC":
@@ -410,8 +513,7 @@ def run(args, output):
 
 
 def main_kattis(args):
-    output = sys.stdin.buffer.read()
-    code, judge_message, team_message = run(args, output)
+    code, judge_message, team_message = run(args, sys.stdin.buffer.read)
     if len(args) >= 3:
         try:
             with open(os.path.join(args[2], "judgemessage.txt"), "w") as f:
@@ -437,10 +539,11 @@ def judged(args, usage, out, ans):
     if len(args) != 3:
         return "FAIL", "judge error: usage: " + usage
     try:
-        output = read(args[out], "output")
-    except JudgeError as e:
-        return "FAIL", "judge error: %s" % e
-    v, message, _ = verdict(args[0], args[ans], output, ACCEPT_ANY)
+        output = open(args[out], "rb")
+    except OSError as e:
+        return "FAIL", "judge error: cannot read the output file %s: %s" % (args[out], e)
+    with output:
+        v, message, _ = verdict(args[0], args[ans], output.read, ACCEPT_ANY)
     return v, message
 
 
@@ -475,7 +578,7 @@ def check(process_output, judge_output, judge_input=b"", point_value=1, **kwargs
     from dmoj.error import InternalError
     from dmoj.result import CheckerResult
 
-    v, message, _ = verdict_of(judge_input, judge_output, process_output, ACCEPT_ANY)
+    v, message, _ = verdict_of(judge_input, judge_output, reader(process_output), ACCEPT_ANY)
     if v == "FAIL":
         raise InternalError("checker failed: %s" % message)
     if v == "AC":

@@ -2,8 +2,8 @@
 //! the folder's name is the problem code):
 //!
 //! ```text
-//! init.yml                      the tests with their points (scoring groups as
-//!                               batches), the checker
+//! init.yml                      the output limit, the tests with their points
+//!                               (scoring groups as batches), the checker
 //! checker.py                    the Python checker, as a checker module (or:)
 //! checker.cpp, testlib.h        the C++ testlib checker, bridged, with the
 //!                               testlib.h given by `--testlib`
@@ -21,8 +21,10 @@
 //! for each test. A DMOJ problem must ship `testlib.h` itself (DMOJ compiles
 //! the checker with the problem's files), and this project does not
 //! distribute it. `tests/dmoj-speed` measures each way against `grade`
-//! (docs/EXPORT.md). Time and memory limits live on the site, not in
-//! `init.yml`; DMOJ 4.1 has no file I/O, so programs read stdin there.
+//! (docs/EXPORT.md). `init.yml` carries the package's output limit as
+//! `output_limit_length` (DMOJ's default is 24 MiB, which its judge process
+//! holds and hands to `check()` whole); time and memory limits live on the
+//! site. DMOJ 4.1 has no file I/O, so programs read stdin there.
 
 use super::checkers::{PythonProtocol, python_checker, testlib_checker};
 use super::data::{checked_tests, flat_name, subtasks, write_flat};
@@ -69,6 +71,15 @@ impl Dmoj {
     }
 }
 
+/// `init.yml`'s output limit: a longer output is OLE in DMOJ, as over the
+/// package's limit in `grade`, and never reaches the checker.
+fn output_limit(bytes: u64) -> String {
+    format!(
+        "# The package's output limit, {} KiB (DMOJ's default: 24 MiB).\noutput_limit_length: {bytes}\n",
+        bytes / 1024
+    )
+}
+
 impl PackageFormat for Dmoj {
     fn name(&self) -> &'static str {
         "dmoj"
@@ -97,6 +108,7 @@ impl PackageFormat for Dmoj {
             )
         };
         let mut y = String::from("# Written by `mayan-judge export --format dmoj` from problem.toml.\n");
+        y += &output_limit(config.limits.output_bytes());
         y += self.write_checker(problem, dir)?;
         y += "test_cases:\n";
         let grouped = !config.scoring.groups.is_empty();
@@ -113,7 +125,7 @@ impl PackageFormat for Dmoj {
         }
         write(&dir.join("init.yml"), y)?;
         summary.notes.push(format!(
-            "set the limits on the DMOJ site: {} ms, {} MiB (init.yml holds none)",
+            "set the limits on the DMOJ site: {} ms, {} MiB (init.yml holds the output limit only)",
             config.limits.time_ms, config.limits.memory_mib
         ));
         if let Some(io) = &config.io {

@@ -18,7 +18,10 @@
 // The files are read byte by byte through testlib's streams and parsed here,
 // exactly as the other implementations parse them (whitespace is space, tab,
 // CR, LF and form feed), so that testlib's own token rules cannot differ
-// from the judge's.
+// from the judge's. Nothing is held whole: a token keeps its first bytes and
+// its value, and the output is read no further than the first line that
+// cannot be a move (to its end, to count its tokens), so time and memory
+// stay linear however long a line or a number is.
 
 #include "testlib.h"
 
@@ -35,7 +38,6 @@ const long long MAX_COLOUR = 10;
 const long long MAX_MOVES = 12;
 const long long I64_MAX = 9223372036854775807LL;
 
-typedef std::vector<std::string> Tokens;
 typedef std::vector<std::vector<int> > Board;  // board[x][y], 0 = empty
 
 struct Move {
@@ -58,52 +60,125 @@ std::string str(long long v) { return vtos(v); }
 
 // ---- tokens ------------------------------------------------------------------
 
+const size_t HEAD = 84;        // bytes of a token kept for messages
+const size_t MAX_DIGITS = 19;  // more significant digits are beyond the 64-bit range
+
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'; }
 
-Tokens tokens(const std::string& text) {
-    Tokens out;
-    std::string cur;
-    bool in_token = false;
-    for (size_t i = 0; i < text.size(); i++) {
-        if (is_space(text[i])) {
-            if (in_token) out.push_back(cur);
-            cur.clear();
-            in_token = false;
+// A token read a byte at a time: its line, its first HEAD bytes, its size
+// and its value when it is a decimal integer with an optional sign (values
+// beyond the 64-bit range saturate, so a huge number is still a number out
+// of range), without holding more of it than that.
+struct Token {
+    size_t line, size, digits;
+    std::string head, significant;  // significant: leading zeros dropped, MAX_DIGITS + 1 at most
+    bool negative, integer;
+
+    explicit Token(size_t line_ = 0)
+        : line(line_), size(0), digits(0), negative(false), integer(true) {}
+
+    void add(char c) {
+        if (head.size() < HEAD) head += c;
+        size++;
+        if (!integer) return;
+        if (size == 1 && (c == '-' || c == '+')) {
+            negative = c == '-';
+        } else if (c < '0' || c > '9') {
+            integer = false;
         } else {
-            cur += text[i];
-            in_token = true;
+            digits++;
+            if ((c != '0' || !significant.empty()) && significant.size() <= MAX_DIGITS) significant += c;
         }
     }
-    if (in_token) out.push_back(cur);
-    return out;
-}
 
-// A decimal integer with an optional sign; values beyond the 64-bit range
-// saturate, so a huge number is still a number out of range.
-bool parse_int(const std::string& tok, long long& value) {
-    size_t start = 0;
-    bool neg = false;
-    if (!tok.empty() && (tok[0] == '-' || tok[0] == '+')) {
-        neg = tok[0] == '-';
-        start = 1;
+    bool value(long long& v) const {
+        if (!integer || digits == 0) return false;
+        unsigned long long u = 0;
+        for (size_t i = 0; i < significant.size() && i < MAX_DIGITS; i++) u = u * 10 + (significant[i] - '0');
+        v = significant.size() > MAX_DIGITS || u > (unsigned long long)I64_MAX ? I64_MAX : (long long)u;
+        if (negative) v = -v;
+        return true;
     }
-    if (start == tok.size()) return false;
-    long long v = 0;
-    for (size_t i = start; i < tok.size(); i++) {
-        if (tok[i] < '0' || tok[i] > '9') return false;
-        long long d = tok[i] - '0';
-        v = v > (I64_MAX - d) / 10 ? I64_MAX : v * 10 + d;
+
+    bool is(const std::string& text) const { return size == text.size() && head == text; }
+};
+
+// The whitespace-separated tokens of a testlib stream, read a byte at a
+// time; a leading UTF-8 byte order mark carries no meaning, as a blank.
+class Scanner {
+public:
+    explicit Scanner(InStream& in) : in_(in), line_(1), has_ahead_(false) {
+        while (pending_.size() < 3 && !in_.eof()) pending_ += in_.readChar();
+        if (pending_ == "\xEF\xBB\xBF") pending_.clear();
     }
-    value = neg ? -v : v;
-    return true;
-}
+
+    // The next token, or false at the end.
+    bool token(Token& tok) {
+        if (has_ahead_) {
+            tok = ahead_;
+            has_ahead_ = false;
+            return true;
+        }
+        char c;
+        do {
+            if (!get(c)) return false;
+        } while (is_space(c));
+        tok = Token(line_);
+        tok.add(c);
+        while (get(c) && !is_space(c)) tok.add(c);
+        return true;
+    }
+
+    // The next token if it is on `line`, else false (it is read next).
+    bool token_on_line(size_t line, Token& tok) {
+        if (!token(tok)) return false;
+        if (tok.line == line) return true;
+        ahead_ = tok;
+        has_ahead_ = true;
+        return false;
+    }
+
+    // How many more tokens the line of `last`, the token just read, has:
+    // read to the line's end, counted, never held.
+    size_t count_to_line_end(const Token& last) {
+        size_t count = 0;
+        bool after_blank = true;  // the blank that ended `last`
+        char c;
+        while (line_ == last.line && get(c)) {
+            bool blank = is_space(c);
+            count += !blank && after_blank;
+            after_blank = blank;
+        }
+        return count;
+    }
+
+private:
+    InStream& in_;
+    std::string pending_;  // the first bytes, when they are not a byte order mark
+    size_t line_;
+    bool has_ahead_;
+    Token ahead_;
+
+    bool get(char& c) {
+        if (!pending_.empty()) {
+            c = pending_[0];
+            pending_.erase(0, 1);
+        } else if (in_.eof()) {
+            return false;
+        } else {
+            c = in_.readChar();
+        }
+        line_ += c == '\n';
+        return true;
+    }
+};
 
 // A token for a message: at most 20 characters, printable ASCII.
-std::string show_token(const std::string& tok) {
+std::string show_token(const Token& tok) {
     std::string s;
-    for (size_t i = 0; i < tok.size() && i < 20; i++)
-        s += (tok[i] >= 32 && tok[i] < 127) ? tok[i] : '?';
-    return tok.size() > 20 ? s + "..." : s;
+    for (size_t i = 0; i < tok.head.size() && i < 20; i++)
+        s += (tok.head[i] >= 32 && tok.head[i] < 127) ? tok.head[i] : '?';
+    return tok.size > 20 ? s + "..." : s;
 }
 
 // ---- the simulator (RULES.md: Move, Settle) -------------------------------------
@@ -191,30 +266,27 @@ struct Puzzle {
     Board board;
 };
 
-Puzzle parse_puzzle(const std::string& text) {
-    Tokens toks = tokens(text);
-    size_t pos = 0;
-    struct Reader {
-        const Tokens& toks;
-        size_t& pos;
-        long long next(const std::string& where) {
-            if (pos >= toks.size()) throw JudgeError{"invalid puzzle: input ends " + where};
-            const std::string& tok = toks[pos++];
-            long long v;
-            if (!parse_int(tok, v))
-                throw JudgeError{"invalid puzzle: token " + vtos(pos) + " `" + show_token(tok) +
-                                 "` is not an integer"};
-            return v;
-        }
-    } r = {toks, pos};
+// The next integer of the input file; JudgeError when there is none.
+long long next_int(Scanner& in, size_t& count, const std::string& where) {
+    Token tok;
+    if (!in.token(tok)) throw JudgeError{"invalid puzzle: input ends " + where};
+    count++;
+    long long v;
+    if (!tok.value(v))
+        throw JudgeError{"invalid puzzle: token " + vtos(count) + " `" + show_token(tok) + "` is not an integer"};
+    return v;
+}
+
+Puzzle parse_puzzle(Scanner& in) {
+    size_t count = 0;
     Puzzle p;
-    p.n = r.next("before n");
+    p.n = next_int(in, count, "before n");
     if (p.n < 1 || p.n > MAX_MOVES)
         throw JudgeError{"invalid puzzle: n = " + str(p.n) + " is outside 1..12"};
     p.board.assign(WIDTH, std::vector<int>(HEIGHT, 0));
     for (int x = 0; x < WIDTH; x++) {
         for (int y = 0;; y++) {
-            long long c = r.next("inside column " + str(x));
+            long long c = next_int(in, count, "inside column " + str(x));
             if (c == 0) break;
             if (c < 1 || c > MAX_COLOUR)
                 throw JudgeError{"invalid puzzle: colour " + str(c) + " is outside 1..10"};
@@ -223,8 +295,9 @@ Puzzle parse_puzzle(const std::string& text) {
             p.board[x][y] = int(c);
         }
     }
-    if (pos < toks.size())
-        throw JudgeError{"invalid puzzle: token " + vtos(pos + 1) + " `" + show_token(toks[pos]) +
+    Token extra;
+    if (in.token(extra))
+        throw JudgeError{"invalid puzzle: token " + vtos(count + 1) + " `" + show_token(extra) +
                          "` after the last column"};
     std::vector<std::vector<bool> > marked;
     if (marked_cells(p.board, marked))
@@ -234,42 +307,48 @@ Puzzle parse_puzzle(const std::string& text) {
 
 // ---- answers ----------------------------------------------------------------------
 
-// The moves of an output or answer file (at most n); `minus_one` for `-1`.
-// Rejected with PE when the text is not in the output format.
+// The moves of an output or answer file (at most n) and the line of each;
+// `minus_one` for `-1`. Rejected with PE when the text is not in the output
+// format.
 struct Answer {
     bool minus_one;
     std::vector<Move> moves;
+    std::vector<size_t> lines;
 };
 
 Rejected pe(const std::string& message) { return Rejected{_pe, message, 0}; }
 Rejected wa(const std::string& message, size_t move = 0) { return Rejected{_wa, message, move}; }
 
-Answer parse_answer(const std::string& text, long long n) {
+// Reading stops at the first line that cannot be a move: a line is read no
+// further than its fourth token, but to its end to count its tokens.
+Answer parse_answer(Scanner& in, long long n) {
     Answer a;
     a.minus_one = false;
-    size_t start = 0;
-    for (long long line = 1; start <= text.size(); line++) {
-        size_t end = text.find('\n', start);
-        if (end == std::string::npos) end = text.size();
-        Tokens toks = tokens(text.substr(start, end - start));
-        start = end + 1;
-        if (toks.empty()) continue;
-        std::string at = "line " + str(line) + ": ";
+    Token first;
+    while (in.token(first)) {
+        size_t line = first.line;
+        std::vector<Token> toks(1, first);
+        Token tok;
+        while (toks.size() < 4 && in.token_on_line(line, tok)) toks.push_back(tok);
+        std::string at = "line " + vtos(line) + ": ";
         if (a.minus_one) throw pe(at + "`-1` must be the only line");
-        if (toks.size() == 1 && toks[0] == "-1") {
+        if (toks.size() == 1 && first.is("-1")) {
             if (!a.moves.empty()) throw pe(at + "`-1` must be the only line");
             a.minus_one = true;
             continue;
         }
         long long v[3];
         for (size_t i = 0; i < toks.size() && i < 3; i++)
-            if (!parse_int(toks[i], v[i]))
+            if (!toks[i].value(v[i]))
                 throw pe(at + "token `" + show_token(toks[i]) + "` is not an integer");
-        if (toks.size() != 3)
-            throw pe(at + "expected 3 integers `x y g`, found " + vtos(toks.size()) + " tokens");
+        if (toks.size() != 3) {
+            size_t found = toks.size() + (toks.size() == 4 ? in.count_to_line_end(toks[3]) : 0);
+            throw pe(at + "expected 3 integers `x y g`, found " + vtos(found) + " tokens");
+        }
         if ((long long)a.moves.size() == n) throw pe(at + "more than n = " + str(n) + " moves");
         Move m = {v[0], v[1], v[2]};
         a.moves.push_back(m);
+        a.lines.push_back(line);
     }
     if (!a.minus_one && a.moves.empty()) throw pe("empty output: expected n moves or -1");
     return a;
@@ -303,9 +382,8 @@ void replay(const Puzzle& p, const std::vector<Move>& moves) {
                  (size_t)given);
 }
 
-// Judges the contestant's output against the answer file's moves.
-void judge(const Puzzle& p, const Answer& reference, const std::string& output) {
-    Answer written = parse_answer(output, p.n);
+// Judges the contestant's answer against the answer file's moves.
+void judge(const Puzzle& p, const Answer& reference, const Answer& written) {
     if (written.minus_one) {
         if (!reference.minus_one)
             throw wa("answer is -1 but a solution exists (it starts with `" +
@@ -330,32 +408,13 @@ void judge(const Puzzle& p, const Answer& reference, const std::string& output) 
     }
 }
 
-// The 1-based line of the k-th non-blank line of `text` (the k-th move), or 0.
-size_t line_of_move(const std::string& text, size_t k) {
-    size_t start = 0, seen = 0;
-    for (size_t line = 1; start <= text.size() && k > 0; line++) {
-        size_t end = text.find('\n', start);
-        if (end == std::string::npos) end = text.size();
-        if (!tokens(text.substr(start, end - start)).empty() && ++seen == k) return line;
-        start = end + 1;
-    }
-    return 0;
-}
-
-// The whole file, byte for byte, without a leading UTF-8 byte order mark.
-std::string read_all(InStream& in) {
-    std::string s;
-    while (!in.eof()) s += in.readChar();
-    if (s.compare(0, 3, "\xEF\xBB\xBF") == 0) s.erase(0, 3);
-    return s;
-}
-
 }  // namespace
 
 int main(int argc, char* argv[]) {
     setName("Mayan puzzle (NOIP 2011): replays the moves, literal rules");
     registerTestlibCmd(argc, argv);
-    std::string input = read_all(inf), answer = read_all(ans), output = read_all(ouf);
+    Scanner input(inf), answer(ans), output(ouf);
+    Answer written;
     try {
         Puzzle p = parse_puzzle(input);
         Answer reference;
@@ -365,11 +424,12 @@ int main(int argc, char* argv[]) {
         } catch (const Rejected& r) {
             throw JudgeError{"stored answer: " + r.message};
         }
-        judge(p, reference, output);
+        written = parse_answer(output, p.n);
+        judge(p, reference, written);
     } catch (const JudgeError& e) {
         quit(_fail, "judge error: " + e.message);
     } catch (const Rejected& r) {
-        size_t line = line_of_move(output, r.move);
+        size_t line = r.move ? written.lines[r.move - 1] : 0;
         quit(r.verdict, line ? "line " + vtos(line) + ": " + r.message : r.message);
     }
     quit(_ok, "correct");
