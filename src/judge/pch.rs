@@ -46,7 +46,8 @@
 //!   precompiled header.
 //!
 //! One name differs: `bits/stdc++.h.gch` itself, which GCC must find
-//! beside the header (`__has_include(<bits/stdc++.h.gch>)` is true with it).
+//! beside the header (`__has_include(<bits/stdc++.h.gch>)` is true with it,
+//! and `#include <bits/stdc++.h.gch>` after the header compiles).
 
 use crate::judge::sandbox::{Limits, RunSpec, Sandbox, Status};
 use sha2::{Digest, Sha256};
@@ -261,7 +262,9 @@ enum Retry {
 
 /// Removes the `pch-build-*` folders of `cache_dir` that no judge is
 /// building in (a builder holds a lock on its folder), once per process and
-/// folder: those a killed judge left.
+/// folder: those a killed judge left; and `pch-*` folders without a
+/// [`BUILT_FROM`] (an earlier judge's, which put its folder on the include
+/// path).
 fn remove_leftovers(cache_dir: &Path) {
     static DONE: Mutex<Option<HashSet<PathBuf>>> = Mutex::new(None);
     let mut done = DONE.lock().unwrap_or_else(|p| p.into_inner());
@@ -275,8 +278,16 @@ fn remove_leftovers(cache_dir: &Path) {
         return;
     };
     for entry in entries.flatten() {
-        let building = entry.file_name().to_string_lossy().starts_with(BUILDING_PREFIX);
-        if building && entry.file_type().is_ok_and(|t| t.is_dir()) && lock(&entry.path()).is_some() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !name.starts_with("pch-") || !entry.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        let left = if name.starts_with(BUILDING_PREFIX) {
+            lock(&entry.path()).is_some()
+        } else {
+            !entry.path().join(BUILT_FROM).exists()
+        };
+        if left {
             let _ = std::fs::remove_dir_all(entry.path());
         }
     }

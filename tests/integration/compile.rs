@@ -355,9 +355,14 @@ fn build_folders_a_killed_judge_left_are_removed_at_the_next_start() {
     }
     let f = Class::new();
     let left = f.cache.path().join("pch-build-Xy12ab");
-    std::fs::create_dir_all(left.join("bits")).unwrap();
-    std::fs::write(left.join("bits/stdc++.h.gch"), vec![0u8; 4096]).unwrap();
+    // And a header an earlier judge kept (its folder went on the include path).
+    let earlier = f.cache.path().join("pch-0123456789abcdef0123456789abcdef");
+    for dir in [&left, &earlier] {
+        std::fs::create_dir_all(dir.join("bits")).unwrap();
+        std::fs::write(dir.join("bits/stdc++.h.gch"), vec![0u8; 4096]).unwrap();
+    }
     assert!(verdict(&f, &f.write("a.cpp", &accepted("", "")), true).contains(" AC "));
     assert!(!left.exists(), "the leftover build folder is still there");
+    assert!(!earlier.exists(), "the earlier judge's header is still there");
     the_header(&f);
 }

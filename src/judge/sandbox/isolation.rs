@@ -9,6 +9,7 @@
 //! | --- | --- |
 //! | `/usr`, `/bin`, `/lib*`, `/sbin` | the host's, read-only (symlinks where the host has merged `/usr`) |
 //! | language trees (e.g. a Rust toolchain) | read-only, at the same path |
+//! | a C++ header's folder with its precompiled header | read-only, over that folder (`RunSpec::read_only_over`) |
 //! | `/box` | the run's work folder (a tmpfs the judge mounted), the only writable place the judge sees |
 //! | `/tmp`, `/dev/shm` | fresh size-capped tmpfs, gone with the run |
 //! | `/dev` | `null`, `zero`, `full`, `random`, `urandom` and the `fd`/`std*` links |
