@@ -1,6 +1,7 @@
 //! The C++ standard library's header `<bits/stdc++.h>`, which most NOIP
-//! programs include, precompiled once per compiler and flags, so that a
-//! class's compilations stop parsing the same headers again and again.
+//! programs include, precompiled once per compiler, flags and state of the
+//! header's files, so that a class's compilations stop parsing the same
+//! headers again and again.
 //!
 //! What this module owns:
 //!
@@ -10,43 +11,64 @@
 //!   `-std=`, `-D`, `-f`, `-W`..., link flags dropped); a `languages.toml`
 //!   with any other flag (`-I`, `-include`, `-H`, `-Winvalid-pch`...)
 //!   gets none, and its programs compile exactly as before. And only a
-//!   source that includes the header ([`include_line`]).
+//!   source that names the header ([`mentions_header`]).
 //! * **Building it** ([`for_compilation`]): from the system's own header
 //!   (found by the compiler's own search list), with exactly the language's
-//!   compile flags, in the sandbox like any compilation, once per process
-//!   and compiler identity and flags (the compile cache's notion of a
-//!   compiler, so an upgrade builds another); kept in the judge's private
-//!   cache folder (`pch-<key>/bits/stdc++.h.gch`, files 0444) and found
-//!   there by the next process. The first compilation that needs it builds
-//!   it; compilations meanwhile go without it.
-//! * **Using it**: the compilation gets `-I <pch-dir>` first, and that
-//!   folder bound read-only into its sandbox. GCC looks for
-//!   `bits/stdc++.h.gch` in each folder of the search before the header,
-//!   and ignores one that does not fit (a macro defined first that the
-//!   header uses, a `#pragma` before the include, other flags) silently,
-//!   falling back to the system's header: the program then compiles as
-//!   without it. The executable is the same byte for byte.
-//! * **Messages** ([`restore_message`]): with the header precompiled, GCC
-//!   names no includer for it, so the first "In file included from" chain
-//!   that reaches it would lack its last line (`from sol.cpp:1:`); that
-//!   line is put back, and the message is the one the contestant gets
-//!   without it.
+//!   compile flags, in the sandbox like any compilation, into a fresh
+//!   `pch-build-*` folder of the judge's private cache (locked while it is
+//!   built), renamed whole into place as `pch-<key>-<state>`: `<key>` names
+//!   the compiler identity (the compile cache's notion of a compiler) and
+//!   flags, `<state>` every file it was built from. That folder holds
+//!   `built-from` (the header, and the state of each file the compiler read
+//!   for it, listed by the compiler itself with `-MD`, of the folders of
+//!   its search and of the header's folder) and `bits/`: a copy of the
+//!   header's folder (the same files, the same times) with
+//!   `stdc++.h.gch` added, files 0444. The first compilation that needs it
+//!   builds it; compilations meanwhile go without. `pch-build-*` folders no
+//!   judge holds (left by one that was killed) are removed by the first
+//!   compilation of each process.
+//! * **Re-checking it**: before each use, every file and folder of
+//!   `built-from` is looked at again (some 330 `stat`s for GCC 12's
+//!   header); one that changed (a library upgraded under a running `serve`)
+//!   makes the next compilation build it again, without a restart.
+//! * **Using it** ([`Precompiled`]): the copy is bound read-only over the
+//!   header's own folder in the compilation's private root, so GCC finds
+//!   `bits/stdc++.h.gch` beside the header, where its own search looks: no
+//!   folder is added to the include path, and every other name resolves
+//!   as without it (`..` included). GCC ignores a precompiled header that
+//!   does not fit (a macro defined first that the header uses, a `#pragma`
+//!   before the include, other flags) silently, falling back to the
+//!   header. The executable is the same byte for byte.
+//! * **Messages**: with the header precompiled, GCC names no includer for
+//!   it in "In file included from" chains; so a compilation that fails
+//!   with it is run again without it, and the contestant gets that
+//!   compilation's message, byte for byte the one they get without a
+//!   precompiled header.
+//!
+//! One name differs: `bits/stdc++.h.gch` itself, which GCC must find
+//! beside the header (`__has_include(<bits/stdc++.h.gch>)` is true with it,
+//! and `#include <bits/stdc++.h.gch>` after the header compiles).
 
 use crate::judge::sandbox::{Limits, RunSpec, Sandbox, Status};
 use sha2::{Digest, Sha256};
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 /// The header, as programs include it.
 const HEADER: &str = "bits/stdc++.h";
 
-/// The precompiled header's name in the work folder of its build.
+/// The precompiled header's name, beside the header.
 const GCH_NAME: &str = "stdc++.h.gch";
 
-/// The file of a built header's folder that names the header it was built
-/// from, and the header's state then ([`stamp`]).
-const SOURCE_FILE: &str = "source";
+/// The dependency file the build writes (`-MD -MF`).
+const DEPS_NAME: &str = "stdc++.h.d";
+
+/// The file of a built header's folder that says what it was built from.
+const BUILT_FROM: &str = "built-from";
+
+/// The prefix of a folder a header is being built in.
+const BUILDING_PREFIX: &str = "pch-build-";
 
 /// Set to `0`, compilations use no precompiled header (for `bench`'s
 /// baseline, or to rule it out).
@@ -55,18 +77,23 @@ pub const ENV_SWITCH: &str = "MAYAN_JUDGE_PCH";
 /// A precompiled header ready for compilations.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Precompiled {
-    /// The folder searched first (`-I`), bound read-only into the
-    /// compilation's sandbox; it holds `bits/stdc++.h.gch`.
-    pub dir: PathBuf,
-    /// The system header it was built from, as the compiler names it in
-    /// messages.
-    pub header: String,
+    /// The copy of the header's folder with `stdc++.h.gch` added, in the
+    /// judge's cache.
+    pub folder: PathBuf,
+    /// The header's own folder, which the copy covers (read-only) in the
+    /// compilation's root.
+    pub covers: PathBuf,
+    /// What it was built from, as it was then ([`BUILT_FROM`]'s lines).
+    built_from: Vec<String>,
 }
 
 impl Precompiled {
-    /// The arguments that make a compilation look for it first.
-    pub fn args(&self) -> [String; 2] {
-        ["-I".to_string(), self.dir.to_string_lossy().into_owned()]
+    /// Whether every file and folder it was built from is as it was.
+    fn unchanged(&self) -> bool {
+        self.built_from.iter().all(|line| {
+            line.split_once(' ')
+                .is_some_and(|(_, path)| stamp(Path::new(path)) == *line)
+        })
     }
 }
 
@@ -149,69 +176,11 @@ fn compile_flag(a: &str) -> bool {
             ))
 }
 
-/// The line (from 1) of a source's `#include <bits/stdc++.h>` (or
-/// `"bits/stdc++.h"`), the first if several; `None` when it has none.
-pub fn include_line(code: &[u8]) -> Option<usize> {
-    let text = String::from_utf8_lossy(code);
-    text.split('\n')
-        .position(|line| {
-            let rest = line.trim_start();
-            let Some(rest) = rest.strip_prefix('#') else {
-                return false;
-            };
-            let Some(rest) = rest.trim_start().strip_prefix("include") else {
-                return false;
-            };
-            let rest = rest.trim_start();
-            [("<", ">"), ("\"", "\"")].iter().any(|(open, close)| {
-                rest.strip_prefix(open)
-                    .and_then(|r| r.strip_prefix(HEADER))
-                    .is_some_and(|r| r.starts_with(close))
-            })
-        })
-        .map(|i| i + 1)
-}
-
-/// Puts back the line GCC leaves out when it used a precompiled header: in
-/// the first "In file included from" chain that reaches the header, the
-/// includer (`from <name>:<line>:`, `line` the source's include, see
-/// [`include_line`]). A message where that chain already names it (the
-/// header was not used) or never reaches the header is returned as it is.
-pub fn restore_message(message: &str, header: &str, name: &str, line: usize) -> String {
-    let mut out = String::with_capacity(message.len() + 64);
-    let mut done = false;
-    for piece in message.split_inclusive('\n') {
-        let text = piece.trim_end_matches('\n');
-        if !done && let Some(ends) = chain_link_to(text, header) {
-            done = true;
-            if ends {
-                out.push_str(&text[..text.len() - 1]);
-                out.push_str(&format!(",\n                 from {name}:{line}:"));
-                out.push_str(&piece[text.len()..]);
-                continue;
-            }
-        }
-        out.push_str(piece);
-    }
-    out
-}
-
-/// For a line of an include chain naming `header` (`In file included from
-/// H:N,` or `                 from H:N:`): whether the chain ends there.
-fn chain_link_to(line: &str, header: &str) -> Option<bool> {
-    let rest = line
-        .strip_prefix("In file included from ")
-        .or_else(|| line.trim_start().strip_prefix("from "))?;
-    let rest = rest.strip_prefix(header)?.strip_prefix(':')?;
-    let (digits, end) = rest.split_at(rest.len().checked_sub(1)?);
-    if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) {
-        return None;
-    }
-    match end {
-        ":" => Some(true),
-        "," => Some(false),
-        _ => None,
-    }
+/// Whether a source names the header (`bits/stdc++.h`, in an include or
+/// anywhere else): only then is a precompiled header looked for. GCC uses
+/// it only where the header is really included first.
+pub fn mentions_header(code: &[u8]) -> bool {
+    code.windows(HEADER.len()).any(|w| w == HEADER.as_bytes())
 }
 
 /// What one process knows of a precompiled header, by its key.
@@ -219,7 +188,7 @@ fn chain_link_to(line: &str, header: &str) -> Option<bool> {
 enum State {
     /// A compilation is building it: others go without.
     Building,
-    /// Built (or found in the cache).
+    /// Built (or found in the cache), as long as it is [`Precompiled::unchanged`].
     Ready(Precompiled),
     /// It cannot be built here: not tried again by this process.
     Unusable,
@@ -246,22 +215,24 @@ pub struct Request<'a> {
 
 /// The precompiled header for a compilation by `request`, when one fits
 /// its command and this judge isolates compilations (a private root to
-/// bind it into, read-only, at its own path: not a cache folder under
-/// `/tmp`, which each run mounts afresh): found in this process's memory or the cache,
-/// or built now, at most once per process (a compilation that finds it
-/// being built goes without). `None`: compile as without one.
+/// bind it into, read-only: not a cache folder under `/tmp`, which each
+/// run mounts afresh): found in this process's memory or the cache, or
+/// built now, and in each case still fitting every file it was built from
+/// (else built again). A compilation that finds it being built goes
+/// without. `None`: compile as without one.
 pub fn for_compilation(request: &Request) -> Option<Precompiled> {
     let cache_dir = std::fs::canonicalize(request.cache_dir).ok()?;
     if !enabled() || !request.sandbox.binds_read_only(&cache_dir) {
         return None;
     }
+    remove_leftovers(&cache_dir);
     let flags = build_flags(request.compiler, request.cmd)?;
     let key = key(request.identity, &flags);
     {
         let mut known = KNOWN.lock().unwrap_or_else(|p| p.into_inner());
         let known = known.get_or_insert_with(HashMap::new);
         match known.get(&key) {
-            Some(State::Ready(p)) if gch_path(&p.dir).is_file() => return Some(p.clone()),
+            Some(State::Ready(p)) if p.unchanged() => return Some(p.clone()),
             Some(State::Building | State::Unusable) => return None,
             _ => {}
         }
@@ -269,12 +240,66 @@ pub fn for_compilation(request: &Request) -> Option<Precompiled> {
     }
     let found = find_or_build(request, &cache_dir, &flags, &key);
     let mut known = KNOWN.lock().unwrap_or_else(|p| p.into_inner());
-    let state = found.clone().map_or(State::Unusable, State::Ready);
-    known.get_or_insert_with(HashMap::new).insert(key, state);
-    found
+    let known = known.get_or_insert_with(HashMap::new);
+    match &found {
+        Ok(p) => known.insert(key, State::Ready(p.clone())),
+        Err(Retry::Later) => known.remove(&key),
+        Err(Retry::Never) => known.insert(key, State::Unusable),
+    };
+    found.ok()
 }
 
-/// The name of a header built by the compiler `identity` with `flags`.
+/// Why no header was found or built.
+#[derive(Debug)]
+enum Retry {
+    /// A file it was built from changed while it was built: the next
+    /// compilation tries again.
+    Later,
+    /// It cannot be built here (the compiler failed, the header's folder
+    /// is not a plain one...).
+    Never,
+}
+
+/// Removes the `pch-build-*` folders of `cache_dir` that no judge is
+/// building in (a builder holds a lock on its folder), once per process and
+/// folder: those a killed judge left; and `pch-*` folders without a
+/// [`BUILT_FROM`] (an earlier judge's, which put its folder on the include
+/// path).
+fn remove_leftovers(cache_dir: &Path) {
+    static DONE: Mutex<Option<HashSet<PathBuf>>> = Mutex::new(None);
+    let mut done = DONE.lock().unwrap_or_else(|p| p.into_inner());
+    if !done
+        .get_or_insert_with(HashSet::new)
+        .insert(cache_dir.to_path_buf())
+    {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(cache_dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !name.starts_with("pch-") || !entry.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        let left = if name.starts_with(BUILDING_PREFIX) {
+            lock(&entry.path()).is_some()
+        } else {
+            !entry.path().join(BUILT_FROM).exists()
+        };
+        if left {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// An exclusive lock on the folder `dir`, when no one else holds one.
+fn lock(dir: &Path) -> Option<nix::fcntl::Flock<std::fs::File>> {
+    let file = std::fs::File::open(dir).ok()?;
+    nix::fcntl::Flock::lock(file, nix::fcntl::FlockArg::LockExclusiveNonblock).ok()
+}
+
+/// The name of headers built by the compiler `identity` with `flags`.
 fn key(identity: &str, flags: &[String]) -> String {
     let mut hasher = Sha256::new();
     hasher.update(identity.as_bytes());
@@ -282,56 +307,80 @@ fn key(identity: &str, flags: &[String]) -> String {
         hasher.update([0]);
         hasher.update(flag.as_bytes());
     }
-    hasher.finalize()[..16]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex(&hasher.finalize()[..16])
 }
 
-/// The header in the cache, when it is there and its system header has not
-/// changed since; else built into it.
-fn find_or_build(request: &Request, cache_dir: &Path, flags: &[String], key: &str) -> Option<Precompiled> {
-    let dir = cache_dir.join(format!("pch-{key}"));
-    if let Some(found) = cached(&dir) {
-        return Some(found);
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A header of `key` in the cache that still fits what it was built from
+/// (others of that key are removed); else one built into it.
+fn find_or_build(
+    request: &Request,
+    cache_dir: &Path,
+    flags: &[String],
+    key: &str,
+) -> Result<Precompiled, Retry> {
+    let prefix = format!("pch-{key}-");
+    let mut found = None;
+    for entry in std::fs::read_dir(cache_dir).into_iter().flatten().flatten() {
+        if !entry.file_name().to_string_lossy().starts_with(&prefix) {
+            continue;
+        }
+        match cached(&entry.path()) {
+            Some(p) if found.is_none() => found = Some(p),
+            _ => {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
     }
-    let _ = std::fs::remove_dir_all(&dir);
-    let header = system_header(request, flags)?;
-    build(request, flags, &header, &dir)
+    match found {
+        Some(p) => Ok(p),
+        None => build(request, cache_dir, flags, &prefix),
+    }
 }
 
-/// A header built earlier into `dir`, still matching its system header.
+/// A header built earlier into `dir`, still fitting what it was built from.
 fn cached(dir: &Path) -> Option<Precompiled> {
-    let source = std::fs::read_to_string(dir.join(SOURCE_FILE)).ok()?;
-    let (header, recorded) = source.split_once('\n')?;
-    let fits = gch_path(dir).is_file() && stamp(Path::new(header)) == recorded.trim_end();
-    fits.then(|| Precompiled {
-        dir: dir.to_path_buf(),
-        header: header.to_string(),
-    })
+    let text = std::fs::read_to_string(dir.join(BUILT_FROM)).ok()?;
+    let mut lines = text.lines();
+    let covers = PathBuf::from(lines.next()?);
+    let folder = dir.join("bits");
+    let found = Precompiled {
+        folder,
+        covers,
+        built_from: lines.map(String::from).collect(),
+    };
+    let fits = found.folder.join(GCH_NAME).is_file() && !found.built_from.is_empty() && found.unchanged();
+    fits.then_some(found)
 }
 
-/// The state of the system header and its folder (size and time of each):
-/// a library upgraded under the same compiler changes it.
-fn stamp(header: &Path) -> String {
-    let of = |p: &Path| {
-        std::fs::metadata(p).ok().map_or(String::from("-"), |m| {
-            let t = m
-                .modified()
-                .ok()
-                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-                .map_or(0, |d| d.as_secs());
-            format!("{} {t}", m.len())
-        })
-    };
-    let folder = header.parent().unwrap_or(header);
-    format!("{} {}", of(header), of(folder))
+/// The state of a file or folder, with its path: a line of [`BUILT_FROM`].
+/// Device, inode, size, modification and change times (to the
+/// nanosecond): a file replaced (a package upgraded) or written in place
+/// gives another line, whatever times it is given back.
+fn stamp(path: &Path) -> String {
+    use std::os::unix::fs::MetadataExt;
+    let state = std::fs::metadata(path).map_or("-".to_string(), |m| {
+        format!(
+            "{}:{}:{}:{}.{}:{}.{}",
+            m.dev(),
+            m.ino(),
+            m.len(),
+            m.mtime(),
+            m.mtime_nsec(),
+            m.ctime(),
+            m.ctime_nsec()
+        )
+    });
+    format!("{state} {}", path.display())
 }
 
 /// The system's `bits/stdc++.h` as the compiler with `flags` finds it: the
-/// first folder of its `#include <...>` search that holds it (asked of the
-/// compiler itself, `-v`, in the sandbox).
-fn system_header(request: &Request, flags: &[String]) -> Option<String> {
+/// first folder of its `#include <...>` search that holds it, and that
+/// search's folders (asked of the compiler itself, `-v`, in the sandbox).
+fn system_header(request: &Request, flags: &[String]) -> Option<(PathBuf, Vec<PathBuf>)> {
     let mut args: Vec<std::ffi::OsString> = flags.iter().map(Into::into).collect();
     args.extend(["-x", "c++", "-E", "-v", "/dev/null"].map(Into::into));
     let spec = RunSpec {
@@ -344,10 +393,12 @@ fn system_header(request: &Request, flags: &[String]) -> Option<String> {
     if result.status != Status::Exited(0) {
         return None;
     }
-    search_list(&String::from_utf8_lossy(&result.stderr))
+    let search: Vec<PathBuf> = search_list(&String::from_utf8_lossy(&result.stderr))
         .into_iter()
-        .map(|dir| format!("{}/{HEADER}", dir.trim_end_matches('/')))
-        .find(|header| Path::new(header).is_file())
+        .map(PathBuf::from)
+        .collect();
+    let header = search.iter().map(|dir| dir.join(HEADER)).find(|h| h.is_file())?;
+    Some((header, search))
 }
 
 /// The folders of GCC's `#include <...>` search, from its `-v` output.
@@ -361,38 +412,119 @@ fn search_list(verbose: &str) -> Vec<String> {
         .collect()
 }
 
-/// Builds the header in the sandbox and keeps it at `dir` (whole or not
-/// at all: built beside it and renamed).
-fn build(request: &Request, flags: &[String], header: &str, dir: &Path) -> Option<Precompiled> {
+/// The files a dependency file (`-MD`) names: absolute paths, else `None`
+/// (a name with a space or an escape is not taken apart).
+fn dependencies(make: &str) -> Option<Vec<PathBuf>> {
+    let mut words = make.split_whitespace().filter(|w| *w != "\\");
+    words.next()?.ends_with(':').then_some(())?;
+    words
+        .map(|w| (w.starts_with('/') && !w.contains('\\')).then(|| PathBuf::from(w)))
+        .collect()
+}
+
+/// Builds the header in the sandbox into a fresh, locked folder of the
+/// cache and renames it into place as `<prefix><state>`: whole or not at
+/// all.
+fn build(request: &Request, cache_dir: &Path, flags: &[String], prefix: &str) -> Result<Precompiled, Retry> {
+    let (header, search) = system_header(request, flags).ok_or(Retry::Never)?;
+    let covers = header.parent().ok_or(Retry::Never)?.to_path_buf();
     let building = tempfile::Builder::new()
-        .prefix("pch-build-")
-        .tempdir_in(request.cache_dir)
-        .ok()?;
+        .prefix(BUILDING_PREFIX)
+        .tempdir_in(cache_dir)
+        .map_err(|_| Retry::Never)?;
+    let _held = lock(building.path()).ok_or(Retry::Never)?;
+    let started = std::time::SystemTime::now();
     let bits = building.path().join("bits");
-    std::fs::create_dir(&bits).ok()?;
-    let gch = bits.join(GCH_NAME);
+    let mut used = copy_folder(&covers, &bits).ok_or(Retry::Never)?;
+    let deps = compile_header(request, flags, &header, building.path()).ok_or(Retry::Never)?;
+    used.extend(search);
+    used.extend(deps.iter().filter_map(|d| d.parent().map(Path::to_path_buf)));
+    used.extend(deps);
+    used.insert(covers.clone());
+    let built_from: Vec<String> = used.iter().map(|p| stamp(p)).collect();
+    if changed_since(&used, started) {
+        return Err(Retry::Later);
+    }
+    let text = format!("{}\n{}\n", covers.display(), built_from.join("\n"));
+    std::fs::write(building.path().join(BUILT_FROM), &text).map_err(|_| Retry::Never)?;
+    seal(building.path()).map_err(|_| Retry::Never)?;
+    let dir = cache_dir.join(format!("{prefix}{}", hex(&Sha256::digest(text.as_bytes())[..8])));
+    let kept = building.keep();
+    if std::fs::rename(&kept, &dir).is_err() {
+        // Another judge kept the same one first: that one is used.
+        let _ = std::fs::remove_dir_all(&kept);
+    }
+    cached(&dir).ok_or(Retry::Later)
+}
+
+/// Whether a file of `paths` changed (or was made) at `since` or later
+/// (by its change time, with 100 ms of slack: the kernel stamps files with
+/// a coarser clock).
+fn changed_since(paths: &BTreeSet<PathBuf>, since: std::time::SystemTime) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let since = since - std::time::Duration::from_millis(100);
+    paths.iter().any(|p| {
+        std::fs::metadata(p).is_ok_and(|m| {
+            let changed = std::time::UNIX_EPOCH
+                + std::time::Duration::new(
+                    m.ctime().max(0) as u64,
+                    m.ctime_nsec().clamp(0, 999_999_999) as u32,
+                );
+            changed >= since
+        })
+    })
+}
+
+/// Copies the header's folder `from` (plain files only, with their
+/// modification times) to `to`; the paths of the folder and its files.
+fn copy_folder(from: &Path, to: &Path) -> Option<BTreeSet<PathBuf>> {
+    std::fs::create_dir(to).ok()?;
+    let mut copied = BTreeSet::new();
+    for entry in std::fs::read_dir(from).ok()? {
+        let entry = entry.ok()?;
+        if !entry.file_type().ok()?.is_file() {
+            return None;
+        }
+        let path = entry.path();
+        let copy = to.join(entry.file_name());
+        std::fs::copy(&path, &copy).ok()?;
+        let modified = std::fs::metadata(&path).ok()?.modified().ok()?;
+        std::fs::File::options()
+            .write(true)
+            .open(&copy)
+            .ok()?
+            .set_modified(modified)
+            .ok()?;
+        copied.insert(path);
+    }
+    Some(copied)
+}
+
+/// Compiles `header` with `flags` in the sandbox into `dir/bits/` (the
+/// precompiled header); the files the compiler read for it.
+fn compile_header(request: &Request, flags: &[String], header: &Path, dir: &Path) -> Option<Vec<PathBuf>> {
+    let gch = dir.join("bits").join(GCH_NAME);
+    let deps = dir.join(DEPS_NAME);
     let mut args: Vec<std::ffi::OsString> = flags.iter().map(Into::into).collect();
-    args.extend(["-x", "c++-header", header, "-o", GCH_NAME].map(Into::into));
+    args.extend(["-x".into(), "c++-header".into(), header.into()]);
+    args.extend(["-o", GCH_NAME, "-MD", "-MF", DEPS_NAME].map(Into::into));
     let spec = RunSpec {
         program: request.compiler.to_path_buf(),
         args,
         limits: request.limits,
-        collect: vec![(GCH_NAME.to_string(), gch.clone())],
+        collect: vec![
+            (GCH_NAME.to_string(), gch.clone()),
+            (DEPS_NAME.to_string(), deps.clone()),
+        ],
         ..RunSpec::default()
     };
     let result = request.sandbox.run(&spec).ok()?;
     if result.status != Status::Exited(0) || !gch.is_file() {
         return None;
     }
-    let source = building.path().join(SOURCE_FILE);
-    std::fs::write(&source, format!("{header}\n{}\n", stamp(Path::new(header)))).ok()?;
-    seal(building.path()).ok()?;
-    let kept = building.keep();
-    if std::fs::rename(&kept, dir).is_err() {
-        // Another judge kept one first: that one is used.
-        let _ = std::fs::remove_dir_all(&kept);
-    }
-    cached(dir)
+    let listed = dependencies(&std::fs::read_to_string(&deps).ok()?)?;
+    std::fs::remove_file(&deps).ok()?;
+    Some(listed)
 }
 
 /// Files 0444, folders 0755: readable by a compilation's uid, written by
@@ -405,11 +537,6 @@ fn seal(dir: &Path) -> std::io::Result<()> {
         std::fs::set_permissions(entry.path(), std::fs::Permissions::from_mode(mode))?;
     }
     Ok(())
-}
-
-/// Where a header built into `dir` lies.
-fn gch_path(dir: &Path) -> PathBuf {
-    dir.join("bits").join(GCH_NAME)
 }
 
 #[cfg(test)]
@@ -462,45 +589,45 @@ mod tests {
     }
 
     #[test]
-    fn the_include_is_found_on_its_line() {
-        assert_eq!(include_line(b"#include <bits/stdc++.h>\nint main(){}"), Some(1));
-        assert_eq!(
-            include_line(b"// hi\r\n#define N 5\n  #  include\t\"bits/stdc++.h\"\n"),
-            Some(3)
-        );
-        assert_eq!(include_line(b"#include<bits/stdc++.h>"), Some(1));
-        assert_eq!(
-            include_line(b"#include <cstdio>\n// #include <bits/stdc++.h>\n"),
-            None
-        );
-        assert_eq!(include_line(b"#include <bits/stdc++.hpp>\n"), None);
+    fn a_source_that_names_the_header_anywhere_may_use_it() {
+        assert!(mentions_header(b"#include <bits/stdc++.h>\nint main(){}"));
+        assert!(mentions_header(b"/*\n#include <bits/stdc++.h>\n*/\n"));
+        assert!(!mentions_header(b"#include <cstdio>\n"));
     }
 
-    const HEADER_PATH: &str = "/usr/include/x86_64-linux-gnu/c++/12/bits/stdc++.h";
+    #[test]
+    fn the_files_a_dependency_file_names_are_read() {
+        let make = "stdc++.h.gch: /usr/include/a.h \\\n /usr/include/b/c.h\n";
+        assert_eq!(
+            dependencies(make),
+            Some(vec![
+                PathBuf::from("/usr/include/a.h"),
+                PathBuf::from("/usr/include/b/c.h")
+            ])
+        );
+        assert_eq!(dependencies("x.gch: relative.h\n"), None);
+        assert_eq!(dependencies("x.gch: /a\\ b.h\n"), None);
+        assert_eq!(dependencies(""), None);
+    }
 
     #[test]
-    fn the_includer_gcc_leaves_out_is_put_back_once() {
-        let with = format!(
-            "sol.cpp:5:14: error: no\nIn file included from /usr/include/c++/12/vector:64,\n                 from {HEADER_PATH}:71:\n/usr/include/c++/12/bits/stl_vector.h:1276:7: note: x\nIn file included from {HEADER_PATH}:65:\nnote: y\n"
-        );
-        let without = format!(
-            "sol.cpp:5:14: error: no\nIn file included from /usr/include/c++/12/vector:64,\n                 from {HEADER_PATH}:71,\n                 from sol.cpp:3:\n/usr/include/c++/12/bits/stl_vector.h:1276:7: note: x\nIn file included from {HEADER_PATH}:65:\nnote: y\n"
-        );
-        assert_eq!(restore_message(&with, HEADER_PATH, "sol.cpp", 3), without);
-        // Already there (the header was not used), or no chain: unchanged.
-        assert_eq!(restore_message(&without, HEADER_PATH, "sol.cpp", 3), without);
-        let plain = "sol.cpp:2:22: error: expected ';'\n";
-        assert_eq!(restore_message(plain, HEADER_PATH, "sol.cpp", 1), plain);
-        // The header itself first in a chain.
-        assert_eq!(
-            restore_message(
-                &format!("In file included from {HEADER_PATH}:65:\nx"),
-                HEADER_PATH,
-                "a.cc",
-                1
-            ),
-            format!("In file included from {HEADER_PATH}:65,\n                 from a.cc:1:\nx")
-        );
+    fn a_file_replaced_or_written_in_place_changes_its_stamp() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("h.h");
+        std::fs::write(&file, "a").unwrap();
+        let before = stamp(&file);
+        let modified = std::fs::metadata(&file).unwrap().modified().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        // Same size, the old time given back: the change time still moves.
+        std::fs::write(&file, "b").unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(&file)
+            .unwrap()
+            .set_modified(modified)
+            .unwrap();
+        assert_ne!(stamp(&file), before);
+        assert!(stamp(&dir.path().join("none")).starts_with("- "));
     }
 
     #[test]

@@ -13,7 +13,7 @@
 //! under its hash, and each run gets that copy, not the file again.
 
 use crate::judge::pch;
-use crate::judge::sandbox::{Limits, RunSpec, Sandbox, SandboxError, Status};
+use crate::judge::sandbox::{Limits, RunResult, RunSpec, Sandbox, SandboxError, Status};
 use crate::package::languages::Language;
 use crate::package::{ProblemLimits, SOURCE_LIMIT_KEY};
 use sha2::{Digest, Sha256};
@@ -579,17 +579,19 @@ fn compile_key(language: &Language, compiler: &Path, cmd: &[String], code: &[u8]
     cache_key(&parts)
 }
 
-/// The precompiled standard header a compilation of `code` by `cmd` uses,
-/// and the line of the source that includes it ([`pch`]): `None` when the
-/// source does not include it or none fits the command.
+/// The precompiled standard header a compilation of `code` by `cmd` uses
+/// ([`pch`]): `None` when the source does not name it or none fits the
+/// command.
 fn precompiled_header(
     sandbox: &Sandbox,
     compiler: &Path,
     cmd: &[String],
     code: &[u8],
     cache_dir: &Path,
-) -> Option<(pch::Precompiled, usize)> {
-    let line = pch::include_line(code)?;
+) -> Option<pch::Precompiled> {
+    if !pch::mentions_header(code) {
+        return None;
+    }
     let identity = compiler_identity(compiler);
     let request = pch::Request {
         sandbox,
@@ -599,7 +601,35 @@ fn precompiled_header(
         cache_dir,
         limits: compile_limits(),
     };
-    Some((pch::for_compilation(&request)?, line))
+    pch::for_compilation(&request)
+}
+
+/// One run of the compiler on the source (`src`, seen as `name`), the
+/// program collected to `exe`; with `header` bound over its own folder.
+fn run_compiler(
+    sandbox: &Sandbox,
+    compiler: &Path,
+    cmd: &[String],
+    (src, name): (&Path, &str),
+    exe: &Path,
+    header: Option<&pch::Precompiled>,
+) -> Result<RunResult, SubmissionError> {
+    let spec = RunSpec {
+        program: compiler.to_path_buf(),
+        args: cmd[1..]
+            .iter()
+            .map(|a| substitute(a, name, EXE_NAME).into())
+            .collect(),
+        limits: compile_limits(),
+        files: vec![(src.to_path_buf(), name.to_string())],
+        read_only_over: header
+            .iter()
+            .map(|h| (h.folder.clone(), h.covers.clone()))
+            .collect(),
+        collect: vec![(EXE_NAME.to_string(), exe.to_path_buf())],
+        ..RunSpec::default()
+    };
+    Ok(sandbox.run(&spec)?)
 }
 
 /// Compiles into the cache; `(Ok(exe) | Err(compiler message), from cache)`.
@@ -640,29 +670,19 @@ fn compile(
     std::fs::write(&src, code).map_err(io(&src))?;
     let exe = build.path().join(EXE_NAME);
     let header = precompiled_header(sandbox, &compiler, cmd, code, cache_dir);
-    let mut args: Vec<OsString> = header
-        .iter()
-        .flat_map(|(h, _)| h.args())
-        .map(Into::into)
-        .collect();
-    args.extend(cmd[1..].iter().map(|a| substitute(a, &name, EXE_NAME).into()));
-    let spec = RunSpec {
-        program: compiler,
-        args,
-        limits: compile_limits(),
-        files: vec![(src, name.clone())],
-        read_only_dirs: header.iter().map(|(h, _)| h.dir.clone()).collect(),
-        collect: vec![(EXE_NAME.to_string(), exe.clone())],
-        ..RunSpec::default()
-    };
-    let result = sandbox.run(&spec)?;
-    if result.status != Status::Exited(0) || !exe.is_file() {
+    let source = (src.as_path(), name.as_str());
+    let mut result = run_compiler(sandbox, &compiler, cmd, source, &exe, header.as_ref())?;
+    let failed = |r: &RunResult| r.status != Status::Exited(0) || !exe.is_file();
+    if header.is_some() && failed(&result) && !matches!(result.status, Status::TimeLimit { .. }) {
+        // With the header precompiled GCC words some messages otherwise
+        // (it names no includer for it): the contestant gets those of a
+        // compilation without it (one out of time with it would be
+        // without it too).
+        result = run_compiler(sandbox, &compiler, cmd, source, &exe, None)?;
+    }
+    if failed(&result) {
         let mut message = result.stderr.clone();
         message.extend_from_slice(&result.stdout);
-        if let Some((h, line)) = &header {
-            let restored = pch::restore_message(&String::from_utf8_lossy(&message), &h.header, &name, *line);
-            message = restored.into_bytes();
-        }
         let mut text = shorten(&message);
         if !matches!(result.status, Status::Exited(_)) {
             text = format!("compiler {}\n{text}", result.status);

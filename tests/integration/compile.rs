@@ -77,6 +77,14 @@ fn headers(f: &Class) -> Vec<PathBuf> {
     found
 }
 
+/// The system header's folder a precompiled header covers in
+/// compilations (the first line of its `built-from`).
+fn covered(gch: &Path) -> PathBuf {
+    let built_from = gch.parent().unwrap().parent().unwrap().join("built-from");
+    let text = std::fs::read_to_string(built_from).unwrap();
+    PathBuf::from(text.lines().next().unwrap())
+}
+
 /// The one precompiled header in the fixture's cache.
 #[track_caller]
 fn the_header(f: &Class) -> PathBuf {
@@ -120,14 +128,15 @@ fn a_program_including_bits_stdcpp_is_compiled_with_the_judges_precompiled_heade
     // Replaced by one that defines a marker too (the same flags, built
     // from the same system header): a program that needs the marker
     // compiles only if the judge's compilation used that file.
-    let source = std::fs::read_to_string(gch.parent().unwrap().parent().unwrap().join("source")).unwrap();
-    let header = source.lines().next().unwrap();
+    let header = covered(&gch).join("stdc++.h");
     let marker = f.write("marker.h", "#define JUDGE_PCH_MARKER 1\n");
     let built = gch.with_extension("new");
     let status = std::process::Command::new("g++")
         .args(["-O2", "-std=c++17", "-include"])
         .arg(&marker)
-        .args(["-x", "c++-header", header, "-o"])
+        .args(["-x", "c++-header"])
+        .arg(&header)
+        .arg("-o")
         .arg(&built)
         .status()
         .unwrap();
@@ -162,6 +171,13 @@ fn a_compile_error_reads_the_same_with_the_precompiled_header_or_without() {
     let broken = [
         "// a comment\n#include <bits/stdc++.h>\nusing namespace std;\nint main() {\n  vector<int> v; v.push_back(\"x\");\n  map<int, int> m; sort(m.begin(), m.end());\n  undefined_thing = 1;\n}\n",
         "#define _GLIBCXX_DEBUG 1\n#include <bits/stdc++.h>\nusing namespace std;\nint main() { vector<int> v; v.push_back(\"x\"); }\n",
+        // The first include in a comment; the line numbers moved.
+        "/*\n#include <bits/stdc++.h>\n*/\n#include <bits/stdc++.h>\nint main() { std::vector<int> v; v.push_back(\"x\"); }\n",
+        "#line 70 \"mine.cpp\"\n#include <bits/stdc++.h>\nint main() { std::vector<int> v; v.push_back(\"x\"); }\n",
+        // What the judge's files are called, probed or included.
+        "#include <bits/stdc++.h>\n#include <source>\nint main() {}\n",
+        "#include <bits/stdc++.h>\n#include <bits/../built-from>\nint main() {}\n",
+        "#include <bits/stdc++.h>\n#include <bits/stdc++.h.gch/../stdc++.h>\nint main() {}\n",
     ];
     for (i, code) in broken.iter().enumerate() {
         let with = compile_error(&f, &f.write(&format!("broken{i}.cpp"), code), true);
@@ -171,8 +187,11 @@ fn a_compile_error_reads_the_same_with_the_precompiled_header_or_without() {
             with.replace(&format!("broken{i}.cpp"), "SOURCE"),
             without.replace(&format!("broken{i}_.cpp"), "SOURCE")
         );
-        assert!(!with.contains("pch") && !with.contains(".gch"), "{with}");
-        assert!(with.contains("In file included from"), "{with}");
+        assert!(
+            code.contains(".gch") || !with.contains("pch") && !with.contains(".gch"),
+            "{with}"
+        );
+        assert!(!with.contains(&f.cache.path().display().to_string()), "{with}");
     }
 }
 
@@ -185,15 +204,20 @@ fn a_program_cannot_write_the_precompiled_header() {
     assert!(verdict(&f, &f.write("first.cpp", &accepted("", "")), true).contains(" AC "));
     let gch = the_header(&f);
     let before = std::fs::read(&gch).unwrap();
-    // The program knows where the header lies, and tries to change it,
-    // replace it and add a file beside it; it exits 1 if any worked.
-    let dir = gch.parent().unwrap().display().to_string();
+    // The program knows where the header lies (beside the system's, in
+    // the compilation), and tries to change it, replace it and add a file
+    // beside it, there and in the cache; it exits 1 if any worked.
+    let dir = covered(&gch).display().to_string();
     let attack = format!(
         "static bool tries() {{\n  const char *gch = \"{dir}/stdc++.h.gch\";\n  bool any = false;\n  if (FILE *w = std::fopen(gch, \"r+\")) {{ std::fputs(\"x\", w); std::fclose(w); any = true; }}\n  if (std::remove(gch) == 0) any = true;\n  if (FILE *n = std::fopen(\"{dir}/evil.h.gch\", \"w\")) {{ std::fclose(n); any = true; }}\n  return any;\n}}\nstatic bool wrote = tries();\nstatic int stop = wrote ? (std::exit(1), 0) : 0;"
     );
     assert!(verdict(&f, &f.write("attack.cpp", &accepted("", &attack)), true).contains(" AC "));
     assert_eq!(std::fs::read(&gch).unwrap(), before, "the header changed");
     assert!(!Path::new(&dir).join("evil.h.gch").exists());
+    let cached = gch.parent().unwrap().display().to_string();
+    let attack = attack.replace(&dir, &cached);
+    assert!(verdict(&f, &f.write("attack2.cpp", &accepted("", &attack)), true).contains(" AC "));
+    assert_eq!(std::fs::read(&gch).unwrap(), before, "the header changed");
 }
 
 #[test]
@@ -217,5 +241,128 @@ fn a_languages_toml_with_other_flags_gets_a_header_built_for_them_or_none() {
     languages("\"g++\", \"-O1\", \"-std=c++14\", \"-DONLINE_JUDGE\", \"-o\", \"{exe}\", \"{src}\", \"-lm\"");
     let fits = "#if __cplusplus != 201402L || !defined(ONLINE_JUDGE)\n#error not the command's flags\n#endif";
     assert!(verdict(&f, &f.write("b.cpp", &accepted("", fits)), true).contains(" AC "));
+    the_header(&f);
+}
+
+#[test]
+fn a_program_probing_for_the_judges_files_compiles_as_without_the_precompiled_header() {
+    if !have("g++") {
+        return;
+    }
+    let f = Class::new();
+    // Each probe is false without a precompiled header; the program is
+    // accepted only if it is with one too.
+    let probes = [
+        "__has_include(<source>)",
+        "__has_include(\"source\")",
+        "__has_include(<bits/../source>)",
+        "__has_include(<built-from>)",
+        "__has_include(<bits/stdc++.h.gch/../stdc++.h>)",
+        "__has_include(<bits/stdc++.h.gch/>)",
+    ];
+    for (i, probe) in probes.iter().enumerate() {
+        let code = accepted("", &format!("#if {probe}\n#error probed\n#endif"));
+        // With it first: the program compiled then is in the compile cache.
+        let with = verdict(&f, &f.write(&format!("probe{i}.cpp"), &code), true);
+        assert!(with.contains(" AC "), "{probe}: {with}");
+        assert!(!headers(&f).is_empty(), "the header was built");
+        let code = format!("{code}// without\n");
+        let without = verdict(&f, &f.write(&format!("probe{i}_.cpp"), &code), false);
+        assert!(without.contains(" AC "), "{probe}: {without}");
+    }
+}
+
+/// A compiler `g++` in a folder of its own (out of `/tmp`) that runs the
+/// system's with `-isystem <tree>/include` first: its `bits/stdc++.h`
+/// (which includes `bits/mayan_version.h`, defining `MAYAN_VERSION` as 1)
+/// is the one precompiled, and a test may change it as a library upgrade
+/// would, with no change to `/usr/include`.
+fn compiler_with_its_own_header() -> tempfile::TempDir {
+    let tree = tempfile::Builder::new()
+        .prefix("compile-test-gxx-")
+        .tempdir_in(cache_base())
+        .unwrap();
+    let root = tree.path();
+    std::fs::set_permissions(root, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::create_dir_all(root.join("bin")).unwrap();
+    std::fs::create_dir_all(root.join("include/bits")).unwrap();
+    let gxx = root.join("bin/g++");
+    let script = format!(
+        "#!/bin/sh\nexec /usr/bin/g++ -isystem {}/include \"$@\"\n",
+        root.display()
+    );
+    std::fs::write(&gxx, script).unwrap();
+    std::fs::set_permissions(&gxx, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::write(
+        root.join("include/bits/stdc++.h"),
+        "#include <cstdio>\n#include <bits/mayan_version.h>\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("include/bits/mayan_version.h"),
+        "#define MAYAN_VERSION 1\n",
+    )
+    .unwrap();
+    tree
+}
+
+#[test]
+fn a_header_file_changed_in_place_is_seen_by_the_next_compilation() {
+    if !have("g++") || !Path::new("/usr/bin/g++").exists() {
+        return;
+    }
+    let f = Class::new();
+    let tree = compiler_with_its_own_header();
+    let toml = format!(
+        "[[language]]\nname = \"cpp\"\nextensions = [\"cpp\"]\ncompile = [\"{}/bin/g++\", \"-O2\", \"-o\", \"{{exe}}\", \"{{src}}\"]\nrun = [\"{{exe}}\"]\n",
+        tree.path().display()
+    );
+    std::fs::write(f.f.package().join("languages.toml"), toml).unwrap();
+    let version = |v: u32| {
+        accepted(
+            "",
+            &format!("#if MAYAN_VERSION != {v}\n#error not version {v}\n#endif"),
+        )
+    };
+    // Given time to settle (a header changed while it is built is not kept).
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let line = verdict(&f, &f.write("one.cpp", &version(1)), true);
+    assert!(line.contains(" AC "), "{line}");
+    let gch = the_header(&f);
+    // Upgraded in place: a file the header includes, not the header; the
+    // same size, its old time given back.
+    let included = tree.path().join("include/bits/mayan_version.h");
+    let modified = std::fs::metadata(&included).unwrap().modified().unwrap();
+    std::fs::write(&included, "#define MAYAN_VERSION 2\n").unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&included)
+        .unwrap()
+        .set_modified(modified)
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let line = verdict(&f, &f.write("two.cpp", &version(2)), true);
+    assert!(line.contains(" AC "), "the old header was used: {line}");
+    let rebuilt = the_header(&f);
+    assert_ne!(rebuilt, gch, "built again, into a folder of its own");
+    assert_eq!(covered(&rebuilt), tree.path().join("include/bits"));
+}
+
+#[test]
+fn build_folders_a_killed_judge_left_are_removed_at_the_next_start() {
+    if !have("g++") {
+        return;
+    }
+    let f = Class::new();
+    let left = f.cache.path().join("pch-build-Xy12ab");
+    // And a header an earlier judge kept (its folder went on the include path).
+    let earlier = f.cache.path().join("pch-0123456789abcdef0123456789abcdef");
+    for dir in [&left, &earlier] {
+        std::fs::create_dir_all(dir.join("bits")).unwrap();
+        std::fs::write(dir.join("bits/stdc++.h.gch"), vec![0u8; 4096]).unwrap();
+    }
+    assert!(verdict(&f, &f.write("a.cpp", &accepted("", "")), true).contains(" AC "));
+    assert!(!left.exists(), "the leftover build folder is still there");
+    assert!(!earlier.exists(), "the earlier judge's header is still there");
     the_header(&f);
 }

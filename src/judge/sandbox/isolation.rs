@@ -9,6 +9,7 @@
 //! | --- | --- |
 //! | `/usr`, `/bin`, `/lib*`, `/sbin` | the host's, read-only (symlinks where the host has merged `/usr`) |
 //! | language trees (e.g. a Rust toolchain) | read-only, at the same path |
+//! | a C++ header's folder with its precompiled header | read-only, over that folder (`RunSpec::read_only_over`) |
 //! | `/box` | the run's work folder (a tmpfs the judge mounted), the only writable place the judge sees |
 //! | `/tmp`, `/dev/shm` | fresh size-capped tmpfs, gone with the run |
 //! | `/dev` | `null`, `zero`, `full`, `random`, `urandom` and the `fd`/`std*` links |
@@ -180,16 +181,18 @@ pub(crate) struct ScratchSizes {
 
 impl RootPlan {
     /// Plans a root at `root` (an empty folder) holding the system folders,
-    /// `extra_ro` (read-only, at their own paths) and `workdir` at `/box`.
+    /// `extra_ro` (read-only, at their own paths), the folders of `over`
+    /// over the system folders' (see [`cover`]) and `workdir` at `/box`.
     pub(crate) fn new(
         root: &Path,
         workdir: &Path,
         extra_ro: &[PathBuf],
+        over: &[(PathBuf, PathBuf)],
         hidden: &[PathBuf],
         scratch: ScratchSizes,
         landlock: bool,
     ) -> RootPlan {
-        let (base, read_only) = host_base(extra_ro, hidden);
+        let (base, read_only) = host_base(extra_ro, over, hidden);
         let tmpfs = |dir: &str, bytes: u64| Step::Tmpfs {
             dst: c(&inside(Path::new(dir))),
             options: c_str(&format!("size={bytes},nr_inodes=4096,mode=1777")),
@@ -381,19 +384,22 @@ type HostBase = (Vec<Step>, Vec<String>);
 /// once per runner: a runner builds a root once per base and keeps it
 /// ([`RootPlan::reuse_prepared`]), so the host it saw then is the one its
 /// runs get anyway. Elsewhere looked at afresh for each run.
-fn host_base(extra_ro: &[PathBuf], hidden: &[PathBuf]) -> HostBase {
-    type Key = (Vec<PathBuf>, Vec<PathBuf>);
+fn host_base(extra_ro: &[PathBuf], over: &[(PathBuf, PathBuf)], hidden: &[PathBuf]) -> HostBase {
+    type Key = (Vec<PathBuf>, Vec<(PathBuf, PathBuf)>, Vec<PathBuf>);
     static SEEN: Mutex<Vec<(Key, HostBase)>> = Mutex::new(Vec::new());
     if !PREPARED_ROOTS.load(Ordering::Relaxed) {
-        return look_at_host(extra_ro, hidden);
+        return look_at_host(extra_ro, over, hidden);
     }
     let mut seen = SEEN.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, base)) = seen.iter().find(|(k, _)| k.0 == extra_ro && k.1 == hidden) {
+    if let Some((_, base)) = seen
+        .iter()
+        .find(|(k, _)| k.0 == extra_ro && k.1 == over && k.2 == hidden)
+    {
         return base.clone();
     }
-    let base = look_at_host(extra_ro, hidden);
+    let base = look_at_host(extra_ro, over, hidden);
     if seen.len() < MAX_PREPARED {
-        seen.push(((extra_ro.to_vec(), hidden.to_vec()), base.clone()));
+        seen.push(((extra_ro.to_vec(), over.to_vec(), hidden.to_vec()), base.clone()));
     }
     base
 }
@@ -401,7 +407,7 @@ fn host_base(extra_ro: &[PathBuf], hidden: &[PathBuf]) -> HostBase {
 /// The steps that build the base of a root (the system folders and
 /// `extra_ro` bound read-only, `hidden` covered, the mount points, `/dev`)
 /// and the folders bound read-only, as the run sees them (for Landlock).
-fn look_at_host(extra_ro: &[PathBuf], hidden: &[PathBuf]) -> HostBase {
+fn look_at_host(extra_ro: &[PathBuf], over: &[(PathBuf, PathBuf)], hidden: &[PathBuf]) -> HostBase {
     let mut steps = Vec::new();
     // Folders bound read-only, as the run sees them (for Landlock).
     let mut read_only: Vec<String> = Vec::new();
@@ -430,6 +436,7 @@ fn look_at_host(extra_ro: &[PathBuf], hidden: &[PathBuf]) -> HostBase {
             read_only.push(dir.to_string_lossy().into_owned());
         }
     }
+    cover(&mut steps, over, &read_only);
     hide(&mut steps, hidden, &read_only);
     for dir in [BOX_DIR, "/tmp", "/proc"] {
         steps.push(Step::Mkdir(c(&inside(Path::new(dir)))));
@@ -589,6 +596,23 @@ fn apply(step: &Step) -> io::Result<()> {
             libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
             Some(c"hidepid=invisible"),
         ),
+    }
+}
+
+/// Binds each host folder of `over` read-only over the folder it covers,
+/// when both are there and that one lies inside a `bound` folder (a
+/// precompiled header beside its header: `RunSpec::read_only_over`).
+fn cover(steps: &mut Vec<Step>, over: &[(PathBuf, PathBuf)], bound: &[String]) {
+    for (src, dst) in over {
+        let inside_bound = dst.is_absolute() && bound.iter().any(|b| dst.starts_with(b));
+        if inside_bound && src.is_absolute() && src.is_dir() && dst.is_dir() {
+            steps.push(Step::Bind {
+                src: c(src),
+                dst: c(&inside(dst)),
+                read_only: true,
+                devices: false,
+            });
+        }
     }
 }
 
@@ -831,6 +855,7 @@ mod tests {
             &base.join("root"),
             &base.join("box"),
             extra_ro,
+            &[],
             &[],
             ScratchSizes {
                 tmp_bytes,

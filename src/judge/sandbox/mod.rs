@@ -175,6 +175,11 @@ pub struct RunSpec {
     /// private root (e.g. a compiler's own tree); the system folders and
     /// the tree of an absolute `program` are always there.
     pub read_only_dirs: Vec<PathBuf>,
+    /// Host folders bound read-only over a folder of the system folders in
+    /// a private root: `(host folder, folder it covers)` (a copy of a
+    /// header's folder with its precompiled header added); one whose
+    /// folders are not both there is left out.
+    pub read_only_over: Vec<(PathBuf, PathBuf)>,
     /// Files to copy out of the work folder after the run: `(plain name,
     /// destination)`. Only regular files (a link is not followed), at most
     /// `limits.file_size_bytes`; a missing one is skipped.
@@ -200,6 +205,7 @@ impl fmt::Debug for RunSpec {
             .field("files", &self.files)
             .field("env", &self.env)
             .field("read_only_dirs", &self.read_only_dirs)
+            .field("read_only_over", &self.read_only_over)
             .field("collect", &self.collect)
             .field("input_file", &self.input_file)
             .field("output_file", &self.output_file)
@@ -953,6 +959,7 @@ impl Sandbox {
             &ws.root_dir,
             &ws.box_dir,
             &read_only_dirs(spec, program),
+            &spec.read_only_over,
             &self.hidden,
             scratch_sizes(&spec.limits),
             self.protections.landlock.is_some(),
