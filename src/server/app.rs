@@ -67,8 +67,9 @@ pub struct Options {
     pub rates: Rates,
     /// Connections held at most in all (`None`: from the limit of open files).
     pub connections: Option<usize>,
-    /// Connections held at most from one address (not behind a proxy).
-    pub connections_per_address: usize,
+    /// Connections held at most from one address before a signed-in
+    /// request (`None`: a quarter of all; not behind a proxy).
+    pub connections_per_address: Option<usize>,
 }
 
 /// What the pages show of the package.
@@ -141,6 +142,8 @@ pub struct App {
     /// The admission of password checks (one per core at a time: each
     /// argon2id check takes 19 MiB; fair between accounts).
     pub signins: Admission,
+    /// The key that signs device cookies (`signin` trusts their browsers).
+    pub devices: auth::DeviceKey,
     /// The teacher's page of copied programs: its comparisons.
     pub similar: super::comparisons::Analyses,
 }
@@ -261,10 +264,7 @@ impl App {
             listen: o.listen,
             tls: o.tls,
             quiet: o.quiet,
-            gate: Gate::for_server(
-                o.connections,
-                (!o.behind_proxy).then_some(o.connections_per_address),
-            ),
+            gate: Gate::for_server(o.connections, o.connections_per_address, o.behind_proxy),
             work_dir,
             per_address: DefaultKeyedRateLimiter::keyed(per_second_burst_5x(r.per_address)),
             per_user: DefaultKeyedRateLimiter::keyed(per_second_burst_5x(r.per_user)),
@@ -272,6 +272,7 @@ impl App {
                 r.submissions_per_minute,
             ))),
             signins: Admission::new(sign_in_cores(), sign_in_checks_admitted()),
+            devices: auth::DeviceKey::random(),
             similar: Default::default(),
             analysis: Default::default(),
         };
