@@ -179,7 +179,8 @@ status-verdict = {$code}
 ## API: always English).
 refusal-wrong-password = Wrong name or password.
 refusal-sign-ins-source = Too many wrong passwords for this name from this browser or address: wait {$seconds} s and try again.
-refusal-sign-ins-account = Too many wrong passwords for this name from unknown devices: sign in from a browser that signed in before, or wait {$seconds} s.
+refusal-sign-ins-account = Too many sign-ins for this name from unknown devices (wrong passwords, or many waiting): sign in from a browser that signed in before, or wait {$seconds} s.
+refusal-sign-ins-running = A sign-in for this name from this browser or address is being checked: wait for its answer.
 refusal-sign-ins-queue = The judge is checking many sign-ins: try again in a few seconds.
 refusal-disqualified = You are disqualified: the teacher stopped your submissions.
 refusal-contest-over = The contest is over: no submissions now.

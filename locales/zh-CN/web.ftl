@@ -159,7 +159,8 @@ status-verdict = {$code} {$name}
 
 refusal-wrong-password = 用户名或密码错误。
 refusal-sign-ins-source = 这个用户名从这个浏览器或地址输错密码的次数过多：请等 {$seconds} 秒再试。
-refusal-sign-ins-account = 这个用户名从未知设备输错密码的次数过多：请用以前登录过的浏览器登录，或等 {$seconds} 秒。
+refusal-sign-ins-account = 这个用户名来自未知设备的登录过多（输错密码，或排队的太多）：请用以前登录过的浏览器登录，或等 {$seconds} 秒。
+refusal-sign-ins-running = 这个浏览器或地址对这个用户名的登录正在核对：请等它的结果。
 refusal-sign-ins-queue = 评测机正在处理很多登录请求：请几秒钟后再试。
 refusal-disqualified = 你已被取消资格：老师停止了你的提交。
 refusal-contest-over = 比赛已结束：现在不能提交。

@@ -95,6 +95,7 @@ fn busy(busy: Busy) -> Refusal {
     };
     match busy {
         Busy::Source(w) => wait("refusal-sign-ins-source", w),
+        Busy::Running => Refusal::TooMany(locale().t("refusal-sign-ins-running")),
         Busy::Account(w) => wait("refusal-sign-ins-account", w),
         Busy::Address(w) => wait("refusal-sign-ins-address", w),
         Busy::Queue => Refusal::Busy(locale().t("refusal-sign-ins-queue")),

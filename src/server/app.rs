@@ -139,8 +139,9 @@ pub struct App {
     submissions: DefaultKeyedRateLimiter<i64>,
     /// The teacher's analysis, cached by the results' key.
     pub analysis: super::cached::Cached<(i64, i64, i64, i64), crate::report::analysis::Analysis>,
-    /// The admission of password checks (one per core at a time: each
-    /// argon2id check takes 19 MiB; fair between accounts).
+    /// The admission of password checks (one per core at a time in each
+    /// of two lanes, known sources and unknown ones: each argon2id check
+    /// takes 19 MiB; fair between accounts and addresses).
     pub signins: Admission,
     /// The key that signs device cookies (`signin` trusts their browsers).
     pub devices: auth::DeviceKey,
@@ -362,13 +363,14 @@ impl App {
 /// in at once, each queued rather than refused.
 const SIGN_IN_QUEUE: usize = 1024;
 
-/// Password checks run at a time: one per core of the machine.
+/// Password checks run at a time in each lane: one per core of the machine.
 fn sign_in_cores() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
 }
 
-/// Password checks the server admits at a time, running or waiting; one
-/// more is refused at once (503), before any hashing.
+/// Password checks the server admits at a time, running or waiting (a
+/// quarter kept for known sources, `signin::QueueSizes`); one more is
+/// refused at once (503), before any hashing.
 pub fn sign_in_checks_admitted() -> usize {
     SIGN_IN_QUEUE.max(sign_in_cores())
 }

@@ -218,7 +218,9 @@ impl Open {
     }
 
     /// The oldest connection no request came on (from `address`, or any),
-    /// if it came [`CHEAP_AFTER`] ago or more.
+    /// if it came [`CHEAP_AFTER`] ago or more; the entries before it,
+    /// stale, are dropped (so each list holds at most the connections
+    /// that came since the oldest waiting one: a header's time).
     fn oldest_cheap(&mut self, address: Option<IpAddr>) -> Option<SocketAddr> {
         let mut queue = match address {
             Some(a) => self.waiting_by_address.remove(&a)?,
@@ -332,6 +334,10 @@ impl Gate {
         if !open.make_room(address, self.caps, self.cap) {
             return None;
         }
+        // Below the caps too, the lists of waiting connections are kept
+        // short (what is cheap is only dropped at a cap).
+        open.oldest_cheap(None);
+        open.oldest_cheap(Some(address));
         // A peer's address and port are one connection's; one still
         // listed (its slot not dropped yet) is closed.
         open.drop_conn(peer);
@@ -732,6 +738,19 @@ mod tests {
         assert_eq!(gate.top_holders(1)[0].1.streams, STREAMS_PER_ACCOUNT);
         drop(held);
         assert!(gate.stream(1).is_ok());
+    }
+
+    #[test]
+    fn the_lists_of_waiting_connections_stay_short_below_the_caps() {
+        let gate = Gate::new(1000, Some(1000));
+        for p in 0..5000u16 {
+            let slot = gate.admit(peer("10.0.0.1", p)).unwrap();
+            gate.identify(peer("10.0.0.1", p), None).unwrap();
+            drop(slot);
+        }
+        let open = gate.lock();
+        assert!(open.waiting.len() <= 1, "{} remembered", open.waiting.len());
+        assert!(open.waiting_by_address.values().all(|q| q.len() <= 1));
     }
 
     #[test]

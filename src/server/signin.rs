@@ -69,8 +69,10 @@ const PRUNE_EVERY: usize = 4096;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Busy {
     /// Too many wrong passwords for this name from this source (this
-    /// browser, or this address), or a check from it is running.
+    /// browser, or this address).
     Source(Duration),
+    /// A check of this name from this source is admitted already.
+    Running,
     /// Too many wrong passwords for this name from unknown sources, or
     /// many checks of it queued: a known source is still admitted.
     Account(Duration),
@@ -265,7 +267,7 @@ impl State {
     ) -> Result<(), Busy> {
         let queue = self.accounts.get(account);
         if queue.is_some_and(|q| q.known.contains(source)) {
-            return Err(Busy::Source(Duration::from_secs(1)));
+            return Err(Busy::Running);
         }
         if queue.is_some_and(|q| q.known.len() >= ACCOUNT_QUEUE) {
             return Err(Busy::Account(Duration::from_secs(1)));
@@ -290,7 +292,7 @@ impl State {
     ) -> Result<(), Busy> {
         let queue = self.accounts.get(account);
         if queue.is_some_and(|q| q.addresses.contains(&address)) {
-            return Err(Busy::Source(Duration::from_secs(1)));
+            return Err(Busy::Running);
         }
         if queue.is_some_and(|q| q.addresses.len() >= ACCOUNT_QUEUE) {
             return Err(Busy::Account(Duration::from_secs(1)));
@@ -493,10 +495,10 @@ mod tests {
     fn one_check_per_account_and_address_at_a_time_and_a_bounded_queue() {
         let a = Admission::new(1, 8);
         let t1 = a.admit("admin", ip("10.0.0.1"), None).unwrap();
-        assert!(matches!(
-            a.admit(" ADMIN ", ip("10.0.0.1"), None),
-            Err(Busy::Source(_))
-        ));
+        assert_eq!(
+            a.admit(" ADMIN ", ip("10.0.0.1"), None).err(),
+            Some(Busy::Running)
+        );
         let _t2 = a.admit("admin", ip("10.0.0.2"), None).unwrap();
         let _t3 = a.admit("bob", ip("10.0.0.1"), None).unwrap();
         let _t4 = a.admit("carol", ip("10.0.0.3"), None).unwrap();
