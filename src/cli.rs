@@ -793,10 +793,11 @@ pub struct ServeArgs {
     pub connections: Option<usize>,
     /// Connections held at most from one address before a signed-in
     /// request comes on them (signed in, each counts against its account:
-    /// 32 at most); room for a class behind one NAT address. Not applied
-    /// with --behind-proxy, where they all come from the proxy.
-    #[arg(long, default_value_t = 4096, value_name = "N")]
-    pub connections_per_address: usize,
+    /// 32 at most), never more than --connections [default: a quarter of
+    /// --connections]. Not applied with --behind-proxy, where they all
+    /// come from the proxy.
+    #[arg(long, value_name = "N")]
+    pub connections_per_address: Option<usize>,
     /// Print nothing but errors.
     #[arg(long)]
     pub quiet: bool,

@@ -178,7 +178,9 @@ status-verdict = {$code}
 ## Refusals (src/server/actions.rs), on a page or as the API's error (the
 ## API: always English).
 refusal-wrong-password = Wrong name or password.
-refusal-sign-ins-account = Too many sign-ins for this name from here: wait a few seconds and try again.
+refusal-sign-ins-source = Too many wrong passwords for this name from this browser or address: wait {$seconds} s and try again.
+refusal-sign-ins-account = Too many sign-ins for this name from unknown devices (wrong passwords, or many waiting): sign in from a browser that signed in before, or wait {$seconds} s.
+refusal-sign-ins-running = A sign-in for this name from this browser or address is being checked: wait for its answer.
 refusal-sign-ins-queue = The judge is checking many sign-ins: try again in a few seconds.
 refusal-disqualified = You are disqualified: the teacher stopped your submissions.
 refusal-contest-over = The contest is over: no submissions now.
@@ -197,7 +199,7 @@ field-answer = answer
 field-announcement = announcement
 
 # The server's limits (a class behind one address; an attacker's failures).
-refusal-sign-ins-address = Too many wrong sign-ins from your network: wait a few seconds and try again.
+refusal-sign-ins-address = Too many sign-ins from your network (wrong passwords, or its share of the queue in use): wait {$seconds} s and try again.
 fail-too-many-connections = You hold too many connections to the judge: close some of your tabs, windows or programs, then try again.
 fail-too-many-streams = You have too many live pages open (each window or browser holds one): close some, then reload.
 

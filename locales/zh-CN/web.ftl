@@ -158,7 +158,9 @@ status-judged-later = 已评测（比赛结束后公布结果）
 status-verdict = {$code} {$name}
 
 refusal-wrong-password = 用户名或密码错误。
-refusal-sign-ins-account = 这个用户名从这里的登录尝试过多：请等几秒钟再试。
+refusal-sign-ins-source = 这个用户名从这个浏览器或地址输错密码的次数过多：请等 {$seconds} 秒再试。
+refusal-sign-ins-account = 这个用户名来自未知设备的登录过多（输错密码，或排队的太多）：请用以前登录过的浏览器登录，或等 {$seconds} 秒。
+refusal-sign-ins-running = 这个浏览器或地址对这个用户名的登录正在核对：请等它的结果。
 refusal-sign-ins-queue = 评测机正在处理很多登录请求：请几秒钟后再试。
 refusal-disqualified = 你已被取消资格：老师停止了你的提交。
 refusal-contest-over = 比赛已结束：现在不能提交。
@@ -177,7 +179,7 @@ field-answer = 回答
 field-announcement = 公告
 
 # 服务器的限制（同一地址后的一个班；攻击者的失败尝试）。
-refusal-sign-ins-address = 你所在网络的错误登录过多：请等几秒钟再试。
+refusal-sign-ins-address = 你所在网络的登录请求过多（输错密码，或已占满它在队列中的份额）：请等 {$seconds} 秒再试。
 fail-too-many-connections = 你与评测机的连接过多：请关掉一些标签页、窗口或程序，然后再试。
 fail-too-many-streams = 你打开的实时页面过多（每个窗口或浏览器占一个）：请关掉一些，然后刷新。
 

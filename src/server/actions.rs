@@ -42,22 +42,30 @@ pub enum Refusal {
     Storage(#[from] DbError),
 }
 
-/// Checks a name and password from the client at `address` (argon2 runs
-/// off the async threads); the same message whether the name or the
-/// password is wrong. A check is admitted first (`signin`): refused at
-/// once, before any hashing, while this name had too many wrong passwords
-/// from this address (or from all), this address too many whatever the
-/// name, or the queue of checks is full; else it waits its turn.
-pub async fn verify(app: &Arc<App>, address: IpAddr, name: &str, password: &str) -> Result<User, Refusal> {
+/// Checks a name and password from the client at `address`, whose
+/// browser sent `device` (the value of its device cookie for that name,
+/// [`auth::device_cookie_name`]); argon2 runs off the async threads; the
+/// same message whether the name or the password is wrong. A check is
+/// admitted first (`signin`): refused at once, before any hashing, while
+/// the name had too many wrong passwords from this source (or from every
+/// unknown source, where `device` is not a valid cookie for the name and
+/// no right password came from this address), this address too many
+/// whatever the name, or the queue is full; else it waits its turn. Signed
+/// in: the user and a new device cookie's value for the name.
+pub async fn verify(
+    app: &Arc<App>,
+    address: IpAddr,
+    name: &str,
+    password: &str,
+    device: Option<&str>,
+) -> Result<(User, String), Refusal> {
     let wrong = || Refusal::Forbidden(locale().t("refusal-wrong-password"));
     if name.len() > 64 || password.len() > 256 {
         return Err(wrong());
     }
-    let ticket = app.signins.admit(name, address).map_err(|busy| match busy {
-        Busy::Account => Refusal::TooMany(locale().t("refusal-sign-ins-account")),
-        Busy::Address => Refusal::TooMany(locale().t("refusal-sign-ins-address")),
-        Busy::Queue => Refusal::Busy(locale().t("refusal-sign-ins-queue")),
-    })?;
+    let account = auth::account_key(name);
+    let device = device.and_then(|d| app.devices.check(&account, d));
+    let ticket = app.signins.admit(name, address, device).map_err(busy)?;
     let found = app.db.user_by_name(name.trim())?;
     let password = password.to_string();
     let check = move || match found {
@@ -73,8 +81,24 @@ pub async fn verify(app: &Arc<App>, address: IpAddr, name: &str, password: &str)
     };
     let (user, ok) = ticket.run(check, |(_, ok)| *ok).await.ok_or_else(wrong)?;
     match user {
-        Some(u) if ok => Ok(u),
+        Some(u) if ok => Ok((u, app.devices.issue(&account))),
         _ => Err(wrong()),
+    }
+}
+
+/// A sign-in not admitted, in the request's language, with the seconds
+/// to wait.
+fn busy(busy: Busy) -> Refusal {
+    let wait = |id: &str, wait: std::time::Duration| {
+        let seconds = wait.as_secs_f64().ceil().max(1.0) as u64;
+        Refusal::TooMany(locale().text(id, &[("seconds", Arg::from(seconds.to_string()))]))
+    };
+    match busy {
+        Busy::Source(w) => wait("refusal-sign-ins-source", w),
+        Busy::Running => Refusal::TooMany(locale().t("refusal-sign-ins-running")),
+        Busy::Account(w) => wait("refusal-sign-ins-account", w),
+        Busy::Address(w) => wait("refusal-sign-ins-address", w),
+        Busy::Queue => Refusal::Busy(locale().t("refusal-sign-ins-queue")),
     }
 }
 

@@ -85,17 +85,24 @@ struct Credentials {
     password: String,
 }
 
+/// A token for a name and password; the answer sets the name's device
+/// cookie too, which a client that keeps cookies sends at its next
+/// sign-in (`signin`: a known device).
 async fn token(
     State(app): State<Arc<App>>,
     axum::Extension(id): axum::Extension<Identity>,
+    jar: axum_extra::extract::cookie::CookieJar,
     Json(c): Json<Credentials>,
 ) -> ApiResult {
-    let user = actions::verify(&app, id.address, &c.name, &c.password).await?;
+    let device_cookie = auth::device_cookie_name(&c.name);
+    let device = jar.get(&device_cookie).map(|c| c.value().to_string());
+    let (user, device) = actions::verify(&app, id.address, &c.name, &c.password, device.as_deref()).await?;
     let token = auth::random_token();
     app.db
         .add_api_token(&auth::token_hash(&token), user.id, super::now())?;
     Ok((
         StatusCode::CREATED,
+        jar.add(http::device_cookie_of(&app, device_cookie, device)),
         Json(json!({ "token": token, "user": user.name })),
     )
         .into_response())

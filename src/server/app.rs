@@ -67,8 +67,9 @@ pub struct Options {
     pub rates: Rates,
     /// Connections held at most in all (`None`: from the limit of open files).
     pub connections: Option<usize>,
-    /// Connections held at most from one address (not behind a proxy).
-    pub connections_per_address: usize,
+    /// Connections held at most from one address before a signed-in
+    /// request (`None`: a quarter of all; not behind a proxy).
+    pub connections_per_address: Option<usize>,
 }
 
 /// What the pages show of the package.
@@ -138,9 +139,12 @@ pub struct App {
     submissions: DefaultKeyedRateLimiter<i64>,
     /// The teacher's analysis, cached by the results' key.
     pub analysis: super::cached::Cached<(i64, i64, i64, i64), crate::report::analysis::Analysis>,
-    /// The admission of password checks (one per core at a time: each
-    /// argon2id check takes 19 MiB; fair between accounts).
+    /// The admission of password checks (one per core at a time in each
+    /// of two lanes, known sources and unknown ones: each argon2id check
+    /// takes 19 MiB; fair between accounts and addresses).
     pub signins: Admission,
+    /// The key that signs device cookies (`signin` trusts their browsers).
+    pub devices: auth::DeviceKey,
     /// The teacher's page of copied programs: its comparisons.
     pub similar: super::comparisons::Analyses,
 }
@@ -261,10 +265,7 @@ impl App {
             listen: o.listen,
             tls: o.tls,
             quiet: o.quiet,
-            gate: Gate::for_server(
-                o.connections,
-                (!o.behind_proxy).then_some(o.connections_per_address),
-            ),
+            gate: Gate::for_server(o.connections, o.connections_per_address, o.behind_proxy),
             work_dir,
             per_address: DefaultKeyedRateLimiter::keyed(per_second_burst_5x(r.per_address)),
             per_user: DefaultKeyedRateLimiter::keyed(per_second_burst_5x(r.per_user)),
@@ -272,6 +273,7 @@ impl App {
                 r.submissions_per_minute,
             ))),
             signins: Admission::new(sign_in_cores(), sign_in_checks_admitted()),
+            devices: auth::DeviceKey::random(),
             similar: Default::default(),
             analysis: Default::default(),
         };
@@ -361,13 +363,14 @@ impl App {
 /// in at once, each queued rather than refused.
 const SIGN_IN_QUEUE: usize = 1024;
 
-/// Password checks run at a time: one per core of the machine.
+/// Password checks run at a time in each lane: one per core of the machine.
 fn sign_in_cores() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
 }
 
-/// Password checks the server admits at a time, running or waiting; one
-/// more is refused at once (503), before any hashing.
+/// Password checks the server admits at a time, running or waiting (a
+/// quarter kept for known sources, `signin::QueueSizes`); one more is
+/// refused at once (503), before any hashing.
 pub fn sign_in_checks_admitted() -> usize {
     SIGN_IN_QUEUE.max(sign_in_cores())
 }

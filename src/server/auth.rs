@@ -1,6 +1,8 @@
 //! Who is asking: passwords (argon2id, stored as PHC strings), session
-//! cookies and API tokens (random, stored only as their SHA-256), and the
-//! CSRF token every form carries.
+//! cookies and API tokens (random, stored only as their SHA-256), the
+//! CSRF token every form carries, and device cookies (OWASP's scheme
+//! against online guessing: a browser that signed in as a name carries
+//! a token signed by the server, [`DeviceKey`], that `signin` trusts).
 
 use argon2::Argon2;
 use argon2::password_hash::phc::PasswordHash;
@@ -16,6 +18,74 @@ pub const SESSION_COOKIE: &str = "mj_session";
 
 /// The cookie a signed-out browser carries for the sign-in form's CSRF token.
 pub const LOGIN_COOKIE: &str = "mj_login";
+
+/// How long a device cookie is kept by the browser, seconds.
+pub const DEVICE_SECS: i64 = 90 * 24 * 3600;
+
+/// The server's key for device cookies: random at each start (a restart
+/// forgets every device; they are trusted again at their next sign-in).
+pub struct DeviceKey([u8; 32]);
+
+type DeviceMac = blake2::Blake2bMac512;
+
+impl DeviceKey {
+    /// A fresh random key.
+    pub fn random() -> DeviceKey {
+        let mut key = [0u8; 32];
+        rand::rng().fill_bytes(&mut key);
+        DeviceKey(key)
+    }
+
+    fn mac(&self, account: &str, device: &str) -> DeviceMac {
+        use blake2::digest::{KeyInit, Mac};
+        let mut mac = <DeviceMac as KeyInit>::new_from_slice(&self.0).expect("a 32-byte key fits BLAKE2b");
+        mac.update(account.as_bytes());
+        mac.update(&[0]);
+        mac.update(device.as_bytes());
+        mac
+    }
+
+    /// A new device cookie's value for `account` (a name as
+    /// [`account_key`] folds it): a random device id and its signature.
+    pub fn issue(&self, account: &str) -> String {
+        use blake2::digest::Mac;
+        let device = random_token();
+        let tag = self.mac(account, &device).finalize().into_bytes();
+        format!("{device}.{}", hex(&tag))
+    }
+
+    /// The device id of a cookie's value signed for `account`, or `None`
+    /// (another name's, forged or malformed).
+    pub fn check(&self, account: &str, value: &str) -> Option<String> {
+        use blake2::digest::Mac;
+        let (device, tag) = value.split_once('.')?;
+        let tag = unhex(tag)?;
+        self.mac(account, device).verify_slice(&tag).ok()?;
+        Some(device.to_string())
+    }
+}
+
+/// One account whatever the case or spaces of its name as typed.
+pub fn account_key(name: &str) -> String {
+    name.trim().to_lowercase()
+}
+
+/// The name of the device cookie for `account` (one per name, so that a
+/// browser signed in as several keeps each): `mj_device_` and 16 hex
+/// digits of the name's SHA-256.
+pub fn device_cookie_name(account: &str) -> String {
+    format!("mj_device_{}", &token_hash(&account_key(account))[..16])
+}
+
+fn unhex(text: &str) -> Option<Vec<u8>> {
+    if !text.len().is_multiple_of(2) || !text.is_ascii() {
+        return None;
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).ok())
+        .collect()
+}
 
 /// Hashes a password with argon2id and a random salt (a PHC string).
 pub fn hash_password(password: &str) -> String {
@@ -66,6 +136,23 @@ mod tests {
         assert!(verify_password("correct horse", &h));
         assert!(!verify_password("correct horsf", &h));
         assert!(!verify_password("x", "not a hash"));
+    }
+
+    #[test]
+    fn a_device_cookie_is_trusted_for_its_name_only_and_unforgeable() {
+        let key = DeviceKey::random();
+        let value = key.issue("alice");
+        let device = key.check("alice", &value).expect("its own name");
+        assert_eq!(value.split_once('.').map(|v| v.0), Some(device.as_str()));
+        assert_eq!(key.check("admin", &value), None, "another name");
+        assert_eq!(DeviceKey::random().check("alice", &value), None, "another server");
+        let forged = format!("{}.{}", "0".repeat(64), &value[65..]);
+        assert_eq!(key.check("alice", &forged), None, "another device id");
+        for junk in ["", ".", "x.y", "é.é", "ab.abc"] {
+            assert_eq!(key.check("alice", junk), None, "{junk:?}");
+        }
+        assert_eq!(device_cookie_name(" Alice "), device_cookie_name("alice"));
+        assert_ne!(device_cookie_name("alice"), device_cookie_name("bob"));
     }
 
     #[test]

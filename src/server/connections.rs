@@ -1,20 +1,23 @@
 //! How many connections the server holds, and for how long, and who
 //! holds them: the soft limit of open files raised to the hard one at
 //! start, a cap on connections in all (below that limit, so the server
-//! always has the files to answer), and caps on what one party holds.
-//! A connection is accepted before anyone is identified: until a request
-//! on it is signed in it counts against its client's address (an IPv6
-//! address by its /64, [`address_key`]), with room for a class behind one
-//! NAT address; once a request on it is signed in it counts against that
-//! account instead ([`Gate::identify`]), as its `/events` streams do
-//! ([`Gate::stream`]). So one contestant's flood is refused to that
-//! contestant alone, whoever shares their address. A connection over a cap
-//! at accept is answered `503` at once and closed (over HTTPS, closed),
-//! rather than left waiting for a slot; one that sends nothing for
-//! [`IDLE`] (not signed in: [`IDLE_SIGNED_OUT`]) is closed. The header
+//! always has the files to answer, [`default_cap`]), and caps on what one
+//! party holds, each a fraction of the whole ([`Caps`]). A connection is
+//! accepted before anyone is identified: until a request on it is signed
+//! in it counts against its client's address (an IPv6 address by its
+//! /64, [`address_key`]); once a request on it is signed in it counts
+//! against that account instead ([`Gate::identify`]), as its `/events`
+//! streams do ([`Gate::stream`]). A connection that has not brought a
+//! whole request within [`CHEAP_AFTER`] is cheap to drop: at a cap (its
+//! address's, or the whole), the oldest such is closed to make room for
+//! the new one, so half-open connections on a shared (NAT) address do not
+//! keep a signed-in classmate out. A connection over a cap with nothing
+//! cheap to drop is answered `503` at once and closed (over HTTPS,
+//! closed), rather than left waiting for a slot; one that sends nothing
+//! for [`IDLE`] (not signed in: [`IDLE_SIGNED_OUT`]) is closed. The header
 //! read timeout is hyper's, set by `router`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::future::Future;
 use std::io;
 use std::net::{IpAddr, SocketAddr};
@@ -25,6 +28,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
+use tokio::sync::oneshot;
 use tokio::time::{Instant, Sleep};
 
 /// A signed-in connection that neither sends nor receives a byte for this
@@ -38,6 +42,10 @@ pub const IDLE_SIGNED_OUT: Duration = Duration::from_secs(30);
 
 /// A request's header must arrive whole within this long.
 pub const HEADER_READ: Duration = Duration::from_secs(10);
+
+/// A connection that has not brought a whole request within this long is
+/// cheap to drop: the first closed when a cap is reached.
+pub const CHEAP_AFTER: Duration = Duration::from_secs(3);
 
 /// Connections one signed-in account holds at most (a browser holds six
 /// at most per server; several browsers and devices of one person fit).
@@ -88,6 +96,29 @@ pub fn default_cap(open_files: u64) -> usize {
     usize::try_from(spare.min(1 << 20)).unwrap_or(1 << 20).max(1)
 }
 
+/// The caps on connections: in all, and from one address before a
+/// signed-in request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Caps {
+    /// Connections in all.
+    pub all: usize,
+    /// Connections from one address not (yet) signed in.
+    pub per_address: usize,
+}
+
+impl Caps {
+    /// The caps for `open_files`: in all `all` (`None`: [`default_cap`]),
+    /// from one address `per_address` (`None`: a quarter of all, so four
+    /// addresses at least are needed to fill it), never above all.
+    pub fn of(open_files: u64, all: Option<usize>, per_address: Option<usize>) -> Caps {
+        let all = all.unwrap_or_else(|| default_cap(open_files)).max(1);
+        Caps {
+            all,
+            per_address: per_address.unwrap_or(all / 4).clamp(1, all),
+        }
+    }
+}
+
 /// Who a connection counts against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Owner {
@@ -135,19 +166,30 @@ impl Holding {
     }
 }
 
-/// One open connection: who it counts against, and whether it is signed
-/// in (its idle timeout).
+/// One open connection: who it counts against, whether it is signed in
+/// (its idle timeout), when it came and whether a request came on it
+/// (cheap to drop, [`CHEAP_AFTER`]); dropping `close` closes it.
 struct Conn {
+    id: u64,
     owner: Owner,
     signed_in: Arc<AtomicBool>,
+    opened: std::time::Instant,
+    requested: bool,
+    _close: oneshot::Sender<()>,
 }
 
 #[derive(Default)]
 struct Open {
     total: usize,
+    next_id: u64,
     by_address: HashMap<IpAddr, usize>,
     by_account: HashMap<i64, Holding>,
     conns: HashMap<SocketAddr, Conn>,
+    /// Connections in the order they came, that no request came on yet
+    /// (stale entries dropped from the front as they are met), in all and
+    /// by address.
+    waiting: VecDeque<(u64, SocketAddr)>,
+    waiting_by_address: HashMap<IpAddr, VecDeque<(u64, SocketAddr)>>,
 }
 
 impl Open {
@@ -158,6 +200,7 @@ impl Open {
                     *n -= 1;
                     if *n == 0 {
                         self.by_address.remove(&a);
+                        self.waiting_by_address.remove(&a);
                     }
                 }
             }
@@ -167,6 +210,67 @@ impl Open {
                 }
             }
         }
+    }
+
+    /// Whether `(id, peer)` is an open connection no request came on yet.
+    fn is_waiting(&self, &(id, peer): &(u64, SocketAddr)) -> bool {
+        self.conns.get(&peer).is_some_and(|c| c.id == id && !c.requested)
+    }
+
+    /// The oldest connection no request came on (from `address`, or any),
+    /// if it came [`CHEAP_AFTER`] ago or more; the entries before it,
+    /// stale, are dropped (so each list holds at most the connections
+    /// that came since the oldest waiting one: a header's time).
+    fn oldest_cheap(&mut self, address: Option<IpAddr>) -> Option<SocketAddr> {
+        let mut queue = match address {
+            Some(a) => self.waiting_by_address.remove(&a)?,
+            None => std::mem::take(&mut self.waiting),
+        };
+        while queue.front().is_some_and(|w| !self.is_waiting(w)) {
+            queue.pop_front();
+        }
+        let cheap = queue
+            .front()
+            .filter(|(_, peer)| self.conns[peer].opened.elapsed() >= CHEAP_AFTER)
+            .map(|&(_, peer)| peer);
+        match address {
+            Some(a) if !queue.is_empty() => {
+                self.waiting_by_address.insert(a, queue);
+            }
+            Some(_) => {}
+            None => self.waiting = queue,
+        }
+        cheap
+    }
+
+    /// Closes the connection from `peer` now (its slot is free at once).
+    fn drop_conn(&mut self, peer: SocketAddr) {
+        if let Some(conn) = self.conns.remove(&peer) {
+            self.total = self.total.saturating_sub(1);
+            self.release(conn.owner);
+        }
+    }
+
+    /// Makes room for one more connection from `address` under `caps`,
+    /// closing the oldest cheap one where a cap is reached; whether there
+    /// is room.
+    fn make_room(&mut self, address: IpAddr, caps: Option<Caps>, all: usize) -> bool {
+        let mine = self.by_address.get(&address).copied().unwrap_or(0);
+        if let Some(caps) = caps
+            && mine >= caps.per_address
+        {
+            match self.oldest_cheap(Some(address)) {
+                Some(peer) => self.drop_conn(peer),
+                None => return false,
+            }
+        }
+        if self.total >= all {
+            match self.oldest_cheap(None) {
+                Some(peer) => self.drop_conn(peer),
+                None => return false,
+            }
+        }
+        true
     }
 }
 
@@ -183,7 +287,7 @@ pub enum Over {
 /// Connections open, in all, by address and by account.
 pub struct Gate {
     cap: usize,
-    per_address: Option<usize>,
+    caps: Option<Caps>,
     per_account: usize,
     streams_per_account: usize,
     started: std::time::Instant,
@@ -192,13 +296,18 @@ pub struct Gate {
 
 impl Gate {
     /// `cap` connections in all, `per_address` not signed in from one
-    /// address and [`PER_ACCOUNT`] per account (`None`: neither, as
-    /// behind a proxy where every connection comes from the proxy and
-    /// carries anyone's requests); [`STREAMS_PER_ACCOUNT`] per account.
+    /// address (at most `cap`) and [`PER_ACCOUNT`] per account (`None`:
+    /// neither, as behind a proxy where every connection comes from the
+    /// proxy and carries anyone's requests); [`STREAMS_PER_ACCOUNT`] per
+    /// account.
     pub fn new(cap: usize, per_address: Option<usize>) -> Arc<Gate> {
+        let cap = cap.max(1);
         Arc::new(Gate {
-            cap: cap.max(1),
-            per_address: per_address.map(|n| n.max(1)),
+            cap,
+            caps: per_address.map(|n| Caps {
+                all: cap,
+                per_address: n.clamp(1, cap),
+            }),
             per_account: per_address.map_or(usize::MAX, |_| PER_ACCOUNT),
             streams_per_account: STREAMS_PER_ACCOUNT,
             started: std::time::Instant::now(),
@@ -215,29 +324,52 @@ impl Gate {
     }
 
     /// A slot for a connection from `peer`, or `None` when a cap is
-    /// reached. It counts against the peer's address until a signed-in
-    /// request comes on it.
+    /// reached and no connection is cheap to drop ([`CHEAP_AFTER`]). It
+    /// counts against the peer's address until a signed-in request comes
+    /// on it.
     pub fn admit(self: &Arc<Gate>, peer: SocketAddr) -> Option<Slot> {
         let address = address_key(peer.ip());
         let mut open = self.lock();
-        let mine = open.by_address.get(&address).copied().unwrap_or(0);
-        if open.total >= self.cap || self.per_address.is_some_and(|n| mine >= n) {
+        let open = &mut *open;
+        if !open.make_room(address, self.caps, self.cap) {
             return None;
         }
+        // Below the caps too, the lists of waiting connections are kept
+        // short (what is cheap is only dropped at a cap).
+        open.oldest_cheap(None);
+        open.oldest_cheap(Some(address));
+        // A peer's address and port are one connection's; one still
+        // listed (its slot not dropped yet) is closed.
+        open.drop_conn(peer);
         open.total += 1;
-        open.by_address.insert(address, mine + 1);
+        *open.by_address.entry(address).or_default() += 1;
+        open.next_id += 1;
+        let id = open.next_id;
         let signed_in = Arc::new(AtomicBool::new(false));
+        let (close, closed) = oneshot::channel();
         open.conns.insert(
             peer,
             Conn {
+                id,
                 owner: Owner::Address(address),
                 signed_in: signed_in.clone(),
+                opened: std::time::Instant::now(),
+                requested: false,
+                _close: close,
             },
         );
+        open.waiting.push_back((id, peer));
+        open.waiting_by_address
+            .entry(address)
+            .or_default()
+            .push_back((id, peer));
         Some(Slot {
             gate: self.clone(),
             peer,
+            id,
             signed_in,
+            closed,
+            dropped: false,
         })
     }
 
@@ -249,6 +381,9 @@ impl Gate {
     pub fn identify(&self, peer: SocketAddr, account: Option<i64>) -> Result<(), Over> {
         let minute = self.minute();
         let mut open = self.lock();
+        if let Some(conn) = open.conns.get_mut(&peer) {
+            conn.requested = true;
+        }
         let Some(account) = account else {
             return Ok(());
         };
@@ -290,14 +425,15 @@ impl Gate {
     }
 
     /// Raises the open-files limit and makes the gate for `connections`
-    /// in all (`None`: from that limit, [`default_cap`]) and
-    /// `per_address` (`None` behind a proxy).
-    pub fn for_server(connections: Option<usize>, per_address: Option<usize>) -> Arc<Gate> {
-        let open_files = raise_open_files_limit();
-        Gate::new(
-            connections.unwrap_or_else(|| default_cap(open_files)),
-            per_address,
-        )
+    /// in all and `per_address` from one address ([`Caps::of`]), or none
+    /// per address `behind_proxy`.
+    pub fn for_server(
+        connections: Option<usize>,
+        per_address: Option<usize>,
+        behind_proxy: bool,
+    ) -> Arc<Gate> {
+        let caps = Caps::of(raise_open_files_limit(), connections, per_address);
+        Gate::new(caps.all, (!behind_proxy).then_some(caps.per_address))
     }
 
     /// The accounts that hold the most (streams, then connections, then
@@ -324,19 +460,35 @@ impl Gate {
     }
 }
 
+#[cfg(test)]
+impl Slot {
+    /// Whether the gate dropped this connection to make room.
+    fn closed_by_gate(&self) -> bool {
+        self.gate
+            .lock()
+            .conns
+            .get(&self.peer)
+            .is_none_or(|c| c.id != self.id)
+    }
+}
+
 /// One admitted connection; its slot is given back when dropped.
 pub struct Slot {
     gate: Arc<Gate>,
     peer: SocketAddr,
+    id: u64,
     signed_in: Arc<AtomicBool>,
+    /// Ready once the gate dropped the connection to make room...
+    closed: oneshot::Receiver<()>,
+    /// ...which it was.
+    dropped: bool,
 }
 
 impl Drop for Slot {
     fn drop(&mut self) {
         let mut open = self.gate.lock();
-        open.total = open.total.saturating_sub(1);
-        if let Some(conn) = open.conns.remove(&self.peer) {
-            open.release(conn.owner);
+        if open.conns.get(&self.peer).is_some_and(|c| c.id == self.id) {
+            open.drop_conn(self.peer);
         }
     }
 }
@@ -425,8 +577,16 @@ impl<T> Limited<T> {
         self.idle.as_mut().reset(Instant::now() + idle);
     }
 
-    /// `Pending` as long as the connection is not idle for too long.
+    /// `Ok` as long as the connection is not idle for too long, nor
+    /// dropped by the gate to make room.
     fn check_idle(&mut self, cx: &mut Context<'_>) -> io::Result<()> {
+        if self.slot.dropped || Pin::new(&mut self.slot.closed).poll(cx).is_ready() {
+            self.slot.dropped = true;
+            return Err(io::Error::new(
+                io::ErrorKind::ConnectionAborted,
+                "dropped to make room: no request came on it in time",
+            ));
+        }
         match self.idle.as_mut().poll(cx) {
             Poll::Ready(()) => Err(io::Error::new(
                 io::ErrorKind::TimedOut,
@@ -581,9 +741,99 @@ mod tests {
     }
 
     #[test]
+    fn the_lists_of_waiting_connections_stay_short_below_the_caps() {
+        let gate = Gate::new(1000, Some(1000));
+        for p in 0..5000u16 {
+            let slot = gate.admit(peer("10.0.0.1", p)).unwrap();
+            gate.identify(peer("10.0.0.1", p), None).unwrap();
+            drop(slot);
+        }
+        let open = gate.lock();
+        assert!(open.waiting.len() <= 1, "{} remembered", open.waiting.len());
+        assert!(open.waiting_by_address.values().all(|q| q.len() <= 1));
+    }
+
+    #[test]
     fn the_cap_in_all_leaves_files_for_the_rest() {
         assert_eq!(default_cap(1024), 896);
         assert_eq!(default_cap(256), 128);
         assert_eq!(default_cap(100), 50);
+    }
+
+    #[test]
+    fn the_cap_per_address_is_a_quarter_of_the_whole_and_never_above_it() {
+        let at = |files, all, per| Caps::of(files, all, per);
+        assert_eq!(
+            at(1024, None, None),
+            Caps {
+                all: 896,
+                per_address: 224
+            }
+        );
+        assert_eq!(
+            at(524_288, None, None),
+            Caps {
+                all: 524_160,
+                per_address: 131_040
+            }
+        );
+        assert_eq!(
+            at(4096, None, None),
+            Caps {
+                all: 3968,
+                per_address: 992
+            }
+        );
+        assert_eq!(
+            at(1024, None, Some(4096)).per_address,
+            896,
+            "never above the whole"
+        );
+        assert_eq!(at(1024, Some(100), Some(0)).per_address, 1);
+        assert_eq!(
+            at(1024, Some(3), None),
+            Caps {
+                all: 3,
+                per_address: 1
+            }
+        );
+        assert_eq!(Gate::new(10, Some(50)).caps.map(|c| c.per_address), Some(10));
+    }
+
+    /// Makes every connection open now older than [`CHEAP_AFTER`].
+    fn age(gate: &Gate) {
+        let then = std::time::Instant::now() - CHEAP_AFTER;
+        gate.lock().conns.values_mut().for_each(|c| c.opened = then);
+    }
+
+    #[test]
+    fn a_connection_with_no_request_in_time_is_dropped_first_at_a_cap() {
+        let gate = Gate::new(4, Some(2));
+        let mut classmate = Vec::new();
+        let half: Vec<Slot> = (0..2).map(|p| gate.admit(peer("10.0.0.1", p)).unwrap()).collect();
+        assert!(gate.admit(peer("10.0.0.1", 9)).is_none(), "fresh: not cheap yet");
+        age(&gate);
+        classmate.push(
+            gate.admit(peer("10.0.0.1", 9))
+                .expect("the oldest half-open one dropped"),
+        );
+        gate.identify(peer("10.0.0.1", 9), Some(7)).unwrap();
+        assert!(half[0].closed_by_gate() && !half[1].closed_by_gate());
+        // The whole: another address's request, then the half-open ones.
+        let other: Vec<Slot> = (0..2).map(|p| gate.admit(peer("10.0.0.2", p)).unwrap()).collect();
+        gate.identify(peer("10.0.0.2", 0), None).unwrap();
+        age(&gate);
+        assert_eq!(gate.open(), 4);
+        classmate.push(gate.admit(peer("10.0.0.3", 1)).expect("a cheap one dropped"));
+        assert!(half[1].closed_by_gate(), "the oldest with no request");
+        classmate.push(gate.admit(peer("10.0.0.3", 2)).expect("a cheap one dropped"));
+        assert!(other[1].closed_by_gate() && !other[0].closed_by_gate());
+        assert!(gate.admit(peer("10.0.0.3", 3)).is_none(), "nothing cheap left");
+        drop((half, other, classmate));
+        assert_eq!(
+            gate.open(),
+            0,
+            "a dropped connection's slot is not given back twice"
+        );
     }
 }

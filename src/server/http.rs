@@ -283,13 +283,40 @@ pub struct CsrfForm {
 
 /// A cookie: HttpOnly, SameSite=Strict, Secure over HTTPS; it lasts as
 /// long as the browser runs (the server expires sessions itself).
-pub fn cookie(app: &App, name: &'static str, value: String) -> Cookie<'static> {
+pub fn cookie(app: &App, name: impl Into<std::borrow::Cow<'static, str>>, value: String) -> Cookie<'static> {
     Cookie::build((name, value))
         .http_only(true)
         .same_site(SameSite::Strict)
         .secure(app.secure_cookies)
         .path("/")
         .build()
+}
+
+/// `path` as a redirect's target if it is a path of this site, checked
+/// as a browser reads it, after URL parsing: it starts with one `/`, and
+/// has no control character or whitespace (browsers drop tabs and new
+/// lines: `/\t/evil` is `//evil`), no backslash (read as `/`), so no
+/// scheme-relative `//host` and no `scheme:`; `None` otherwise. Every
+/// redirect built from what a request says goes through here.
+pub fn local_path(path: &str) -> Option<String> {
+    let forbidden = |c: char| c.is_control() || c.is_whitespace() || c == '\\';
+    let rest = path.strip_prefix('/')?;
+    if rest.starts_with('/') || path.chars().any(forbidden) {
+        return None;
+    }
+    let base = url::Url::parse("http://this.site.invalid/").ok()?;
+    let parsed = base.join(path).ok()?;
+    let same_site =
+        parsed.origin() == base.origin() && parsed.username().is_empty() && parsed.password().is_none();
+    same_site.then(|| parsed[url::Position::BeforePath..].to_string())
+}
+
+/// A device cookie (`name`, `value` from `actions::verify`): kept by the
+/// browser for [`auth::DEVICE_SECS`], across sessions.
+pub fn device_cookie_of(app: &App, name: String, value: String) -> Cookie<'static> {
+    let mut device = cookie(app, name, value);
+    device.set_max_age(time::Duration::seconds(auth::DEVICE_SECS));
+    device
 }
 
 /// What every page says of its language: `lang` (its tag, for `<html
@@ -411,5 +438,40 @@ pub fn status_words(l: Locale, status: &str) -> String {
         "judged" => l.t("status-judged"),
         "judged (results at the end)" => l.t("status-judged-later"),
         _ => running().or_else(verdict).unwrap_or_else(|| status.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::local_path;
+
+    #[test]
+    fn only_this_sites_paths_are_redirect_targets() {
+        for ok in ["/", "/submissions/3?x=1", "/ranking#top", "/a:b", "/%2F%2Fevil"] {
+            assert_eq!(local_path(ok).as_deref(), Some(ok), "{ok}");
+        }
+        assert_eq!(local_path("/caf\u{e9}").as_deref(), Some("/caf%C3%A9"));
+        let refused = [
+            "",
+            "evil",
+            "//evil",
+            "/\\evil",
+            "/\t/evil",
+            "/\t\\evil",
+            "/\n/evil",
+            " /evil",
+            "/ /x",
+            "https:evil",
+            "https://evil",
+            "javascript:alert(1)",
+            "\\\\evil",
+            "/\u{7f}/evil",
+            "/\u{3000}/evil",
+            "//",
+            "///evil",
+        ];
+        for bad in refused {
+            assert_eq!(local_path(bad), None, "{bad:?}");
+        }
     }
 }

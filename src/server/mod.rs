@@ -8,8 +8,9 @@
 //! runs), the JSON API is `api`.
 //!
 //! Map, imports pointing up this list only: `contest` (contest.toml),
-//! `db` (schema, queries), `auth` (passwords, sessions, tokens), `roster`
-//! (contestants read again: a plan, then applied), `queue` (judging),
+//! `db` (schema, queries), `auth` (passwords, sessions, tokens, device
+//! cookies), `roster` (contestants read again: a plan, then applied),
+//! `queue` (judging),
 //! `events` (live status), `standings` (the ranking), `signin` (admission
 //! of password checks), `connections` (caps and timeouts of connections),
 //! `templates` → `app` (shared state, start-up, the feedback table, rate

@@ -11,7 +11,8 @@ use super::auth;
 use super::db::User;
 use super::events::Event;
 use super::http::{
-    CsrfForm, Fail, Identity, PageResult, check_csrf, cookie, locale, render, row_context, signed_in, when,
+    CsrfForm, Fail, Identity, PageResult, check_csrf, cookie, device_cookie_of, locale, render, row_context,
+    signed_in, when,
 };
 use crate::i18n::Arg;
 use crate::judge::grading::GradeReport;
@@ -51,7 +52,7 @@ struct Back {
 
 /// The language switch, on every page, signed in or not: remembers the
 /// choice in a cookie (a year) and goes back to the page (only a path of
-/// this site: `/...`, never `//host`).
+/// this site, `http::local_path`; else `/`).
 async fn switch_language(
     State(app): State<Arc<App>>,
     Path(tag): Path<String>,
@@ -61,7 +62,8 @@ async fn switch_language(
     let locale = crate::i18n::Locale::parse(&tag).ok_or(Fail::NotFound)?;
     let back = back
         .back
-        .filter(|b| b.starts_with('/') && !b.starts_with("//") && !b.starts_with("/\\"))
+        .as_deref()
+        .and_then(super::http::local_path)
         .unwrap_or_else(|| "/".into());
     let mut chosen = cookie(&app, super::http::LANG_COOKIE, locale.tag().to_string());
     chosen.set_max_age(time::Duration::days(365));
@@ -128,7 +130,10 @@ async fn login(
         .map(|c| c.value().to_string())
         .unwrap_or_default();
     check_csrf(&expected, form.csrf.as_deref())?;
-    let user = actions::verify(&app, id.address, &form.name, &form.password).await?;
+    let device_cookie = auth::device_cookie_name(&form.name);
+    let device = jar.get(&device_cookie).map(|c| c.value().to_string());
+    let (user, device) =
+        actions::verify(&app, id.address, &form.name, &form.password, device.as_deref()).await?;
     let token = auth::random_token();
     let csrf = auth::random_token();
     app.db.add_session(
@@ -139,7 +144,8 @@ async fn login(
     )?;
     let jar = jar
         .remove(Cookie::build(auth::LOGIN_COOKIE).path("/"))
-        .add(cookie(&app, auth::SESSION_COOKIE, token));
+        .add(cookie(&app, auth::SESSION_COOKIE, token))
+        .add(device_cookie_of(&app, device_cookie, device));
     Ok((jar, Redirect::to("/")).into_response())
 }
 

@@ -782,3 +782,52 @@ fn post_json_text(
         .send(body)
         .unwrap()
 }
+
+/// The `Location` of the language switch's answer to `GET
+/// /language/zh-CN?back=BACK` (`back` sent as it is, percent-encoded).
+fn language_switch_goes_to(server: &Server, back: &str) -> String {
+    let stream = std::net::TcpStream::connect(server.url.trim_start_matches("http://")).unwrap();
+    let (status, text) = crate::serve_util::raw_exchange(
+        stream,
+        &format!("GET /language/zh-CN?back={back} HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n"),
+    );
+    assert_eq!(status, Some(303), "{back}: {text}");
+    let head = text.split("\r\n\r\n").next().unwrap_or_default();
+    head.lines()
+        .find_map(|l| l.strip_prefix("location: "))
+        .unwrap_or_else(|| panic!("{back}: no location in {head}"))
+        .to_string()
+}
+
+#[test]
+fn serve_redirects_only_to_this_sites_own_paths() {
+    let server = Server::start(&["alice"], "", &[]);
+    let own = [
+        ("/ranking", "/ranking"),
+        ("/submissions/1%3Fx%3D1", "/submissions/1?x=1"),
+        ("/%252F%252Fevil", "/%2F%2Fevil"),
+    ];
+    for (back, path) in own {
+        assert_eq!(language_switch_goes_to(&server, back), path);
+    }
+    // Each as a browser reads it once decoded: tabs and new lines dropped,
+    // `\` read as `/`, `//host` and `scheme:` to another site.
+    let elsewhere = [
+        "/%09/evil",
+        "/%09%5Cevil",
+        "/%0A/evil",
+        "/%0D%0A/evil",
+        "//evil",
+        "/%5Cevil",
+        "%5C%5Cevil",
+        "%2F%2Fevil",
+        "https:evil",
+        "https://evil",
+        "javascript:alert(1)",
+        "/%E3%80%80/evil",
+        "%20//evil",
+    ];
+    for back in elsewhere {
+        assert_eq!(language_switch_goes_to(&server, back), "/", "back={back}");
+    }
+}

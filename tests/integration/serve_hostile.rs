@@ -504,3 +504,204 @@ fn serve_each_feedback_policy_shows_the_same_in_the_api_the_pages_and_the_events
         assert_eq!(last.contains("\"WA\""), verdict, "{policy}: events {last}");
     }
 }
+
+/// `POST /api/v1/token` for `name` and `password` from 127.0.0.`host`,
+/// with `cookie` (a `Cookie` header's value) if any: the status and the
+/// answer's text.
+fn token_from(
+    url: &str,
+    host: u8,
+    name: &str,
+    password: &str,
+    cookie: Option<&str>,
+) -> (Option<u16>, String) {
+    let body = serde_json::json!({"name": name, "password": password});
+    let mut request = raw_json_post("/api/v1/token", &body);
+    if let Some(cookie) = cookie {
+        request = request.replacen("\r\n", &format!("\r\ncookie: {cookie}\r\n"), 1);
+    }
+    match connect_from(Ipv4Addr::new(127, 0, 0, host), url) {
+        Ok(stream) => {
+            let _ = stream.set_read_timeout(Some(Duration::from_secs(60)));
+            raw_exchange(stream, &request)
+        }
+        Err(_) => (None, String::new()),
+    }
+}
+
+#[test]
+fn serve_wrong_passwords_from_many_addresses_never_lock_out_the_owner() {
+    let server = Server::start(&["alice"], "", &[]);
+    let url = server.url.clone();
+    // Alice signed in before from this browser (its device cookie); the
+    // teacher from 127.0.0.2.
+    let mut alice = server.client();
+    alice.api_sign_in("alice", "alice-pw");
+    let device = alice.cookie_header();
+    assert!(device.contains("mj_device_"), "a device cookie: {device}");
+    assert_eq!(token_from(&url, 2, "admin", ADMIN_PASSWORD, None).0, Some(201));
+    let (owners, attackers) = std::thread::scope(|s| {
+        // 58 addresses, 4 wrong passwords each for each name.
+        let attackers: Vec<_> = (10..68u8)
+            .map(|host| {
+                let url = &url;
+                s.spawn(move || {
+                    let mut answers = Vec::new();
+                    for _ in 0..4 {
+                        for name in ["admin", "alice"] {
+                            answers.push(token_from(url, host, name, "guess", None));
+                        }
+                    }
+                    answers
+                })
+            })
+            .collect();
+        // The owners sign in meanwhile, and once the attack is over:
+        // alice from an address never seen (her browser's device cookie),
+        // the teacher from the address a right password came from.
+        let owners = s.spawn(|| {
+            let mut answers = Vec::new();
+            for round in 0..6 {
+                std::thread::sleep(Duration::from_millis(if round < 3 { 400 } else { 0 }));
+                answers.push(token_from(&url, 99, "alice", "alice-pw", Some(&device)));
+                answers.push(token_from(&url, 2, "admin", ADMIN_PASSWORD, None));
+            }
+            answers
+        });
+        let attackers: Vec<_> = attackers.into_iter().flat_map(|h| h.join().unwrap()).collect();
+        let late = (0..2).flat_map(|_| {
+            [
+                token_from(&url, 99, "alice", "alice-pw", Some(&device)),
+                token_from(&url, 2, "admin", ADMIN_PASSWORD, None),
+            ]
+        });
+        let mut owners = owners.join().unwrap();
+        owners.extend(late);
+        (owners, attackers)
+    });
+    for (status, text) in &owners {
+        assert_eq!(*status, Some(201), "an owner's right password: {text}");
+    }
+    let locked: Vec<&String> = attackers
+        .iter()
+        .filter(|(s, _)| *s == Some(429))
+        .map(|(_, t)| t)
+        .collect();
+    assert!(
+        locked.len() >= attackers.len() / 2,
+        "{} of {} wrong passwords refused",
+        locked.len(),
+        attackers.len()
+    );
+    assert!(
+        locked.iter().any(|t| t.contains("from unknown devices")),
+        "the refusal says what is true: {:?}",
+        locked.first()
+    );
+    assert!(
+        locked.iter().all(|t| !t.contains("from here")),
+        "{:?}",
+        locked.first()
+    );
+}
+
+#[test]
+fn serve_a_queue_of_made_up_names_from_8_addresses_leaves_room_for_an_owner() {
+    let server = Server::start(&["alice"], "", &[]);
+    let mut alice = server.client();
+    alice.api_sign_in("alice", "alice-pw");
+    let device = alice.cookie_header();
+    // 8 addresses, 160 sign-ins each for made-up names, all waiting at
+    // once: more than the whole queue of 1,024 checks.
+    let mut held = Vec::new();
+    for host in 10..18u8 {
+        for i in 0..160 {
+            let body = serde_json::json!({"name": format!("made-up-{host}-{i}"), "password": "x"});
+            if let Ok(mut stream) = connect_from(Ipv4Addr::new(127, 0, 0, host), &server.url) {
+                let _ = stream.write_all(raw_json_post("/api/v1/token", &body).as_bytes());
+                held.push(stream);
+            }
+        }
+    }
+    // A hang check, not a speed one: today the queue drains in tens of
+    // seconds, and the owner's check waits behind it or is refused.
+    let (status, text) = token_from(&server.url, 99, "alice", "alice-pw", Some(&device));
+    assert_eq!(status, Some(201), "{text}");
+    let (status, text) = token_from(&server.url, 1, "alice", "alice-pw", None);
+    assert_eq!(status, Some(201), "from the address she signed in from: {text}");
+    drop(held);
+}
+
+/// Connections from 127.0.0.`host`, `n` of them, each with half a request
+/// header (those refused at once are answered 503 and closed).
+fn half_requests(url: &str, host: u8, n: usize) -> Vec<std::net::TcpStream> {
+    let mut held = Vec::new();
+    for _ in 0..n {
+        if let Ok(mut stream) = connect_from(Ipv4Addr::new(127, 0, 0, host), url) {
+            let _ = stream.write_all(b"GET /login HTTP/1.1\r\nhost: x\r\n");
+            held.push(stream);
+        }
+    }
+    held
+}
+
+/// A server whose limit of open files is 256: 128 connections in all,
+/// 32 from one address before a signed-in request.
+fn server_with_256_files() -> Server {
+    use nix::sys::resource::{Resource, setrlimit};
+    Server::start_tweaked(&["alice", "bob"], "", &[], &|command| {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: setrlimit is async-signal-safe; nothing else runs here.
+        unsafe {
+            command.pre_exec(|| setrlimit(Resource::RLIMIT_NOFILE, 256, 256).map_err(std::io::Error::from));
+        }
+    })
+}
+
+/// `GET path` from 127.0.0.`host` with `cookie`: the status.
+fn get_from(url: &str, host: u8, path: &str, cookie: &str) -> Option<u16> {
+    let stream = connect_from(Ipv4Addr::new(127, 0, 0, host), url).ok()?;
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(30)));
+    let request = format!("GET {path} HTTP/1.1\r\nhost: x\r\ncookie: {cookie}\r\nconnection: close\r\n\r\n");
+    raw_exchange(stream, &request).0
+}
+
+#[test]
+fn serve_one_address_holds_a_fraction_of_the_connections_and_half_open_ones_go_first() {
+    let server = server_with_256_files();
+    // One address never signed in: 32 of its 150 are held.
+    let one = half_requests(&server.url, 2, 150);
+    assert_eq!(
+        get_from(&server.url, 9, "/login", ""),
+        Some(200),
+        "a visitor from elsewhere"
+    );
+    // Four more fill the whole (128); once their connections have brought
+    // no request for a few seconds, they are the first dropped.
+    let more: Vec<_> = (3..7u8)
+        .map(|host| half_requests(&server.url, host, 40))
+        .collect();
+    std::thread::sleep(Duration::from_millis(3500));
+    for _ in 0..4 {
+        assert_eq!(
+            get_from(&server.url, 9, "/login", ""),
+            Some(200),
+            "a visitor at the whole cap"
+        );
+    }
+    drop((one, more));
+}
+
+#[test]
+fn serve_a_classmates_half_open_connections_on_a_shared_address_do_not_deny_a_signed_in_contestant() {
+    let server = server_with_256_files();
+    // Alice signed in, from 127.0.0.1 (the class's NAT address).
+    let alice = server.contestant("alice");
+    let cookie = alice.cookie_header();
+    // Bob, behind the same address: 200 half-open connections.
+    let flood = half_requests(&server.url, 1, 200);
+    std::thread::sleep(Duration::from_millis(3500));
+    let answers: Vec<Option<u16>> = (0..8).map(|_| get_from(&server.url, 1, "/", &cookie)).collect();
+    assert_eq!(answers, vec![Some(200); 8], "alice's new connections");
+    drop(flood);
+}
