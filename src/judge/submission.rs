@@ -13,7 +13,7 @@
 //! under its hash, and each run gets that copy, not the file again.
 
 use crate::judge::pch;
-use crate::judge::sandbox::{Limits, RunSpec, Sandbox, SandboxError, Status};
+use crate::judge::sandbox::{Limits, ProcView, RunSpec, Sandbox, SandboxError, Status};
 use crate::package::languages::Language;
 use crate::package::{ProblemLimits, SOURCE_LIMIT_KEY};
 use sha2::{Digest, Sha256};
@@ -653,6 +653,8 @@ fn compile(
         files: vec![(src, name.clone())],
         read_only_dirs: header.iter().map(|(h, _)| h.dir.clone()).collect(),
         collect: vec![(EXE_NAME.to_string(), exe.clone())],
+        // Its messages reach the contestant: nothing machine-wide.
+        proc_view: ProcView::ProcessesOnly,
         ..RunSpec::default()
     };
     let result = sandbox.run(&spec)?;
