@@ -305,6 +305,16 @@ struct State {
     idle_wakes: u64,
 }
 
+/// The most slots of any pool this process has made.
+static MOST_SLOTS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// The most slots of any pool this process has made (0: none yet): how
+/// many runs its judging asks for at once, which bounds the runners the
+/// launcher keeps (`sandbox::launcher`).
+pub fn most_slots() -> usize {
+    MOST_SLOTS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// A set of slots that judging work draws from.
 pub struct Pool {
     size: usize,
@@ -318,6 +328,7 @@ impl Pool {
     /// when there is a slot for every core ([`Placement`]).
     pub fn new(size: usize) -> Pool {
         let size = size.max(1);
+        MOST_SLOTS.fetch_max(size, std::sync::atomic::Ordering::Relaxed);
         Pool {
             size,
             state: Mutex::new(State {

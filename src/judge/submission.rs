@@ -13,7 +13,7 @@
 //! under its hash, and each run gets that copy, not the file again.
 
 use crate::judge::pch;
-use crate::judge::sandbox::{Limits, RunResult, RunSpec, Sandbox, SandboxError, Status};
+use crate::judge::sandbox::{Limits, ProcView, RunResult, RunSpec, Sandbox, SandboxError, Status};
 use crate::package::languages::Language;
 use crate::package::{ProblemLimits, SOURCE_LIMIT_KEY};
 use sha2::{Digest, Sha256};
@@ -627,6 +627,8 @@ fn run_compiler(
             .map(|h| (h.folder.clone(), h.covers.clone()))
             .collect(),
         collect: vec![(EXE_NAME.to_string(), exe.to_path_buf())],
+        // Its messages reach the contestant: nothing machine-wide.
+        proc_view: ProcView::ProcessesOnly,
         ..RunSpec::default()
     };
     Ok(sandbox.run(&spec)?)

@@ -1334,10 +1334,13 @@ fn a_runs_network_counters_never_reach_a_later_run_or_compilation() {
     // machine has none: rustup's toolchain is root's): the run-to-run part
     // above holds everywhere.
     if rustc_runs() {
-        attacks.push(rt(
-            "net_counters_at_compile.rs",
-            "compiled in OutNoRoutes as earlier runs left it: a value carried from a run to a later compilation",
-        ));
+        // A compilation sees no /proc/net at all now (its /proc holds its
+        // own processes only): not compiling is the attack failing.
+        attacks.push(Attack {
+            file: "net_counters_at_compile.rs",
+            kind: Kind::CompileTime,
+            achieved: "compiled in OutNoRoutes as earlier runs left it: a value carried from a run to a later compilation",
+        });
         subs.push(lab.attack("net_counters_at_compile.rs"));
     }
     let g = lab.grade(&subs, FOUR_TESTS, 1, "net.json");
@@ -1365,6 +1368,113 @@ fn a_runs_network_counters_never_reach_a_later_run_or_compilation() {
         }
     }
     finish("a runner's network namespace", &failures);
+}
+
+// ---------------------------------------------------------------------------
+// What a compilation reads of the machine.
+
+/// The machine-wide files of `/proc` a run can move (processes forked,
+/// pages faulted, locked, swapped, sockets held, files opened, mounts) or
+/// that move with the machine's load, for a later compilation to embed:
+/// the counters of issue 56 and their neighbours. A file this kernel does
+/// not have fails to compile, like one the sandbox hides.
+const MACHINE_WIDE: &[&str] = &[
+    "/proc/stat",
+    "/proc/vmstat",
+    "/proc/meminfo",
+    "/proc/loadavg",
+    "/proc/uptime",
+    "/proc/interrupts",
+    "/proc/softirqs",
+    "/proc/diskstats",
+    "/proc/schedstat",
+    "/proc/zoneinfo",
+    "/proc/buddyinfo",
+    "/proc/pagetypeinfo",
+    "/proc/cpuinfo",
+    "/proc/locks",
+    "/proc/swaps",
+    "/proc/key-users",
+    "/proc/pressure/cpu",
+    "/proc/pressure/memory",
+    "/proc/pressure/io",
+    "/proc/sys/fs/file-nr",
+    "/proc/sys/fs/inode-nr",
+    "/proc/sys/fs/dentry-state",
+    "/proc/sys/kernel/random/entropy_avail",
+    "/proc/sys/kernel/pty/nr",
+    "/proc/net/sockstat",
+    "/proc/self/net/sockstat",
+    "/proc/self/net/protocols",
+    "/proc/self/net/softnet_stat",
+    "/proc/self/mountinfo",
+    "/proc/1/net/sockstat",
+];
+
+/// `proc_at_compile.c` (`.incbin`) once for each of [`MACHINE_WIDE`],
+/// and `proc_at_compile.rs` (`include_bytes!`) for the counters of the
+/// issue, where rustc runs: no compilation may embed any of them (each
+/// either fails to compile or embeds nothing). A control embeds a system
+/// header the same way and must succeed (exit 42), or the technique proved
+/// nothing.
+#[test]
+fn a_compilation_embeds_no_machine_wide_file_of_proc() {
+    if !have_gcc() {
+        return;
+    }
+    let _guard = shared();
+    let lab = Lab::new();
+    let variant = |template: &Path, file: &str, ext: &str| {
+        let name = format!("proc{}.{ext}", file.replace(['/', '-', '.'], "_"));
+        let text = std::fs::read_to_string(template).unwrap();
+        let path = lab.path(&format!("subs/{name}"));
+        std::fs::write(&path, text.replace("MJ_PROC_FILE", file)).unwrap();
+        (name, path)
+    };
+    let c = lab.attack("proc_at_compile.c");
+    let control = variant(&c, "/usr/include/stdio.h", "c");
+    let mut probes: Vec<(String, PathBuf)> = MACHINE_WIDE.iter().map(|f| variant(&c, f, "c")).collect();
+    if rustc_runs() {
+        let rs = lab.attack("proc_at_compile.rs");
+        for f in ["/proc/stat", "/proc/vmstat", "/proc/self/net/sockstat"] {
+            probes.push(variant(&rs, f, "rs"));
+        }
+    }
+    let mut subs = vec![control.1.clone()];
+    subs.extend(probes.iter().map(|(_, p)| p.clone()));
+    let g = lab.grade(&subs, "secret/11", 2, "proc.json");
+    let mut failures = Vec::new();
+    g.check_finished(
+        "grading a compile-time read of each machine-wide /proc file",
+        &mut failures,
+    );
+    let embedded = |name: &str| {
+        g.submission(name)
+            .is_some_and(|e| !tests_where(e, |reason| reason.contains("code 42")).is_empty())
+    };
+    if !embedded(&control.0) {
+        let entry = g.submission(&control.0);
+        failures.push(format!(
+            "{}: the control did not embed a system header, so the attack proved nothing: {}",
+            control.0,
+            entry
+                .and_then(|e| e["compile_error"].as_str())
+                .map_or_else(String::new, tail)
+        ));
+    }
+    let leaked: Vec<&str> = probes
+        .iter()
+        .filter(|(name, _)| embedded(name))
+        .map(|(name, _)| name.as_str())
+        .collect();
+    if !leaked.is_empty() {
+        failures.push(format!(
+            "ATTACK SUCCEEDED: {} compilation(s) embedded a machine-wide /proc file that a run on a hidden test can move, and whose value compiler messages show: {}",
+            leaked.len(),
+            leaked.join(", ")
+        ));
+    }
+    finish("a compilation's /proc", &failures);
 }
 
 /// Whether `rustc` runs for this user (not a tool the suite requires).

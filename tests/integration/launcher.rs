@@ -63,11 +63,9 @@ fn check_runners(server: u32) -> Vec<u32> {
     // As many as runs at once, plus the runs before them still being
     // cleaned up (a runner answers before it cleans up, and under load a
     // cleanup, waiting for RCU grace periods as the run's mounts go, may
-    // outlast a few quick runs: 7 were seen in `.ci/run`), plus one idle:
-    // how many depends on the machine's load, so the bound is only far
-    // below one kept per run (a batch is three submissions, each a
-    // compilation and every test: some 96 runs). That they are kept at
-    // all is the caller's check, across two batches.
+    // outlast a few quick runs), plus one idle, up to the launcher's cap:
+    // two a slot and one. That they are kept at all is the caller's
+    // check, across two batches.
     assert!(
         (1..=RUNNERS_BOUND).contains(&runners.len()),
         "after judging with --jobs 2, the launcher keeps {} runners (want 1 to {RUNNERS_BOUND})",
@@ -97,9 +95,9 @@ fn check_runners(server: u32) -> Vec<u32> {
     runners
 }
 
-/// The most runners a `--jobs 2` server may keep after a batch: a quarter
-/// of one batch's runs.
-const RUNNERS_BOUND: usize = 24;
+/// The most runners a `--jobs 2` server may keep: one running and one
+/// cleaning up a slot, and one idle.
+const RUNNERS_BOUND: usize = 5;
 
 #[test]
 fn the_server_starts_runs_from_its_launcher_and_gives_back_the_memory_of_sign_ins() {
@@ -313,4 +311,145 @@ fn with_a_slot_per_core_each_run_is_on_its_slots_core() {
             "--jobs {jobs}, MAYAN_JUDGE_PIN={pin:?}: every run on the whole mask, got {spread:?}"
         );
     }
+}
+
+/// What a judge keeps for its runs at one moment: the launcher's runners,
+/// its run cgroups (all hierarchies together) and the work folders on the
+/// launcher's tmpfs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Kept {
+    runners: usize,
+    cgroups: usize,
+    folders: usize,
+}
+
+impl Kept {
+    /// What judge `pid` keeps now (`None`: it has no launcher yet).
+    fn of(pid: u32) -> Option<Kept> {
+        let (launcher, _) = child_processes(pid)
+            .into_iter()
+            .find(|(_, name)| name == "mayan-launcher")?;
+        let runners = children(launcher)
+            .iter()
+            .filter(|name| *name == "mayan-launcher")
+            .count();
+        // The launcher's tmpfs for runs is in its own mount namespace.
+        let runs = std::env::temp_dir().join(format!("mayan-judge-{pid}-runs"));
+        let inside =
+            std::path::Path::new(&format!("/proc/{launcher}/root")).join(runs.strip_prefix("/").ok()?);
+        let folders = std::fs::read_dir(inside).map_or(0, |d| d.count());
+        Some(Kept {
+            runners,
+            cgroups: run_cgroups(pid).len(),
+            folders,
+        })
+    }
+
+    fn max(self, other: Kept) -> Kept {
+        Kept {
+            runners: self.runners.max(other.runners),
+            cgroups: self.cgroups.max(other.cgroups),
+            folders: self.folders.max(other.folders),
+        }
+    }
+}
+
+/// The cgroup hierarchies a run's group is made in (v1: memory, pids,
+/// cpuacct; v2: one).
+fn hierarchies() -> usize {
+    if std::path::Path::new("/sys/fs/cgroup/memory").is_dir() {
+        ["memory", "pids", "cpuacct"]
+            .iter()
+            .filter(|h| std::path::Path::new("/sys/fs/cgroup").join(h).is_dir())
+            .count()
+    } else {
+        1
+    }
+}
+
+/// A steady class on two slots: accepted programs (each a new source, so
+/// each is compiled), a compile error, a crash, a time-out, a wrong answer
+/// and a Python program, on the eight numbered tests (some 130 runs and
+/// compilations; the time-out alone holds a slot for half a minute). What
+/// the judge keeps, sampled every 20 ms while it judges, never passes a
+/// bound set by its slots: two runners a slot (one running, one cleaning
+/// up after the run before) and one idle, one cgroup each in every
+/// hierarchy, one work folder each. Unbounded, runners were forked
+/// whenever none was idle and never ended: 15 kept, 19 groups per
+/// hierarchy, for two slots.
+#[test]
+fn a_steady_class_keeps_runners_cgroups_and_folders_bounded_by_its_slots() {
+    if !have("gcc") || !std::path::Path::new("/sys/fs/cgroup").is_dir() {
+        eprintln!("SKIP: needs gcc and cgroups");
+        return;
+    }
+    const SLOTS: usize = 2;
+    let dir = tempfile::tempdir().unwrap();
+    let accepted =
+        std::fs::read_to_string(crate::util::manifest().join("reference/mayan/accepted/solution.c")).unwrap();
+    let mut class = Vec::new();
+    for i in 0..8 {
+        let path = dir.path().join(format!("accepted{i}.c"));
+        std::fs::write(&path, format!("/* contestant {i} */\n{accepted}")).unwrap();
+        class.push(path);
+    }
+    for (name, code) in [
+        ("compile_error.c", "int main(void) { return x; }\n"),
+        ("crash.c", "int main(void) { volatile int *p = 0; return *p; }\n"),
+        ("time_out.c", "int main(void) { for (;;) {} }\n"),
+        (
+            "wrong.c",
+            "#include <stdio.h>\nint main(void) { puts(\"-1\"); return 0; }\n",
+        ),
+        ("wrong.py", "print(-1)\n"),
+    ] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, code).unwrap();
+        class.push(path);
+    }
+    let mut judge = std::process::Command::new(env!("CARGO_BIN_EXE_mayan-judge"))
+        .current_dir(crate::util::manifest())
+        .env("MAYAN_JUDGE_CACHE", dir.path().join("cache"))
+        .args([
+            "grade",
+            "--quiet",
+            "--jobs",
+            &SLOTS.to_string(),
+            "--tests",
+            "secret/?",
+        ])
+        .args(["--problem", "problems/mayan", "--retry-tle", "0"])
+        .args(&class)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("start the judge");
+    let pid = judge.id();
+    let mut samples = Vec::new();
+    let start = std::time::Instant::now();
+    while judge.try_wait().unwrap().is_none() {
+        if let Some(kept) = Kept::of(pid) {
+            samples.push(kept);
+        }
+        assert!(start.elapsed().as_secs() < 300, "the class took over 5 minutes");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(
+        judge.wait().unwrap().code() == Some(1),
+        "the judge failed (not 1: some verdict not AC)"
+    );
+    let runners = 2 * SLOTS + 1;
+    let bound = Kept {
+        runners,
+        cgroups: runners * hierarchies(),
+        folders: runners,
+    };
+    let half = samples.len() / 2;
+    let most = |part: &[Kept]| part.iter().copied().fold(Kept::default(), Kept::max);
+    let (first, second) = (most(&samples[..half]), most(&samples[half..]));
+    assert!(samples.len() > 100, "too few samples: {}", samples.len());
+    let over = first.max(second);
+    assert!(
+        over.runners <= bound.runners && over.cgroups <= bound.cgroups && over.folders <= bound.folders,
+        "with {SLOTS} slots the judge kept more than {bound:?}: {first:?} in the first half of the class, {second:?} in the second"
+    );
 }

@@ -13,7 +13,7 @@
 //! | `/box` | the run's work folder (a tmpfs the judge mounted), the only writable place the judge sees |
 //! | `/tmp`, `/dev/shm` | fresh size-capped tmpfs, gone with the run |
 //! | `/dev` | `null`, `zero`, `full`, `random`, `urandom` and the `fd`/`std*` links |
-//! | `/proc` | a new procfs of the run's pid namespace, other users' processes hidden |
+//! | `/proc` | a new procfs of the run's pid namespace, other users' processes hidden; a compilation's shows its own processes only ([`ProcView`]) |
 //!
 //! Nothing else of the host is visible: not the tests, the packages, the
 //! cache, other runs, `/root`, `/home`, `/etc` or the judge's files. Where
@@ -57,6 +57,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use nix::libc;
+
+use super::ProcView;
 
 /// Host folders bound read-only into every root, when they exist.
 /// (`/etc/alternatives` holds the links behind `cc`, `c++` and the like;
@@ -112,6 +114,8 @@ enum Step {
     },
     Proc {
         dst: CString,
+        /// Only the processes (`subset=pid`): no machine-wide file.
+        processes_only: bool,
     },
 }
 
@@ -191,7 +195,9 @@ impl RootPlan {
         hidden: &[PathBuf],
         scratch: ScratchSizes,
         landlock: bool,
+        proc_view: ProcView,
     ) -> RootPlan {
+        let processes_only = proc_view == ProcView::ProcessesOnly;
         let (base, read_only) = host_base(extra_ro, over, hidden);
         let tmpfs = |dir: &str, bytes: u64| Step::Tmpfs {
             dst: c(&inside(Path::new(dir))),
@@ -211,12 +217,13 @@ impl RootPlan {
                 tmpfs("/dev/shm", scratch.shm_bytes),
                 Step::Proc {
                     dst: c(&inside(Path::new("/proc"))),
+                    processes_only,
                 },
             ],
             workdir_inside: c_str(BOX_DIR),
             fence: if landlock {
                 let dirs: Vec<&str> = read_only.iter().map(String::as_str).collect();
-                super::landlock::Fence::new(&dirs)
+                super::landlock::Fence::new(&dirs, !processes_only)
             } else {
                 None
             },
@@ -589,13 +596,24 @@ fn apply(step: &Step) -> io::Result<()> {
             libc::MS_NOSUID | libc::MS_NODEV,
             Some(options),
         ),
-        Step::Proc { dst } => mount(
-            Some(c"proc"),
-            dst,
-            Some(c"proc"),
-            libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
-            Some(c"hidepid=invisible"),
-        ),
+        Step::Proc { dst, processes_only } => mount_proc(dst, *processes_only),
+    }
+}
+
+/// Mounts a new procfs of the run's pid namespace at `dst`, with only its
+/// processes' folders when `processes_only`. A kernel without `subset=pid`
+/// (before 5.8) refuses the option (`EINVAL`): then no procfs at all,
+/// never one showing the machine-wide files.
+fn mount_proc(dst: &CStr, processes_only: bool) -> io::Result<()> {
+    let options = if processes_only {
+        c"hidepid=invisible,subset=pid"
+    } else {
+        c"hidepid=invisible"
+    };
+    let flags = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
+    match mount(Some(c"proc"), dst, Some(c"proc"), flags, Some(options)) {
+        Err(e) if processes_only && e.raw_os_error() == Some(libc::EINVAL) => Ok(()),
+        done => done,
     }
 }
 
@@ -862,6 +880,7 @@ mod tests {
                 shm_bytes: tmp_bytes / 4,
             },
             false,
+            ProcView::Whole,
         )
     }
 

@@ -74,12 +74,16 @@ pub(crate) struct Fence {
 
 impl Fence {
     /// Rules for a root whose read-only folders are `read_only` (inside
-    /// paths); `None` when the kernel has no Landlock.
-    pub(crate) fn new(read_only: &[&str]) -> Option<Fence> {
+    /// paths), with `/proc` readable when `proc` (a compilation's is not:
+    /// only its links are followed, `/proc/self/exe` say); `None` when the
+    /// kernel has no Landlock.
+    pub(crate) fn new(read_only: &[&str], proc: bool) -> Option<Fence> {
         let abi = abi()?;
         let c = |p: &str| CString::new(p).expect("no NUL");
         let mut rules: Vec<(CString, u64)> = read_only.iter().map(|p| (c(p), READ)).collect();
-        rules.push((c("/proc"), READ));
+        if proc {
+            rules.push((c("/proc"), READ));
+        }
         rules.push((c("/dev"), READ));
         for dir in ["/box", "/tmp", "/dev/shm"] {
             rules.push((c(dir), WRITE_TREE));

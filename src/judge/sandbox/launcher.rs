@@ -16,7 +16,11 @@
 //! are copies of the small launcher, forked by it (so the fork is cheap
 //! whatever the judge holds) and kept: the launcher forks one more
 //! whenever none is idle, so there are as many as runs at once (and
-//! runs being cleaned up), plus one.
+//! runs being cleaned up), plus one, up to two for each slot of the
+//! judge's pools and one ([`runner_cap`]): what a long-running server
+//! keeps (runners, each with its spare cgroup, network namespace and
+//! prepared roots, one per set of a language's folders) is bounded by its
+//! slots and languages, not by how often cleanups lagged.
 //! A runner reads the request on its end (the sandbox as the judge
 //! detected it, and the [`RunSpec`]), carries the run out exactly as the
 //! sandbox does in-process (`Sandbox::run_here`: box lease, work folder,
@@ -53,6 +57,7 @@ use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
 use std::os::unix::net::UnixStream;
 use std::path::PathBuf;
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use nix::unistd::{Gid, Uid};
 use rustix::net::{AddressFamily, RecvFlags, SendFlags, SocketFlags, SocketType};
@@ -62,7 +67,7 @@ use super::cgroup::CgroupSupport;
 use super::{
     Cleanup, Limits, Protections, RunResult, RunSpec, Sandbox, SandboxError, Status, fdpass, seccomp,
 };
-use crate::judge::pool::{set_thread_cores, thread_cores};
+use crate::judge::pool::{most_slots, set_thread_cores, thread_cores};
 
 /// The judge's end of the launcher.
 #[derive(Debug)]
@@ -75,6 +80,49 @@ struct Launcher {
 
 static LAUNCHER: OnceLock<Launcher> = OnceLock::new();
 
+/// How many runs the judge asks for at once (its pools' slots), in a page
+/// that the judge, the launcher and its runners share (mapped before the
+/// launcher's fork): the judge writes it with each request, the launcher
+/// reads it to bound its runners ([`runner_cap`]).
+static ASKERS: OnceLock<&'static AtomicUsize> = OnceLock::new();
+
+/// Maps [`ASKERS`]'s shared page (before the launcher's fork, so that
+/// both sides see the same one).
+fn share_askers() -> io::Result<()> {
+    if ASKERS.get().is_some() {
+        return Ok(());
+    }
+    // SAFETY: a fresh anonymous mapping of one page, never unmapped: an
+    // `AtomicUsize` at its start is valid (zeroed) and lives for ever.
+    use nix::libc;
+    let page = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            4096,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_SHARED | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        )
+    };
+    if page == libc::MAP_FAILED {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: as above; the page is aligned.
+    let askers = unsafe { &*page.cast::<AtomicUsize>() };
+    let _ = ASKERS.set(askers);
+    Ok(())
+}
+
+/// The most runners the launcher keeps for `askers` runs asked at once:
+/// one running and one cleaning up after the run before for each, and one
+/// idle. A request past that waits for a runner's cleanup (and `serve`,
+/// in a ten-minute class, once kept 27 runners, each with its cgroup, for
+/// 8 slots' worth of runs).
+fn runner_cap(askers: usize) -> usize {
+    2 * askers.max(1) + 1
+}
+
 /// Forks the launcher. Call once, while the judge is a single thread
 /// (first thing in `main`, after [`super::host::prepare`]); later calls
 /// do nothing.
@@ -82,6 +130,7 @@ pub fn start() -> io::Result<()> {
     if LAUNCHER.get().is_some() {
         return Ok(());
     }
+    share_askers()?;
     let (judge_end, launcher_end) = rustix::net::socketpair(
         AddressFamily::UNIX,
         SocketType::SEQPACKET,
@@ -210,6 +259,9 @@ fn private_work_root(judge: u32) {
 /// Runs `spec` through the launcher, if it was started.
 pub(super) fn run(sandbox: &Sandbox, spec: &RunSpec) -> Option<Result<RunResult, SandboxError>> {
     let launcher = LAUNCHER.get()?;
+    if let Some(askers) = ASKERS.get() {
+        askers.fetch_max(most_slots(), Ordering::Relaxed);
+    }
     let err = |source| SandboxError::Launcher {
         program: spec.program.clone(),
         source,
@@ -440,12 +492,12 @@ fn serve(control: OwnedFd, judge: i32) -> ! {
     super::owner::serve_judge(judge as u32);
     let _ = rustix::thread::set_name(c"mayan-launcher");
     quiet_stdio();
-    // Runners are reaped by the kernel.
-    // SAFETY: SIG_IGN installs no handler.
+    // Runners are reaped here, and counted ([`RunnerPool::reap`]).
+    // SAFETY: SIG_DFL installs no handler.
     let _ = unsafe {
         nix::sys::signal::signal(
             nix::sys::signal::Signal::SIGCHLD,
-            nix::sys::signal::SigHandler::SigIgn,
+            nix::sys::signal::SigHandler::SigDfl,
         )
     };
     let launcher = std::process::id() as i32;
@@ -456,14 +508,19 @@ fn serve(control: OwnedFd, judge: i32) -> ! {
     };
     let mut pool = RunnerPool::default();
     loop {
-        if pool.idle == 0 {
+        pool.reap();
+        let askers = ASKERS.get().map_or(0, |a| a.load(Ordering::Relaxed));
+        if pool.idle == 0 && pool.runners < runner_cap(askers) {
             // SAFETY: the launcher is single-threaded.
             match unsafe { nix::unistd::fork() } {
                 Ok(nix::unistd::ForkResult::Child) => {
                     drop(news);
                     runner(&control, &news_in, &filters, launcher)
                 }
-                Ok(nix::unistd::ForkResult::Parent { .. }) => pool.idle += 1,
+                Ok(nix::unistd::ForkResult::Parent { .. }) => {
+                    pool.idle += 1;
+                    pool.runners += 1;
+                }
                 // Out of processes for a moment: a request waits in the
                 // socket until a runner is free or the next try succeeds.
                 Err(_) => std::thread::sleep(std::time::Duration::from_millis(10)),
@@ -473,22 +530,34 @@ fn serve(control: OwnedFd, judge: i32) -> ! {
             News::Byte(byte) => pool.heard(byte),
             News::Stalled => pool.idle = 0,
             News::Closed => {
-                // The runners end too, each once its cleanup is done: with
-                // `SIGCHLD` ignored, `wait` returns when none is left.
-                let _ = nix::sys::wait::wait();
+                // The runners end too, each once its cleanup is done.
+                while !matches!(nix::sys::wait::wait(), Err(nix::errno::Errno::ECHILD)) {}
                 exit(0)
             }
         }
     }
 }
 
-/// The launcher's count of idle runners.
+/// The launcher's count of its runners, and of the idle ones.
 #[derive(Debug, Default)]
 struct RunnerPool {
     idle: usize,
+    /// Runners forked and not yet reaped.
+    runners: usize,
 }
 
 impl RunnerPool {
+    /// Reaps the runners that ended (killed, say), without waiting.
+    fn reap(&mut self) {
+        use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
+        while let Ok(status) = waitpid(None, Some(WaitPidFlag::WNOHANG)) {
+            if status == WaitStatus::StillAlive {
+                break;
+            }
+            self.runners = self.runners.saturating_sub(1);
+        }
+    }
+
     /// A runner took a request (`b`) or is free again (`i`).
     fn heard(&mut self, byte: u8) {
         match byte {
@@ -798,8 +867,17 @@ mod tests {
     }
 
     #[test]
+    fn the_launcher_keeps_two_runners_a_slot_and_one_idle() {
+        // No pool yet (a lone run, `doctor`): as for one slot.
+        assert_eq!(runner_cap(0), 3);
+        assert_eq!(runner_cap(1), 3);
+        assert_eq!(runner_cap(2), 5);
+        assert_eq!(runner_cap(16), 33);
+    }
+
+    #[test]
     fn the_launcher_counts_idle_runners_and_hears_a_stalled_request() {
-        let mut pool = RunnerPool { idle: 1 };
+        let mut pool = RunnerPool { idle: 1, runners: 1 };
         pool.heard(b'b');
         assert_eq!(pool.idle, 0, "the one runner took a request: fork another");
         pool.heard(b'i');

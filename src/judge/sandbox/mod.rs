@@ -193,6 +193,28 @@ pub struct RunSpec {
     /// link is not followed), at most `limits.output_bytes` (a larger one
     /// makes a run that exited [`Status::OutputLimit`]).
     pub output_file: Option<String>,
+    /// What the run's `/proc` shows, in a private root.
+    pub proc_view: ProcView,
+}
+
+/// What `/proc` shows a run in a private root. A compilation's messages
+/// reach the contestant whatever the feedback, so it gets only its own
+/// processes: none of the machine-wide files (`stat`, `vmstat`,
+/// `meminfo`, `sys/`...) that a run on a hidden test can move and a later
+/// compilation could embed (`#include`, `.incbin`, `include_bytes!`).
+/// docs/SANDBOX.md, *What a compilation and a run read in `/proc`*.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ProcView {
+    /// A new procfs of the run's pid namespace (`hidepid=invisible`): its
+    /// processes and the machine-wide files (a contestant's program, whose
+    /// output reaches nobody but the checker).
+    #[default]
+    Whole,
+    /// Only the run's own processes (`subset=pid`: `/proc/self/exe`, which
+    /// `ld.so` and `rustc` follow, and the like), none of them readable
+    /// where the kernel has Landlock (links are still followed); with no
+    /// `/proc` at all on a kernel without `subset=pid` (before 5.8).
+    ProcessesOnly,
 }
 
 impl fmt::Debug for RunSpec {
@@ -209,6 +231,7 @@ impl fmt::Debug for RunSpec {
             .field("collect", &self.collect)
             .field("input_file", &self.input_file)
             .field("output_file", &self.output_file)
+            .field("proc_view", &self.proc_view)
             .finish()
     }
 }
@@ -963,6 +986,7 @@ impl Sandbox {
             &self.hidden,
             scratch_sizes(&spec.limits),
             self.protections.landlock.is_some(),
+            spec.proc_view,
         );
         // `None` (built afresh) outside a runner or a user namespace
         // other than the machine's first: rootless, say.

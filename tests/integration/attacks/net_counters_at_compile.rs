@@ -4,7 +4,8 @@
  * compile error quoting it, or, as here, the program it builds, carries
  * it out. `net_counters.c` raises `Ip: OutNoRoutes` by 20,000 in each of
  * its runs; graded before this one, on one slot. Success: the value
- * compiled in is 1,000 or more, exit 42. */
+ * compiled in is 1,000 or more, exit 42. A compilation's /proc shows its
+ * own processes only, so this no longer compiles: the attack failed. */
 const SNMP: &str = include_str!("/proc/net/snmp");
 
 fn main() {
