@@ -429,7 +429,8 @@ pub struct BenchArgs {
     /// `--only serve`: submissions in the burst, spread evenly over the
     /// contestants (at most 10 each: the default submission rate limit)
     /// [default: 1000]; `--only analysis`: the class's judged submissions
-    /// [default: 2000].
+    /// [default: 2000]; `--only search`: the failing submissions searched
+    /// [default: 4].
     #[arg(long)]
     pub submissions: Option<usize>,
     /// `--only serve`: the server does not search failing submissions'
@@ -568,6 +569,12 @@ pub enum BenchPart {
     /// --submissions judged submissions, computed and cached, against
     /// 100 ms (only with --only).
     Analysis,
+
+    /// An accepted program's latency on the idle server and while
+    /// --submissions failing programs' counterexample searches run (their
+    /// runs asleep to the wall limit), against 0.1 s slower (only with
+    /// --only; --jobs [default: 1]).
+    Search,
 }
 
 /// Options of `gen`.

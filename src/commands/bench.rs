@@ -10,7 +10,9 @@
 //! with `--only similar`, the copy detector against its peers (`bench/similar.rs`);
 //! with `--only compile`, a compile-bound C++ class with and without the
 //! precompiled standard header (`bench/compile.rs`); with `--only analysis`,
-//! the teacher's analysis page of a large class (`bench/analysis.rs`).
+//! the teacher's analysis page of a large class (`bench/analysis.rs`);
+//! with `--only search`, an accepted program's latency while failing
+//! programs' counterexample searches run (`bench/search.rs`).
 
 use crate::cli::{BenchArgs, BenchPart};
 use crate::judge::grading::{Judge, run_limits};
@@ -36,6 +38,7 @@ mod client;
 mod compile;
 mod launch;
 mod scaling;
+mod search;
 mod serve_load;
 mod similar;
 
@@ -96,6 +99,14 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
     }
     if args.only == Some(BenchPart::Similar) {
         similar::run(Path::new("."))?;
+    }
+    if args.only == Some(BenchPart::Search) {
+        search::run(&search::SearchOptions {
+            sleepers: args.submissions.unwrap_or(4).max(1),
+            jobs: args.jobs.unwrap_or(1).max(1),
+            samples: 4,
+            quiet: args.quiet,
+        })?;
     }
     if args.only == Some(BenchPart::Analysis) {
         analysis::run(&analysis::AnalysisOptions {

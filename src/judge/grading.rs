@@ -57,6 +57,12 @@ pub struct TestResult {
     /// How many times the program ran on this test: more than 1 when a TLE
     /// close to the limit was run again (the result is the last run's).
     pub runs: u32,
+    /// The program's time over every run on this test, retries included:
+    /// each run's CPU time, or its wall time where that is longer, ms
+    /// (what the counterexample search's budget counts). Not part of
+    /// reports (0 when read back).
+    #[serde(skip)]
+    pub spent_ms: u64,
     /// What the program printed and the reference answer, for showing a
     /// failure (`stress`); not part of reports (empty when read back).
     #[serde(skip)]
@@ -90,8 +96,16 @@ impl TestResult {
             diff: None,
             points: 0,
             runs: 1,
+            spent_ms: 0,
             transcript: Transcript::default(),
         }
+    }
+
+    /// What a run of this result cost the program: its CPU time, or its
+    /// wall time where longer (a program asleep until the wall limit
+    /// costs as much as one that computes).
+    fn cost_ms(&self) -> u64 {
+        self.time_ms.max(self.wall_ms)
     }
 
     /// Whether it is accepted with more than 80% of `limit_ms` used: a
@@ -151,10 +165,13 @@ impl Judge<'_> {
     ) -> Result<TestResult, RunError> {
         let (mut result, mut again) = self.attempt(program, test.clone(), input, puzzle, reference)?;
         let mut earlier = Vec::new();
+        let mut spent_ms = result.cost_ms();
         while again && earlier.len() < self.retry_tle as usize {
             earlier.push(result.time_ms);
             (result, again) = self.attempt(program, test.clone(), input, puzzle, reference)?;
+            spent_ms = spent_ms.saturating_add(result.cost_ms());
         }
+        result.spent_ms = spent_ms;
         if !earlier.is_empty() {
             result.runs = earlier.len() as u32 + 1;
             let times: Vec<String> = earlier.iter().map(|ms| format!("{ms} ms")).collect();
@@ -730,8 +747,10 @@ impl<'a> Grader<'a> {
                 return result;
             }
         };
-        // Reports never show raw outputs: do not keep them for every test.
+        // Reports never show raw outputs: do not keep them for every test
+        // (nor what only a budget of runs counts).
         result.transcript = Transcript::default();
+        result.spent_ms = 0;
         if result.verdict == Verdict::Accepted && self.problem.config.scoring.groups.is_empty() {
             result.points = self.problem.config.scoring.points_per_test;
         }

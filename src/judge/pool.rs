@@ -23,8 +23,14 @@
 //! Work of the lowest priority ([`Pool::run_idle`]: `serve`'s search for a
 //! failing submission's counterexample) gets a slot only while no judging
 //! waits for one: a free slot, or a released one with nothing but idle
-//! work waiting. It holds the slot for one run, so a submission that
-//! arrives meanwhile waits at most that run.
+//! work waiting. It holds the slot for one run, and yields it at once
+//! when judging comes to wait: the run is preempted ([`on_preempt`]: the
+//! launcher's run is killed within the monitor's 10 ms check), its slot
+//! goes to the judging, and the idle work is told to do it again later.
+//!
+//! A submission keeps one slot from its compilation to its last test
+//! ([`Pool::lease`]): a slot given back between them went to whatever
+//! waited (the search), which held it while the submission's tests waited.
 //!
 //! [`Jobs`] is what `--jobs` takes: a number, or `auto` (one per core the
 //! judge may use: [`usable_cores`], from the affinity mask and the cgroup's
@@ -42,9 +48,10 @@
 //! share its core. A pool with fewer slots than cores, or a cgroup quota
 //! below the mask, is not pinned: the scheduler spreads it.
 
+use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
-use std::sync::Mutex;
-use std::thread::Thread;
+use std::sync::{Arc, Mutex};
+use std::thread::{Thread, ThreadId};
 
 /// What a slot is held for, in the order waiting work is served.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -289,17 +296,117 @@ pub fn set_thread_cores(cores: &[usize]) {
     let _ = rustix::thread::sched_setaffinity(None, &set);
 }
 
+/// What the judging that preempts idle work does to its run: one hook at
+/// a time, the run in progress ([`on_preempt`]).
+type Hook = Box<dyn FnOnce() + Send>;
+
+/// A piece of idle work's standing: preempted or not, and how to stop
+/// its run.
+#[derive(Default)]
+struct Preemption {
+    state: Mutex<(bool, Option<Hook>)>,
+}
+
+impl Preemption {
+    /// Marks it preempted and stops its run, if one is in progress.
+    fn preempt(&self) {
+        let hook = {
+            let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
+            st.0 = true;
+            st.1.take()
+        };
+        if let Some(stop) = hook {
+            stop();
+        }
+    }
+
+    fn preempted(&self) -> bool {
+        self.state.lock().unwrap_or_else(|p| p.into_inner()).0
+    }
+}
+
+thread_local! {
+    /// The idle work this thread is doing, if any.
+    static IDLE: RefCell<Option<Arc<Preemption>>> = const { RefCell::new(None) };
+}
+
+/// While it lives, the run in progress on this thread (inside
+/// [`Pool::run_idle`]) is stopped by `stop` if judging preempts it (at
+/// once, if it already has); on any other thread, nothing. Dropped, the
+/// hook is dropped too: it never runs after its run has ended.
+pub fn on_preempt(stop: impl FnOnce() + Send + 'static) -> PreemptHook {
+    let Some(idle) = IDLE.with(|i| i.borrow().clone()) else {
+        return PreemptHook(None);
+    };
+    let now = {
+        let mut st = idle.state.lock().unwrap_or_else(|p| p.into_inner());
+        if st.0 {
+            true
+        } else {
+            st.1 = Some(Box::new(stop));
+            return PreemptHook(Some(idle.clone()));
+        }
+    };
+    if now {
+        stop();
+    }
+    PreemptHook(None)
+}
+
+/// The hook of [`on_preempt`], removed when dropped.
+pub struct PreemptHook(Option<Arc<Preemption>>);
+
+impl Drop for PreemptHook {
+    fn drop(&mut self) {
+        if let Some(idle) = &self.0 {
+            let hook = idle.state.lock().unwrap_or_else(|p| p.into_inner()).1.take();
+            drop(hook);
+        }
+    }
+}
+
+/// A slot held by one thread across several pieces of a submission's
+/// work ([`Pool::lease`]).
+pub struct Lease<'p> {
+    pool: &'p Pool,
+    thread: ThreadId,
+}
+
+impl Drop for Lease<'_> {
+    fn drop(&mut self) {
+        let held = {
+            let mut st = self.pool.state.lock().unwrap_or_else(|p| p.into_inner());
+            st.leases.remove(&self.thread)
+        };
+        if let Some((slot, _)) = held {
+            if let Some(p) = &self.pool.placement {
+                p.leave();
+            }
+            // Its pieces were recorded as they ran.
+            self.pool.release(slot, None);
+        }
+    }
+}
+
+/// A thread waiting for a slot, and its preemption if it is idle work.
+type Waiter = (Thread, Option<Arc<Preemption>>);
+
 #[derive(Default)]
 struct State {
     /// Free slots. Never free while work waits: a released slot goes
     /// straight to the first waiting item.
     free: Vec<usize>,
     /// Waiting work, first in line first (judging before idle work), with
-    /// the thread to wake.
-    waiting: BTreeMap<(Priority, Item, u64), Thread>,
+    /// the thread to wake (and idle work's preemption).
+    waiting: BTreeMap<(Priority, Item, u64), Waiter>,
     /// Slots handed to waiting work, by ticket, not yet taken.
     granted: HashMap<u64, usize>,
     tickets: u64,
+    /// Slots held by idle work, and how to preempt it.
+    idle: HashMap<usize, Arc<Preemption>>,
+    /// Slots leased by a thread ([`Pool::lease`]), with the item they
+    /// were taken for.
+    leases: HashMap<ThreadId, (usize, Item)>,
     /// Times a waiting thread woke and found no slot handed to it.
     #[cfg(test)]
     idle_wakes: u64,
@@ -363,23 +470,77 @@ impl Pool {
     }
 
     /// Runs `f` holding a slot, waiting for one first: among waiting work,
-    /// the smallest [`Item`] gets the next free slot.
+    /// the smallest [`Item`] gets the next free slot. On a thread that
+    /// holds a [`Pool::lease`], in the leased slot, at once.
     /// While `f` runs, the thread is on the slot's core, if the pool is
     /// placed.
     pub fn run<T>(&self, item: Item, f: impl FnOnce() -> T) -> T {
-        self.run_as(Priority::Judging, item, f)
+        let me = std::thread::current().id();
+        let leased = {
+            let st = self.state.lock().unwrap_or_else(|p| p.into_inner());
+            st.leases.get(&me).map(|&(slot, _)| slot)
+        };
+        match leased {
+            Some(slot) => {
+                self.record_locked(slot, Priority::Judging, item, true);
+                let r = f();
+                self.record_locked(slot, Priority::Judging, item, false);
+                r
+            }
+            None => self.run_as(Priority::Judging, item, None, f),
+        }
+    }
+
+    /// Takes a slot for `item` (as [`Pool::run`] waits for one) and keeps
+    /// it for this thread until the lease is dropped: the thread's
+    /// [`Pool::run`] calls use it meanwhile, so that a submission keeps
+    /// its slot from its compilation to its last test, and no other work
+    /// takes it between them.
+    pub fn lease(&self, item: Item) -> Lease<'_> {
+        let slot = self.acquire(Priority::Judging, item, None);
+        self.record_locked(slot, Priority::Judging, item, false);
+        if let Some(p) = &self.placement {
+            p.enter(slot);
+        }
+        let thread = std::thread::current().id();
+        let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        st.leases.insert(thread, (slot, item));
+        drop(st);
+        Lease { pool: self, thread }
     }
 
     /// Runs `f` holding a slot at the lowest priority: it gets a slot only
     /// while no [`Pool::run`] work waits for one (among idle work, the
-    /// smallest [`Item`] first). Keep `f` short (one run): the slot is
-    /// given back, to waiting judging first, only when it returns.
-    pub fn run_idle<T>(&self, item: Item, f: impl FnOnce() -> T) -> T {
-        self.run_as(Priority::Idle, item, f)
+    /// smallest [`Item`] first). Keep `f` short (one run): as soon as
+    /// judging waits, the run in progress is stopped ([`on_preempt`]) and
+    /// the slot goes to the judging once `f` returns. With `f`'s value,
+    /// whether that happened: then its value is void, and the work is to
+    /// be done again.
+    pub fn run_idle<T>(&self, item: Item, f: impl FnOnce() -> T) -> (T, bool) {
+        let me = Arc::new(Preemption::default());
+        let theirs = me.clone();
+        let r = self.run_as(Priority::Idle, item, Some(me.clone()), move || {
+            IDLE.with(|i| *i.borrow_mut() = Some(theirs));
+            struct Clear;
+            impl Drop for Clear {
+                fn drop(&mut self) {
+                    IDLE.with(|i| *i.borrow_mut() = None);
+                }
+            }
+            let _clear = Clear;
+            f()
+        });
+        (r, me.preempted())
     }
 
-    fn run_as<T>(&self, priority: Priority, item: Item, f: impl FnOnce() -> T) -> T {
-        let slot = self.acquire(priority, item);
+    fn run_as<T>(
+        &self,
+        priority: Priority,
+        item: Item,
+        preemption: Option<Arc<Preemption>>,
+        f: impl FnOnce() -> T,
+    ) -> T {
+        let slot = self.acquire(priority, item, preemption);
         if let Some(p) = &self.placement {
             p.enter(slot);
         }
@@ -389,7 +550,7 @@ impl Pool {
                 if let Some(p) = &self.0.placement {
                     p.leave();
                 }
-                self.0.release(self.1, self.2, self.3);
+                self.0.release(self.1, Some((self.2, self.3)));
             }
         }
         let _release = Release(self, slot, priority, item);
@@ -429,18 +590,27 @@ impl Pool {
     /// this thread one. Only the thread whose turn it is wakes (a slot's
     /// release does not wake every waiting test to check whose turn it is:
     /// with hundreds waiting, that herd held freed slots idle).
-    fn acquire(&self, priority: Priority, item: Item) -> usize {
+    fn acquire(&self, priority: Priority, item: Item, preemption: Option<Arc<Preemption>>) -> usize {
         let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
         // A free slot means nothing waits (a released slot goes to waiting
         // work first), so idle work may take it too.
         if let Some(slot) = st.free.pop() {
             self.record(slot, priority, item, true);
+            if let Some(p) = preemption {
+                st.idle.insert(slot, p);
+            }
             return slot;
+        }
+        if priority == Priority::Judging {
+            // Judging waits: idle work yields its slots at once.
+            for idle in st.idle.values() {
+                idle.preempt();
+            }
         }
         let ticket = st.tickets;
         st.tickets += 1;
         st.waiting
-            .insert((priority, item, ticket), std::thread::current());
+            .insert((priority, item, ticket), (std::thread::current(), preemption));
         loop {
             if let Some(slot) = st.granted.remove(&ticket) {
                 return slot;
@@ -457,20 +627,33 @@ impl Pool {
         }
     }
 
-    /// Ends `item`'s hold on `slot` and gives the slot to the first
-    /// waiting item, or back to the free ones.
-    fn release(&self, slot: usize, priority: Priority, item: Item) {
+    /// Ends `item`'s hold on `slot` (recorded as `ended`, if given) and
+    /// gives the slot to the first waiting item, or back to the free ones.
+    fn release(&self, slot: usize, ended: Option<(Priority, Item)>) {
         let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        self.record(slot, priority, item, false);
+        if let Some((priority, item)) = ended {
+            self.record(slot, priority, item, false);
+        }
+        st.idle.remove(&slot);
         match st.waiting.pop_first() {
-            Some(((next_priority, next, ticket), thread)) => {
+            Some(((next_priority, next, ticket), (thread, preemption))) => {
                 self.record(slot, next_priority, next, true);
+                if let Some(p) = preemption {
+                    st.idle.insert(slot, p);
+                }
                 st.granted.insert(ticket, slot);
                 drop(st);
                 thread.unpark();
             }
             None => st.free.push(slot),
         }
+    }
+
+    /// [`Pool::record`], taking the state's lock (a leased slot's pieces,
+    /// which change no hands).
+    fn record_locked(&self, slot: usize, priority: Priority, item: Item, start: bool) {
+        let _st = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        self.record(slot, priority, item, start);
     }
 
     /// Adds to the trace of a traced pool; called with the state's lock
@@ -640,6 +823,66 @@ mod tests {
         // Idle work never took a slot while judging waited: checked on the
         // whole trace, not on times.
         assert!(started[42..].iter().all(|p| *p == Priority::Idle));
+    }
+
+    #[test]
+    fn judging_that_waits_preempts_idle_work_at_once_and_the_idle_work_is_told_to_redo_it() {
+        let pool = Pool::traced(1);
+        let item = |group, work| Item { group, work };
+        let (stopped_tx, stopped_rx) = std::sync::mpsc::channel::<()>();
+        std::thread::scope(|s| {
+            let idle = s.spawn(|| {
+                pool.run_idle(item(u64::MAX, Work::Test(0)), || {
+                    // A run that would go on for a minute, unless stopped.
+                    let (tx, rx) = std::sync::mpsc::channel::<()>();
+                    let _hook = on_preempt(move || tx.send(()).unwrap());
+                    let stopped = rx.recv_timeout(std::time::Duration::from_secs(60)).is_ok();
+                    stopped_tx.send(()).unwrap();
+                    stopped
+                })
+            });
+            while pool.trace().is_empty() {
+                std::thread::yield_now();
+            }
+            pool.run(item(1, Work::Compile), || ());
+            let (stopped, preempted) = idle.join().unwrap();
+            assert!(stopped && preempted, "the idle run was stopped, and told so");
+        });
+        assert!(stopped_rx.try_recv().is_ok());
+        // Idle work that no judging disturbed is not preempted.
+        assert_eq!(pool.run_idle(item(u64::MAX, Work::Test(1)), || 7), (7, false));
+    }
+
+    #[test]
+    fn a_leased_slot_goes_to_no_idle_work_between_a_submissions_compilation_and_its_tests() {
+        let pool = Pool::traced(1);
+        let item = |group, work| Item { group, work };
+        std::thread::scope(|s| {
+            let lease = pool.lease(item(1, Work::Compile));
+            pool.run(item(1, Work::Compile), || ());
+            // The search queues for the slot between compilation and tests.
+            let search = s.spawn(|| pool.run_idle(item(u64::MAX, Work::Test(0)), || ()));
+            while pool.state.lock().unwrap().waiting.is_empty() {
+                std::thread::yield_now();
+            }
+            for t in 0..3 {
+                pool.run(item(1, Work::Test(t)), || ());
+            }
+            drop(lease);
+            search.join().unwrap();
+        });
+        let started: Vec<Item> = pool.trace().iter().filter(|o| o.start).map(|o| o.item).collect();
+        let tests_then_search: Vec<Item> = [
+            item(1, Work::Compile),
+            item(1, Work::Compile),
+            item(1, Work::Test(0)),
+            item(1, Work::Test(1)),
+            item(1, Work::Test(2)),
+            item(u64::MAX, Work::Test(0)),
+        ]
+        .into();
+        assert_eq!(started, tests_then_search);
+        assert_eq!(pool.state.lock().unwrap().free.len(), 1, "given back at the end");
     }
 
     /// Holds every slot of `pool` while `waiters` items queue behind

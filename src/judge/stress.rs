@@ -484,14 +484,18 @@ impl Bounds<'_> {
         }
     }
 
-    /// Counts a run and its time: its CPU time, or its wall time where
-    /// that is longer (a program that sleeps until the wall limit, run
-    /// after run, spends the search's budget as one that computes does).
+    /// Counts a test's runs and their time: every run, a TLE run again
+    /// included ([`TestResult::runs`], [`TestResult::spent_ms`]), each its
+    /// CPU time or its wall time where that is longer (a program that
+    /// sleeps until the wall limit, run after run, spends the search's
+    /// budget as one that computes does).
     fn metered(&self, r: Result<TestResult, StressError>) -> Result<TestResult, StressError> {
-        self.ran.fetch_add(1, Ordering::SeqCst);
+        let runs = r.as_ref().map_or(1, |o| o.runs.max(1) as usize);
+        self.ran.fetch_add(runs, Ordering::SeqCst);
         if let Ok(o) = &r {
+            let last = o.time_ms.max(o.wall_ms);
             self.used_ms
-                .fetch_add(o.time_ms.max(o.wall_ms).max(1), Ordering::SeqCst);
+                .fetch_add(o.spent_ms.max(last).max(1), Ordering::SeqCst);
         }
         r
     }
@@ -840,6 +844,71 @@ mod tests {
             &colour_three_twice,
         );
         assert!(h.runs <= 60, "{}", h.runs);
+    }
+
+    /// A runner whose every run exits after 1040 ms of CPU time with no
+    /// output, counting its runs: under a 1000 ms limit, a TLE close
+    /// enough to the limit to be run again.
+    #[derive(Default)]
+    struct SlightlySlow {
+        runs: AtomicUsize,
+    }
+
+    impl crate::judge::runner::Runner for SlightlySlow {
+        fn run(
+            &self,
+            _: &crate::judge::sandbox::RunSpec,
+        ) -> Result<crate::judge::sandbox::RunResult, crate::judge::runner::RunError> {
+            self.runs.fetch_add(1, Ordering::SeqCst);
+            Ok(crate::judge::sandbox::RunResult {
+                status: crate::judge::sandbox::Status::Exited(0),
+                cpu_ms: 1040,
+                wall_ms: 1040,
+                peak_memory_kib: 1024,
+                stdout: Vec::new(),
+                stderr: Vec::new(),
+                output_file: None,
+            })
+        }
+    }
+
+    #[test]
+    fn a_counterexample_search_counts_every_run_of_a_tle_run_again_against_its_budget() {
+        let runner = SlightlySlow::default();
+        let program = Program {
+            program: "solution".into(),
+            args: Vec::new(),
+            files: Vec::new(),
+            cached: true,
+            source: None,
+            facts: Default::default(),
+        };
+        let tester = Tester {
+            judge: Judge {
+                runner: &runner,
+                limits: crate::package::ProblemLimits {
+                    time_ms: 1000,
+                    ..Default::default()
+                },
+                options: Default::default(),
+                io: None,
+                retry_tle: 2,
+            },
+            program: &program,
+        };
+        let none = FxHashSet::default();
+        let h = hunt(Effort::bounded(1000, Duration::from_secs(5)), &none, &|i, p| {
+            tester.test(i, p)
+        });
+        let made = runner.runs.load(Ordering::SeqCst);
+        assert_eq!(h.runs, made, "every run counted, the ones run again too");
+        assert!(
+            h.cpu_ms >= 1040 * made as u64,
+            "{} ms counted for {made} runs of 1040 ms",
+            h.cpu_ms
+        );
+        // Three runs of each board tried (two retries): two spend the 5 s.
+        assert!(made <= 6, "{made} runs for a budget of 5 s");
     }
 
     #[test]

@@ -183,6 +183,7 @@ mod snapshots {
             judgement: Some(j),
             diff,
             runs: 1,
+            spent_ms: 0,
             transcript: Default::default(),
         }
     }
@@ -200,6 +201,7 @@ mod snapshots {
             diff: None,
             points: 0,
             runs: 1,
+            spent_ms: 0,
             transcript: Default::default(),
         }
     }

@@ -207,7 +207,7 @@ impl Shown {
                 time: false,
                 tests: ShownTests::None,
                 compile_error: true,
-                counterexample: counterexample_under_score,
+                counterexample: Feedback::Score.shows_counterexamples(counterexample_under_score),
             },
             Feedback::NoneUntilEnd => Shown {
                 verdict: false,
@@ -215,7 +215,7 @@ impl Shown {
                 time: false,
                 tests: ShownTests::None,
                 compile_error: false,
-                counterexample: false,
+                counterexample: Feedback::NoneUntilEnd.shows_counterexamples(counterexample_under_score),
             },
         }
     }
@@ -238,6 +238,7 @@ impl App {
         let live = Arc::new(Live::default());
         let wake = Arc::new(Wake::default());
         let counterexamples = o.contest.counterexamples;
+        let searches_from = o.contest.searches_from();
         save_passwords(&o.contest, &new_passwords)?;
         if !o.quiet {
             print_start(&o, requeued, &new_passwords);
@@ -249,6 +250,7 @@ impl App {
             sandbox: o.sandbox,
             jobs: o.jobs,
             counterexamples,
+            searches_from,
         };
         let work_dir = judging.start(&db, &live, &wake)?;
         let r = o.rates;
@@ -568,6 +570,7 @@ struct Judging {
     sandbox: Sandbox,
     jobs: usize,
     counterexamples: super::contest::Counterexamples,
+    searches_from: i64,
 }
 
 impl Judging {
@@ -603,6 +606,7 @@ impl Judging {
                     live: &live,
                     wake: &wake,
                     counterexamples: self.counterexamples,
+                    searches_from: self.searches_from,
                     failed: &failed,
                 }
                 .run(self.jobs);

@@ -146,6 +146,21 @@ impl Feedback {
         Feedback::NoneUntilEnd,
     ];
 
+    /// Whether contestants see their failing submissions' counterexamples
+    /// while the contest runs (`under_score`: `[counterexamples]
+    /// under_score`). Where they do not, the search waits for the end:
+    /// whether a submission is searched, and how long for, tells the
+    /// verdict this policy hides (a program that sleeps on the search's
+    /// small boards slows its owner's next submission only after a
+    /// failure).
+    pub fn shows_counterexamples(self, under_score: bool) -> bool {
+        match self {
+            Feedback::AllTests | Feedback::FirstFailure => true,
+            Feedback::Score => under_score,
+            Feedback::NoneUntilEnd => false,
+        }
+    }
+
     /// The name `contest.toml` uses.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -272,6 +287,15 @@ impl Window {
             Window::Timed { end, freeze_secs, .. } => {
                 freeze_secs > 0 && now >= end - freeze_secs && now < end
             }
+        }
+    }
+
+    /// The first second after the contest (`i64::MAX` for an open
+    /// practice, which never ends).
+    pub fn end(&self) -> i64 {
+        match *self {
+            Window::Open => i64::MAX,
+            Window::Timed { end, .. } => end,
         }
     }
 
@@ -411,6 +435,21 @@ impl fmt::Debug for ContestConfig {
 }
 
 impl ContestConfig {
+    /// When the counterexample search may run (unix seconds): at once
+    /// (`i64::MIN`) where contestants see counterexamples during the
+    /// contest, else from its end ([`Feedback::shows_counterexamples`]:
+    /// no work that depends on a hidden verdict runs while it is hidden).
+    pub fn searches_from(&self) -> i64 {
+        if self
+            .feedback
+            .shows_counterexamples(self.counterexamples.under_score)
+        {
+            i64::MIN
+        } else {
+            self.window.end()
+        }
+    }
+
     /// An open practice without a file: the default title, every language,
     /// no contestants.
     pub fn default_practice() -> ContestConfig {

@@ -20,9 +20,14 @@
 //! ([`Workers::search`]: `judge::stress::find_counterexample`, the search
 //! `stress` makes), each run holding a slot of the same pool at its lowest
 //! priority (`Pool::run_idle`): only while no judging waits, one run at a
-//! time, within contest.toml's `[counterexamples]` bounds; one search at a
+//! time, killed as soon as a submission waits for a slot and run again
+//! later, its time counted ([`idle_until_done`]), within contest.toml's `[counterexamples]` bounds; one search at a
 //! time in all, each contestant's latest failing submission first
 //! (`Db::next_search`); the result stored, so a restart does not redo it.
+//! Under feedback that hides counterexamples from contestants, no search
+//! starts before the contest's end (`ContestConfig::searches_from`): that
+//! a submission is searched, and for how long, would tell its hidden
+//! verdict through the time its owner's next submission takes.
 
 use super::contest::Counterexamples;
 use super::db::{Claimed, Db, Judged, ToSearch};
@@ -89,6 +94,9 @@ pub struct Workers<'a> {
     pub counterexamples: Counterexamples,
     /// The search's wake-up: a failing submission was stored.
     pub failed: &'a Wake,
+    /// When searches may start (unix seconds): the contest's end where its
+    /// feedback hides counterexamples (`ContestConfig::searches_from`).
+    pub searches_from: i64,
 }
 
 /// The pool's group of the search's work (after every submission's).
@@ -225,7 +233,7 @@ impl Workers<'_> {
             group: SEARCH_GROUP,
             work: Work::Compile,
         };
-        let prepared = pool.run_idle(compile, || {
+        let (prepared, _) = idle_until_done(pool, compile, || {
             self.prepare(t.id, &t.file_name, &t.source, &t.language)
         });
         let Ok(Ok(program)) = prepared else {
@@ -240,7 +248,13 @@ impl Workers<'_> {
                 group: SEARCH_GROUP,
                 work: Work::Test(i),
             };
-            pool.run_idle(item, || tester.test(i, p))
+            let (result, preempted) = idle_until_done(pool, item, || tester.test(i, p));
+            // The runs judging stopped count too.
+            result.map(|mut r| {
+                r.runs += preempted.runs;
+                r.spent_ms = r.spent_ms.saturating_add(preempted.ms);
+                r
+            })
         };
         let effort = Effort::bounded(self.counterexamples.runs, time);
         match find_counterexample(&DEFAULT_BOARDS, effort, excluded, 1, &step, &|_, _| (), &|_| ()) {
@@ -262,6 +276,12 @@ impl Workers<'_> {
         let _ = rustix::process::setpriority_process(Some(me), JUDGING_NICE);
         let excluded = self.grader.puzzles().into_iter().collect();
         loop {
+            let wait = self.searches_from.saturating_sub(super::now());
+            if wait > 0 {
+                // Nothing searched while the feedback hides verdicts.
+                std::thread::sleep(Duration::from_secs(wait.clamp(1, 5) as u64));
+                continue;
+            }
             match self.db.next_search() {
                 Ok(Some(t)) => self.search_one(&t, pool, &excluded),
                 Ok(None) => self.failed.wait(Duration::from_secs(5)),
@@ -367,7 +387,10 @@ impl Workers<'_> {
             group,
             work: Work::Compile,
         };
-        // Until it has a slot, it shows as judging (claimed, waiting).
+        // Until it has a slot, it shows as judging (claimed, waiting). It
+        // keeps that slot to its last test: given back between, the
+        // search would take it.
+        let lease = pool.lease(compile);
         let prepared = pool.run(compile, || {
             self.live.set(c.id, c.user_id, "compiling".into());
             self.prepare(c.id, &c.file_name, &c.source, &c.language)
@@ -382,6 +405,7 @@ impl Workers<'_> {
                     self.live.set(c.id, c.user_id, format!("running test {k} of {n}"));
                 }
             });
+        drop(lease);
         report
     }
 
@@ -425,6 +449,34 @@ impl Workers<'_> {
                     );
                     std::thread::sleep(Duration::from_secs(5));
                 }
+            }
+        }
+    }
+}
+
+/// The tries of idle work that judging preempted: how many, and their
+/// wall time in all, ms.
+#[derive(Default)]
+struct Preempted {
+    runs: u32,
+    ms: u64,
+}
+
+/// Does `f` as idle work ([`Pool::run_idle`]) until a try of it ends
+/// without judging preempting it (a preempted try's run was killed: it
+/// is done again once no judging waits); its value, and what the
+/// preempted tries cost.
+fn idle_until_done<T>(pool: &Pool, item: Item, f: impl Fn() -> T) -> (T, Preempted) {
+    let mut lost = Preempted::default();
+    loop {
+        let start = std::time::Instant::now();
+        match pool.run_idle(item, &f) {
+            (value, false) => return (value, lost),
+            (_, true) => {
+                lost.runs += 1;
+                lost.ms = lost
+                    .ms
+                    .saturating_add(u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX));
             }
         }
     }

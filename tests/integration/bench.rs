@@ -127,3 +127,21 @@ fn the_analysis_benchmark_fills_a_class_and_times_the_teachers_page_computed_and
     assert!(stdout.contains("computed from the stored reports:"), "{stdout}");
     assert!(stdout.contains("cached, 20 requests: p50"), "{stdout}");
 }
+
+#[test]
+fn the_search_benchmark_times_an_accepted_program_idle_and_while_failing_programs_are_searched() {
+    if !have("gcc") {
+        return;
+    }
+    let out = judge_within(600)
+        .args(["bench", "--only", "search", "--submissions", "1", "--quiet"])
+        .output()
+        .unwrap();
+    let stdout = crate::util::quiet_success(&out);
+    assert!(
+        stdout.contains("judged 4 times idle, 4 times while 1 failing programs' searches run"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("idle: median"), "{stdout}");
+    assert!(stdout.contains("during / idle"), "{stdout}");
+}

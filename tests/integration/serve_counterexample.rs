@@ -135,20 +135,19 @@ fn serve_a_wrong_answer_reference_gets_its_smallest_failing_board_never_a_packag
 }
 
 #[test]
-fn serve_each_feedback_policy_shows_or_hides_the_counterexample_in_the_api_the_page_and_the_events() {
+fn serve_each_feedback_policy_that_shows_the_counterexample_shows_it_in_the_api_the_page_and_the_events() {
     if crate::util::tool("gcc").is_none() {
         return;
     }
-    // (contest.toml, shown to the contestant)
+    // (contest.toml, shown to the contestant): the policies that hide it
+    // search only after the end (the next test).
     let table = [
         ("feedback = \"all-tests\"\n[counterexamples]\n", true),
         ("feedback = \"first-failure\"\n[counterexamples]\n", true),
-        ("feedback = \"score\"\n[counterexamples]\n", false),
         (
             "feedback = \"score\"\n[counterexamples]\nunder_score = true\n",
             true,
         ),
-        ("feedback = \"none-until-end\"\n[counterexamples]\n", false),
     ];
     for (toml, shown) in table {
         let server = Server::start(&["alice"], toml, &[]);
@@ -184,6 +183,68 @@ fn serve_each_feedback_policy_shows_or_hides_the_counterexample_in_the_api_the_p
     }
 }
 
+/// `start` and `end` lines of a contest that began a minute ago and ends
+/// `secs` seconds from now.
+fn ending_in(secs: i64) -> String {
+    let at = |offset: i64| {
+        let t = time::OffsetDateTime::now_utc() + time::Duration::seconds(offset);
+        format!(
+            "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
+            t.year(),
+            u8::from(t.month()),
+            t.day(),
+            t.hour(),
+            t.minute(),
+            t.second()
+        )
+    };
+    format!("start = {}\nend = {}\n", at(-60), at(secs))
+}
+
+/// The timing attack of issue 56: where the feedback hides verdicts, a
+/// search during the contest would slow the contestant's next submission
+/// only after a failing one. No search runs until the end; then it does,
+/// and everybody sees what it found.
+#[test]
+fn serve_under_feedback_that_hides_verdicts_no_search_runs_until_the_contest_ends() {
+    if crate::util::tool("gcc").is_none() {
+        return;
+    }
+    const CONTEST_SECS: i64 = 25;
+    for policy in ["feedback = \"none-until-end\"\n", "feedback = \"score\"\n"] {
+        let end = Instant::now() + Duration::from_secs(CONTEST_SECS as u64);
+        let toml = format!("{}{policy}{SEARCH}", ending_in(CONTEST_SECS));
+        let temp = contest_dir(&["alice"], &toml);
+        let server = Server::start_in(temp.path(), &[]);
+        let alice = server.contestant("alice");
+        let failing = submission_number(&alice.submit("mayan.c", MINUS_ONE_C));
+        let api_alice = api(&server, "alice", "alice-pw");
+        api_alice.wait_judged(failing, 120);
+        // Her next submission, an accepted one, judged as if she had
+        // never failed: no search before it, nor while the contest runs.
+        let accepted = submission_number(&alice.submit("mayan.c", &crate::serve_util::accepted_c()));
+        api_alice.wait_judged(accepted, 120);
+        while Instant::now() + Duration::from_secs(3) < end {
+            assert_eq!(
+                stored(temp.path()),
+                [],
+                "{policy}: a search ran during the contest ({toml}), now {}",
+                time::OffsetDateTime::now_utc()
+            );
+            std::thread::sleep(Duration::from_millis(500));
+        }
+        let teacher = api(&server, "admin", crate::serve_util::ADMIN_PASSWORD);
+        let found = wait_searched(&teacher, failing, 120);
+        assert_eq!(
+            found["state"], "found",
+            "{policy}: searched after the end: {found}"
+        );
+        let seen: serde_json::Value =
+            serde_json::from_str(&api_alice.get(&format!("/api/v1/submissions/{failing}")).body).unwrap();
+        assert_eq!(seen["counterexample"], found, "{policy}: shown after the end");
+    }
+}
+
 /// `contestant_cpu_seconds`: once a contestant's searches have used it,
 /// their next failing submissions are not searched (none found, at once).
 #[test]
@@ -213,4 +274,51 @@ fn serve_a_contestant_whose_search_time_is_spent_gets_no_more_searches() {
     let (second, searched) = judged_wrong_and_searched(&server, "mayan.c", MINUS_ONE_C, 60);
     assert_eq!(searched["state"], "none", "{searched}");
     assert_eq!(runs(second), 0, "nothing ran for the second");
+}
+
+/// A program that answers `-1`, except on boards of at most two blocks
+/// (the search's first boards; every package test has more), where it
+/// sleeps until the wall limit: each of its search's runs would hold a
+/// slot for 7 s.
+const SLEEPS_ON_SMALL_BOARDS_C: &str = "#include <stdio.h>\n#include <unistd.h>\nint main(void){ int n, x, blocks = 0, cols = 0; if (scanf(\"%d\", &n) != 1) return 0; while (cols < 5 && scanf(\"%d\", &x) == 1) { if (x == 0) cols++; else blocks++; } if (blocks <= 2) sleep(100); puts(\"-1\"); return 0; }\n";
+
+/// Issue 56: with one slot, a classmate's search whose runs sleep to the
+/// wall limit (7 s) held the slot before her compilation and again
+/// between it and her tests. A waiting submission now preempts the
+/// search's run (killed, run again later), and keeps its slot from its
+/// compilation to its last test: judged about as fast as on an idle
+/// server, far below the 7 s one search run held it.
+#[test]
+fn serve_a_waiting_submission_preempts_a_sleeping_search_run_instead_of_waiting_for_it() {
+    if crate::util::tool("gcc").is_none() {
+        return;
+    }
+    let limits = format!("{SEARCH}cpu_seconds = 300\ncontestant_cpu_seconds = 600\n");
+    let temp = contest_dir(&["alice", "bob"], &limits);
+    let server = Server::start_in(temp.path(), &["--jobs", "1"]);
+    let (alice, bob) = (server.contestant("alice"), server.contestant("bob"));
+    let (api_alice, api_bob) = (api(&server, "alice", "alice-pw"), api(&server, "bob", "bob-pw"));
+    let accepted = crate::serve_util::accepted_c();
+    let judged_in = |source: &str| {
+        let start = Instant::now();
+        let id = submission_number(&alice.submit("mayan.c", source));
+        assert_eq!(api_alice.wait_judged(id, 120)["verdict"], "AC");
+        start.elapsed()
+    };
+    let idle = judged_in(&accepted);
+    let failing = submission_number(&bob.submit("mayan.c", SLEEPS_ON_SMALL_BOARDS_C));
+    assert_eq!(api_bob.wait_judged(failing, 120)["verdict"], "WA");
+    // Its search is under way: its runs sleep.
+    std::thread::sleep(Duration::from_secs(3));
+    let during = judged_in(&accepted);
+    eprintln!("accepted program judged in {during:?} during a sleeping search, {idle:?} idle");
+    assert!(
+        during < idle + Duration::from_millis(4500),
+        "judged in {during:?} while bob's search ran, {idle:?} idle"
+    );
+    // The search goes on afterwards, and is still bob's to see.
+    let teacher = api(&server, "admin", crate::serve_util::ADMIN_PASSWORD);
+    let v: serde_json::Value =
+        serde_json::from_str(&teacher.get(&format!("/api/v1/submissions/{failing}")).body).unwrap();
+    assert!(v["counterexample"]["state"].is_string(), "{v}");
 }

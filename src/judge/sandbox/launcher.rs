@@ -280,6 +280,13 @@ impl Launcher {
         )?;
         send_fd(&self.control, theirs.as_fd())?;
         drop(theirs);
+        // Idle work preempted by judging (`judge::pool`): the socket hung
+        // up, the runner kills the run (`take_asker`), and the answer read
+        // here is cut short.
+        let hang_up = mine.try_clone()?;
+        let _hook = crate::judge::pool::on_preempt(move || {
+            let _ = rustix::net::shutdown(&hang_up, rustix::net::Shutdown::Both);
+        });
         let header = serde_json::to_vec(&Request {
             sandbox: SandboxWire::of(sandbox),
             spec: spec.clone(),
@@ -741,6 +748,18 @@ pub(crate) fn take_fresh_network() -> bool {
     FRESH_NETWORK.replace(false)
 }
 
+thread_local! {
+    /// The socket of the run this runner is carrying out: the judge hangs
+    /// it up when it no longer wants the run (preempted idle work).
+    static ASKER: std::cell::RefCell<Option<OwnedFd>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The socket of the run in progress, in a runner (`None` elsewhere): a
+/// run is killed when the judge hangs it up.
+pub(crate) fn take_asker() -> Option<OwnedFd> {
+    ASKER.with(|a| a.borrow_mut().take())
+}
+
 /// One run, answered on `fd`, which is returned (the judge reads the
 /// answer's end once it is closed) with what is left to clean up, and the
 /// sandbox and limits of the run, for the next one's cgroup.
@@ -762,7 +781,10 @@ fn serve_one(
             if sandbox.protections.subreaper {
                 let _ = rustix::process::set_child_subreaper(rustix::process::Pid::from_raw(1));
             }
+            let asker = stream.as_fd().try_clone_to_owned().ok();
+            ASKER.with(|a| *a.borrow_mut() = asker);
             let (result, cleanup) = sandbox.run_leaving_cleanup(&spec);
+            ASKER.with(|a| a.borrow_mut().take());
             (result, cleanup, Some((sandbox, spec.limits)))
         }
         Err(source) => (

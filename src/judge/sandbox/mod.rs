@@ -1182,6 +1182,7 @@ impl Sandbox {
             workdir: box_dir,
             reap_orphans: self.protections.subreaper,
             sample_hwm: !self.protections.isolation,
+            asker: launcher::take_asker(),
         };
         let obs = monitor::supervise(watch, start).map_err(|e| supervise_err("poll/wait4", e))?;
         std::mem::forget(guard); // reaped by supervise

@@ -50,6 +50,10 @@ pub(crate) struct Watch<'a> {
     /// run's init is a fork of the judge that never execs, so its figure
     /// is the judge's).
     pub(crate) sample_hwm: bool,
+    /// The socket of the judge that asked for the run, in a launcher's
+    /// runner: the run is killed (as at its wall limit) when the judge
+    /// hangs it up, no longer wanting it (preempted idle work).
+    pub(crate) asker: Option<std::os::fd::OwnedFd>,
 }
 
 /// Everything observed during a run.
@@ -165,6 +169,18 @@ struct WatchLimits<'a> {
     workdir: &'a Path,
     reap_orphans: bool,
     sample_hwm: bool,
+    asker: Option<std::os::fd::OwnedFd>,
+}
+
+/// Whether the judge hung up `asker` (a poll that does not wait).
+fn hung_up(asker: &std::os::fd::OwnedFd) -> bool {
+    let mut fds = [PollFd::new(asker, PollFlags::empty())];
+    let zero = Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    matches!(poll(&mut fds, Some(&zero)), Ok(n) if n > 0)
+        && fds[0].revents().intersects(PollFlags::HUP | PollFlags::ERR)
 }
 
 impl<'a> Supervisor<'a> {
@@ -214,6 +230,7 @@ impl<'a> Supervisor<'a> {
                 workdir: w.workdir,
                 reap_orphans: w.reap_orphans,
                 sample_hwm: w.sample_hwm,
+                asker: w.asker,
             },
         }
     }
@@ -240,6 +257,12 @@ impl<'a> Supervisor<'a> {
             return;
         }
         self.last_cpu_check = now;
+        if self.w.asker.as_ref().is_some_and(hung_up) {
+            self.killed_for_wall = true;
+            self.killed = true;
+            self.kill_all();
+            return;
+        }
         let used = self
             .w
             .cgroup
