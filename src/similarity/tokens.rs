@@ -172,8 +172,18 @@ pub enum TokenizeError {
     #[error("the parser gave up")]
     Parse,
     /// Nesting deeper than [`MAX_DEPTH`].
-    #[error("nesting deeper than {MAX_DEPTH} levels at line {0}")]
+    #[error("too deep to compare: nesting deeper than {MAX_DEPTH} levels at line {0}")]
     TooDeep(u32),
+}
+
+impl TokenizeError {
+    /// The line where the nesting passes [`MAX_DEPTH`], if that is why.
+    pub fn too_deep_at(&self) -> Option<u32> {
+        match self {
+            TokenizeError::TooDeep(line) => Some(*line),
+            _ => None,
+        }
+    }
 }
 
 /// The deepest syntax tree walked (a generated expression could be deeper).
