@@ -171,6 +171,9 @@ pub enum TokenizeError {
     /// The parser gave up.
     #[error("the parser gave up")]
     Parse,
+    /// Parsing it takes longer than [`PARSE_LIMIT`].
+    #[error("too costly to compare: parsing its {0} bytes takes longer than {PARSE_LIMIT:?}")]
+    TooCostly(usize),
     /// Nesting deeper than [`MAX_DEPTH`].
     #[error("too deep to compare: nesting deeper than {MAX_DEPTH} levels at line {0}")]
     TooDeep(u32),
@@ -202,7 +205,7 @@ pub fn tokenize(source: &str, lang: Lang) -> Result<(Vec<Token>, f64), TokenizeE
     parser
         .set_language(&lang.grammar())
         .map_err(|_| TokenizeError::Grammar(lang.name()))?;
-    let tree = parser.parse(source, None).ok_or(TokenizeError::Parse)?;
+    let tree = parse(&mut parser, source)?;
     let mut walker = Walker {
         src: source.as_bytes(),
         out: Vec::new(),
@@ -218,6 +221,36 @@ pub fn tokenize(source: &str, lang: Lang) -> Result<(Vec<Token>, f64), TokenizeE
         .dedup_by(|next, prev| next.tok == Tok::Io && prev.tok == Tok::Io);
     let error_share = walker.errors as f64 / walker.nodes.max(1) as f64;
     Ok((walker.out, error_share))
+}
+
+/// The longest a source is parsed: tree-sitter's error recovery over 1 MiB
+/// of garbage, or its ambiguous parses of `a<a<a<...` in C++, take tens of
+/// seconds where an honest program of that size takes a fraction of one.
+pub const PARSE_LIMIT: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// `source` parsed, unless that takes longer than [`PARSE_LIMIT`] (the
+/// parser reports its progress every 100 operations and stops when told):
+/// then it is too costly to compare.
+fn parse(parser: &mut tree_sitter::Parser, source: &str) -> Result<tree_sitter::Tree, TokenizeError> {
+    let deadline = std::time::Instant::now() + PARSE_LIMIT;
+    let mut stopped = false;
+    let mut progress = |_: &tree_sitter::ParseState| {
+        stopped = std::time::Instant::now() > deadline;
+        if stopped {
+            std::ops::ControlFlow::Break(())
+        } else {
+            std::ops::ControlFlow::Continue(())
+        }
+    };
+    let options = tree_sitter::ParseOptions::new().progress_callback(&mut progress);
+    let bytes = source.as_bytes();
+    let mut read = |at: usize, _: tree_sitter::Point| bytes.get(at..).unwrap_or_default();
+    let tree = parser.parse_with_options(&mut read, None, Some(options));
+    match tree {
+        Some(tree) => Ok(tree),
+        None if stopped => Err(TokenizeError::TooCostly(source.len())),
+        None => Err(TokenizeError::Parse),
+    }
 }
 
 /// The syntax tree written as tokens. The walk keeps its own stack of

@@ -4,7 +4,8 @@
 //! and 1,200 nested `while (x)`, in C, C++ and Rust, and a Python
 //! expression as deep. Each is named as too deep to compare and the rest
 //! are compared; nothing aborts. And 1 MiB of each shape (one long
-//! expression, deep nesting, many statements) is compared within a bound
+//! expression, deep nesting, many statements, garbage, an ambiguous
+//! `a<a<...`) is compared or refused within a bound
 //! far above its time (`bench --only similar` measures it).
 
 use crate::serve_util::Server;
@@ -130,6 +131,14 @@ fn mebibyte(head: &str, unit: &str, tail: &str) -> String {
     format!("{head}{}{tail}", unit.repeat(n))
 }
 
+/// 1 MiB of characters drawn from `alphabet` (tree-sitter's error recovery
+/// over it took 80 s in a debug build).
+fn garbage(alphabet: &str) -> String {
+    let chars: Vec<char> = alphabet.chars().collect();
+    let mut rng = fastrand::Rng::with_seed(56);
+    (0..1 << 20).map(|_| chars[rng.usize(..chars.len())]).collect()
+}
+
 #[test]
 fn a_mebibyte_of_any_shape_is_compared_within_a_bound_far_above_its_time() {
     let shapes = [
@@ -154,6 +163,8 @@ fn a_mebibyte_of_any_shape_is_compared_within_a_bound_far_above_its_time() {
             "one_line.c",
             mebibyte("int main() { int a = 0;", "a=a+1;", "return a; }"),
         ),
+        ("garbage.rs", garbage("(){}[];,+=<>ax1 \n|&'")),
+        ("ambiguous.cpp", mebibyte("", "a<", "")),
     ];
     for (name, src) in shapes {
         let dir = tempfile::tempdir().unwrap();
