@@ -164,6 +164,8 @@ similar-group = Group
 similar-col-similarity = similarity
 similar-col-share = share of {$who}
 similar-none = No two programs share anything yet.
+similar-too-deep = { $name }: too deep to compare (nesting deeper than { $limit } levels at line { $line }); the other programs are compared.
+similar-not-compared = { $name }: cannot be parsed, not compared; the other programs are compared.
 
 ## A submission's status in lists (and live.js).
 status-queued = queued

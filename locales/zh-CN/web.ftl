@@ -148,6 +148,8 @@ similar-group = 分组
 similar-col-similarity = 相似度
 similar-col-share = {$who} 中相同部分的比例
 similar-none = 还没有两个程序有相同的部分。
+similar-too-deep = { $name }：嵌套过深，无法比较（第 { $line } 行嵌套超过 { $limit } 层）；其余程序照常比较。
+similar-not-compared = { $name }：无法解析，未参与比较；其余程序照常比较。
 
 status-queued = 等待评测
 status-judging = 评测中

@@ -8,7 +8,7 @@ use super::progress::Progress;
 use crate::cli::SimilarArgs;
 use crate::package::languages::LanguageTable;
 use crate::report::write_atomic;
-use crate::similarity::{self, Lang, Source, load};
+use crate::similarity::{self, Lang, NotCompared, Source, load};
 use crate::workflows::contest::Contest;
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
@@ -44,9 +44,11 @@ pub fn run(args: &SimilarArgs) -> Result<i32> {
         None => file_entries(&args.sources),
     };
     let threads = args.jobs.unwrap_or(0);
-    let mut sources = read_all(entries, forced, false, threads);
-    sources.extend(read_all(file_entries(&args.reference), forced, true, threads));
-    let templates = read_all(file_entries(&args.template), forced, false, threads);
+    let (mut sources, mut not_compared) = read_all(entries, forced, false, threads);
+    let (references, refused) = read_all(file_entries(&args.reference), forced, true, threads);
+    sources.extend(references);
+    not_compared.extend(refused);
+    let (templates, _) = read_all(file_entries(&args.template), forced, false, threads);
     if sources.len() < 2 {
         bail!(
             "{} program(s) could be read: at least two are needed to compare",
@@ -68,7 +70,8 @@ pub fn run(args: &SimilarArgs) -> Result<i32> {
             bar.set_position(done as u64);
         }
     };
-    let analysis = similarity::analyse(&sources, &templates, &options, &on_progress);
+    let mut analysis = similarity::analyse(&sources, &templates, &options, &on_progress);
+    analysis.not_compared = not_compared;
     progress.finish();
     print!("{}", similarity::render::text(&analysis, args.top));
     let reports: [(&Option<PathBuf>, Render); 3] = [
@@ -135,18 +138,33 @@ fn file_entries(paths: &[PathBuf]) -> Vec<Entry> {
 }
 
 /// Reads and parses every entry on `threads` threads; each one refused is
-/// named on stderr with why, in the entries' order.
-fn read_all(entries: Vec<Entry>, forced: Option<Lang>, reference: bool, threads: usize) -> Vec<Source> {
+/// named on stderr with why, in the entries' order, and returned beside
+/// those read.
+fn read_all(
+    entries: Vec<Entry>,
+    forced: Option<Lang>,
+    reference: bool,
+    threads: usize,
+) -> (Vec<Source>, Vec<NotCompared>) {
     let read = similarity::par_map(&entries, threads, |e| match &e.path {
-        Ok(path) => load::load(path, &e.name, forced, reference).map_err(|err| err.to_string()),
-        Err(why) => Err(format!("{}: {why}", e.name)),
+        Ok(path) => {
+            load::load(path, &e.name, forced, reference).map_err(|err| (err.to_string(), err.too_deep_at()))
+        }
+        Err(why) => Err((format!("{}: {why}", e.name), None)),
     });
-    let mut out = Vec::new();
-    for read in read {
+    let (mut out, mut refused) = (Vec::new(), Vec::new());
+    for (read, e) in read.into_iter().zip(&entries) {
         match read {
             Ok(s) => out.push(s),
-            Err(why) => eprintln!("skipped: {}", crate::safe::terminal_safe(&why)),
+            Err((why, too_deep_at)) => {
+                eprintln!("skipped: {}", crate::safe::terminal_safe(&why));
+                refused.push(NotCompared {
+                    name: e.name.clone(),
+                    why,
+                    too_deep_at,
+                });
+            }
         }
     }
-    out
+    (out, refused)
 }

@@ -3,7 +3,7 @@
 //! covers. Below `app`, which holds them; `similar` (the page) starts them.
 
 use super::db::{Db, FinalProgram};
-use crate::similarity::{self, Analysis, Lang, Source};
+use crate::similarity::{self, Analysis, Lang, NotCompared, Source};
 use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::Notify;
 
@@ -56,22 +56,36 @@ impl Analyses {
 }
 
 /// Every final program read and compared (one thread: the judging keeps
-/// the cores).
+/// the cores); one that cannot be parsed (too deep to compare) is named in
+/// the analysis's `not_compared`, the rest compared.
 fn compare(finals: &[FinalProgram]) -> Analysis {
-    let sources: Vec<Source> = finals
-        .iter()
-        .filter_map(|f| {
-            let lang = f
-                .file_name
-                .rsplit_once('.')
-                .and_then(|(_, ext)| Lang::from_extension(ext))?;
-            let text = String::from_utf8(f.source.clone()).ok()?;
-            Source::parse(&f.user, &f.file_name, lang, text, false).ok()
-        })
-        .collect();
+    let mut sources = Vec::new();
+    let mut not_compared = Vec::new();
+    for f in finals {
+        let Some(lang) = f
+            .file_name
+            .rsplit_once('.')
+            .and_then(|(_, ext)| Lang::from_extension(ext))
+        else {
+            continue;
+        };
+        let Ok(text) = String::from_utf8(f.source.clone()) else {
+            continue;
+        };
+        match Source::parse(&f.user, &f.file_name, lang, text, false) {
+            Ok(source) => sources.push(source),
+            Err(e) => not_compared.push(NotCompared {
+                name: f.user.clone(),
+                why: format!("{}: {e}", f.file_name),
+                too_deep_at: e.too_deep_at(),
+            }),
+        }
+    }
     let options = similarity::Options {
         threads: 1,
         ..Default::default()
     };
-    similarity::analyse(&sources, &[], &options, &|_, _| {})
+    let mut analysis = similarity::analyse(&sources, &[], &options, &|_, _| {});
+    analysis.not_compared = not_compared;
+    analysis
 }

@@ -115,6 +115,11 @@ async fn page(
         .iter()
         .map(|g| g.iter().map(|&i| name(i)).collect::<Vec<_>>().join(", "))
         .collect();
+    let not_compared: Vec<_> = analysis
+        .not_compared
+        .iter()
+        .map(|n| context! { name => n.name.clone(), line => n.too_deep_at })
+        .collect();
     let shown = match pair {
         Some(n) => Some(similarity::render::pair_html(
             &analysis,
@@ -128,7 +133,8 @@ async fn page(
         Some(viewer),
         context! {
             programs => analysis.programs.len(), pairs, groups, shown,
-            threshold => analysis.threshold, number,
+            threshold => analysis.threshold, number, not_compared,
+            limit => similarity::tokens::MAX_DEPTH,
         },
     )
 }

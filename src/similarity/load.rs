@@ -55,6 +55,17 @@ pub enum LoadError {
     },
 }
 
+impl LoadError {
+    /// The line where the program's nesting passes the limit, if that is why
+    /// it is not compared.
+    pub fn too_deep_at(&self) -> Option<u32> {
+        match self {
+            LoadError::Tokens { source, .. } => source.too_deep_at(),
+            _ => None,
+        }
+    }
+}
+
 /// Reads and parses `path` as `name`'s program: its language from its
 /// extension, else `forced` (`--language`, for extensions that do not say).
 pub fn load(path: &Path, name: &str, forced: Option<Lang>, reference: bool) -> Result<Source, LoadError> {

@@ -314,6 +314,21 @@ pub struct Analysis {
     pub compared: usize,
     /// Pairs measured exactly (those sharing enough fingerprints).
     pub measured: usize,
+    /// Programs given but not compared, and why (filled by the caller,
+    /// which reads them: [`analyse`] sees only those it compares).
+    pub not_compared: Vec<NotCompared>,
+}
+
+/// A program given but not compared: it could not be read or parsed, or is
+/// too deep to compare ([`tokens::MAX_DEPTH`]). The rest are compared.
+#[derive(Clone, Debug, Serialize)]
+pub struct NotCompared {
+    /// Whose it is.
+    pub name: String,
+    /// Why, in English, naming the file.
+    pub why: String,
+    /// The line where its nesting passes [`tokens::MAX_DEPTH`], if that is why.
+    pub too_deep_at: Option<u32>,
 }
 
 /// A program prepared for comparison.
@@ -402,6 +417,7 @@ pub fn analyse(
         baseline,
         compared,
         measured: candidates.len(),
+        not_compared: Vec::new(),
     }
 }
 

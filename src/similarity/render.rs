@@ -22,6 +22,7 @@ struct JsonReport<'a> {
     programs: &'a [super::ProgramInfo],
     pairs: Vec<JsonPair<'a>>,
     groups: Vec<Vec<&'a str>>,
+    not_compared: &'a [super::NotCompared],
 }
 
 #[derive(Serialize)]
@@ -77,6 +78,7 @@ pub fn json(analysis: &Analysis) -> String {
             .iter()
             .map(|g| g.iter().map(|&i| name(i)).collect())
             .collect(),
+        not_compared: &analysis.not_compared,
     };
     serde_json::to_string_pretty(&report).expect("a report serialises") + "\n"
 }
@@ -192,6 +194,9 @@ pub fn text(analysis: &Analysis, top: usize) -> String {
     for g in &analysis.groups {
         let names: Vec<&str> = g.iter().map(|&i| name(i)).collect();
         let _ = writeln!(out, "group of {}: {}", g.len(), names.join(", "));
+    }
+    for n in &analysis.not_compared {
+        let _ = writeln!(out, "not compared: {}", n.why);
     }
     terminal_safe(&out)
 }
@@ -382,6 +387,9 @@ pub fn html(analysis: &Analysis, top: usize) -> String {
     for g in &analysis.groups {
         let names: Vec<String> = g.iter().map(|&i| name(i)).collect();
         let _ = writeln!(out, "<p>Group of {}: {}</p>", g.len(), names.join(", "));
+    }
+    for n in &analysis.not_compared {
+        let _ = writeln!(out, "<p class=\"not-compared\">Not compared: {}</p>", esc(&n.why));
     }
     let shown: Vec<&Pair> = analysis
         .pairs

@@ -171,9 +171,22 @@ pub enum TokenizeError {
     /// The parser gave up.
     #[error("the parser gave up")]
     Parse,
+    /// Parsing it takes longer than [`PARSE_LIMIT`].
+    #[error("too costly to compare: parsing its {0} bytes takes longer than {PARSE_LIMIT:?}")]
+    TooCostly(usize),
     /// Nesting deeper than [`MAX_DEPTH`].
-    #[error("nesting deeper than {MAX_DEPTH} levels at line {0}")]
+    #[error("too deep to compare: nesting deeper than {MAX_DEPTH} levels at line {0}")]
     TooDeep(u32),
+}
+
+impl TokenizeError {
+    /// The line where the nesting passes [`MAX_DEPTH`], if that is why.
+    pub fn too_deep_at(&self) -> Option<u32> {
+        match self {
+            TokenizeError::TooDeep(line) => Some(*line),
+            _ => None,
+        }
+    }
 }
 
 /// The deepest syntax tree walked (a generated expression could be deeper).
@@ -192,14 +205,17 @@ pub fn tokenize(source: &str, lang: Lang) -> Result<(Vec<Token>, f64), TokenizeE
     parser
         .set_language(&lang.grammar())
         .map_err(|_| TokenizeError::Grammar(lang.name()))?;
-    let tree = parser.parse(source, None).ok_or(TokenizeError::Parse)?;
+    let tree = parse(&mut parser, source)?;
     let mut walker = Walker {
         src: source.as_bytes(),
         out: Vec::new(),
         errors: 0,
         nodes: 0,
+        stack: Vec::new(),
+        marks: Vec::new(),
+        runs: Vec::new(),
     };
-    walker.node(tree.root_node(), 0)?;
+    walker.walk(tree.root_node())?;
     walker
         .out
         .dedup_by(|next, prev| next.tok == Tok::Io && prev.tok == Tok::Io);
@@ -207,11 +223,101 @@ pub fn tokenize(source: &str, lang: Lang) -> Result<(Vec<Token>, f64), TokenizeE
     Ok((walker.out, error_share))
 }
 
-struct Walker<'a> {
+/// The longest a source is parsed: tree-sitter's error recovery over 1 MiB
+/// of garbage, or its ambiguous parses of `a<a<a<...` in C++, take tens of
+/// seconds where an honest program of that size takes a fraction of one.
+pub const PARSE_LIMIT: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// `source` parsed, unless that takes longer than [`PARSE_LIMIT`] (the
+/// parser reports its progress every 100 operations and stops when told):
+/// then it is too costly to compare.
+fn parse(parser: &mut tree_sitter::Parser, source: &str) -> Result<tree_sitter::Tree, TokenizeError> {
+    let deadline = std::time::Instant::now() + PARSE_LIMIT;
+    let mut stopped = false;
+    let mut progress = |_: &tree_sitter::ParseState| {
+        stopped = std::time::Instant::now() > deadline;
+        if stopped {
+            std::ops::ControlFlow::Break(())
+        } else {
+            std::ops::ControlFlow::Continue(())
+        }
+    };
+    let options = tree_sitter::ParseOptions::new().progress_callback(&mut progress);
+    let bytes = source.as_bytes();
+    let mut read = |at: usize, _: tree_sitter::Point| bytes.get(at..).unwrap_or_default();
+    let tree = parser.parse_with_options(&mut read, None, Some(options));
+    match tree {
+        Some(tree) => Ok(tree),
+        None if stopped => Err(TokenizeError::TooCostly(source.len())),
+        None => Err(TokenizeError::Parse),
+    }
+}
+
+/// The syntax tree written as tokens. The walk keeps its own stack of
+/// [`Task`]s: a program's nesting never reaches the thread's stack, and
+/// every node counts one level towards [`MAX_DEPTH`].
+struct Walker<'a, 't> {
     src: &'a [u8],
     out: Vec<Token>,
     errors: usize,
     nodes: usize,
+    /// What is left to do, the next on top.
+    stack: Vec<Task<'t>>,
+    /// Lengths of `out` noted by [`Task::Mark`], the last on top.
+    marks: Vec<usize>,
+    /// For each block being written, its run of simple statements so far.
+    runs: Vec<Vec<(usize, usize)>>,
+}
+
+/// Where a node is walked from.
+#[derive(Clone, Copy)]
+struct At<'t> {
+    /// Levels below the root.
+    depth: usize,
+    /// The parent's kind (`""` for the root).
+    parent: &'t str,
+    /// Nothing at or under the node reads or writes: a statement above it
+    /// was looked through already.
+    quiet: bool,
+    /// The node itself is no read or write: it is the left operand of a
+    /// binary operation judged as a whole (a `cin >>` chain is judged at its
+    /// top, once, not at every level).
+    judged: bool,
+}
+
+/// One step of the walk.
+enum Task<'t> {
+    /// Write a node.
+    Walk(tree_sitter::Node<'t>, At<'t>),
+    /// Write a token.
+    Emit(Token),
+    /// Note the length of the output (for [`Task::Order`], [`Task::Statement`]).
+    Mark,
+    /// Two operands written after two marks: put the smaller first.
+    Order,
+    /// A statement of a block written after a mark (its kind).
+    Statement(&'t str),
+    /// A block's statements all written.
+    EndBlock,
+}
+
+/// `tok` on the first line of `node`.
+fn starts(tok: Tok, node: tree_sitter::Node<'_>) -> Task<'static> {
+    let line = node.start_position().row as u32 + 1;
+    Task::Emit(Token { tok, line })
+}
+
+/// `tok` on the last line of `node`.
+fn ends(tok: Tok, node: tree_sitter::Node<'_>) -> Task<'static> {
+    let line = node.end_position().row as u32 + 1;
+    Task::Emit(Token { tok, line })
+}
+
+/// The left operand of a binary expression (the rest of a `cin >>` chain).
+fn left_operand(node: tree_sitter::Node) -> Option<tree_sitter::Node> {
+    (node.kind() == "binary_expression")
+        .then(|| node.child_by_field_name("left"))
+        .flatten()
 }
 
 /// Subtrees that write nothing: comments, includes, imports, types.
@@ -256,27 +362,60 @@ const SKIPPED: &[&str] = &[
     "pass_statement",
 ];
 
-impl Walker<'_> {
-    fn emit(&mut self, tok: Tok, node: tree_sitter::Node) {
-        let line = node.start_position().row as u32 + 1;
-        self.out.push(Token { tok, line });
+impl<'t> Walker<'_, 't> {
+    /// Writes the tree under `root`, task by task.
+    fn walk(&mut self, root: tree_sitter::Node<'t>) -> Result<(), TokenizeError> {
+        let at = At {
+            depth: 0,
+            parent: "",
+            quiet: false,
+            judged: false,
+        };
+        self.stack.push(Task::Walk(root, at));
+        while let Some(task) = self.stack.pop() {
+            match task {
+                Task::Walk(node, at) => self.node(node, at)?,
+                Task::Emit(token) => self.out.push(token),
+                Task::Mark => self.marks.push(self.out.len()),
+                Task::Order => {
+                    let mid = self.marks.pop().unwrap_or(self.out.len());
+                    let start = self.marks.pop().unwrap_or(mid);
+                    self.order(start, mid);
+                }
+                Task::Statement(kind) => {
+                    let start = self.marks.pop().unwrap_or(self.out.len());
+                    self.statement_written(kind, start);
+                }
+                Task::EndBlock => {
+                    let mut run = self.runs.pop().unwrap_or_default();
+                    self.sort_run(&mut run);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Does `plan` next, in its order.
+    fn then(&mut self, plan: Vec<Task<'t>>) {
+        self.stack.extend(plan.into_iter().rev());
     }
 
     fn text(&self, node: tree_sitter::Node) -> &str {
         std::str::from_utf8(&self.src[node.byte_range()]).unwrap_or("")
     }
 
-    fn children(&mut self, node: tree_sitter::Node, depth: usize) -> Result<(), TokenizeError> {
+    /// Every child of `node`, walked in order.
+    fn children(&self, node: tree_sitter::Node<'t>, inner: At<'t>, plan: &mut Vec<Task<'t>>) {
+        let left = left_operand(node);
         let mut cursor = node.walk();
-        let kids: Vec<_> = node.children(&mut cursor).collect();
-        for kid in kids {
-            self.node(kid, depth + 1)?;
+        for kid in node.children(&mut cursor) {
+            let judged = Some(kid) == left;
+            plan.push(Task::Walk(kid, At { judged, ..inner }));
         }
-        Ok(())
     }
 
-    fn node(&mut self, node: tree_sitter::Node, depth: usize) -> Result<(), TokenizeError> {
-        if depth > MAX_DEPTH {
+    fn node(&mut self, node: tree_sitter::Node<'t>, at: At<'t>) -> Result<(), TokenizeError> {
+        if at.depth > MAX_DEPTH {
             return Err(TokenizeError::TooDeep(node.start_position().row as u32 + 1));
         }
         self.nodes += 1;
@@ -287,79 +426,96 @@ impl Walker<'_> {
         if SKIPPED.contains(&kind) {
             return Ok(());
         }
-        if is_io(node, self.src) || STATEMENTS.contains(&kind) && contains_io(node, self.src) {
-            self.emit(Tok::Io, node);
-            return Ok(());
-        }
-        if kind == "else" && node.parent().is_some_and(|p| p.kind() == "else_clause") {
-            return Ok(()); // the clause wrote `Else`
-        }
-        if BLOCKS.contains(&kind) {
-            return self.statements(node, depth);
-        }
-        if self.canonical_branch(node, kind, depth)? {
-            return Ok(());
-        }
-        if let Some((open, close)) = block(kind) {
-            self.emit(open, node);
-            self.block_body(node, kind, depth)?;
-            if let Some(close) = close {
-                let line = node.end_position().row as u32 + 1;
-                self.out.push(Token { tok: close, line });
-            }
-            return Ok(());
-        }
-        if let Some(tok) = operation(kind, || self.operator(node)) {
-            self.emit(tok, node);
-            if matches!(tok, Tok::Compare | Tok::Arith | Tok::Logic | Tok::Bits)
-                && !matches!(kind, "update_expression")
-                && node.named_child_count() == 2
-            {
-                return self.operands_in_order(node, depth);
-            }
-            if tok == Tok::Assign && is_compound(&self.operator(node)) {
-                self.emit(Tok::Arith, node);
-            }
-            if kind == "update_expression" {
-                self.children(node, depth)?;
-                self.emit(Tok::Num, node);
+        let mut inner = At {
+            depth: at.depth + 1,
+            parent: kind,
+            quiet: at.quiet,
+            judged: false,
+        };
+        if !at.quiet {
+            let io = !at.judged && is_io(node, self.src);
+            if io || STATEMENTS.contains(&kind) && contains_io(node, self.src) {
+                self.then(vec![starts(Tok::Io, node)]);
                 return Ok(());
             }
-            return self.children(node, depth);
+            inner.quiet = STATEMENTS.contains(&kind);
         }
-        if node.child_count() == 0 || is_literal(kind) {
-            if let Some(tok) = leaf(kind, self.text(node)) {
-                self.emit(tok, node);
-            }
-            return Ok(());
+        if kind == "else" && at.parent == "else_clause" {
+            return Ok(()); // the clause wrote `Else`
         }
-        self.children(node, depth)
+        let mut plan = Vec::new();
+        if BLOCKS.contains(&kind) {
+            self.statements(node, inner, &mut plan);
+        } else if self.canonical_branch(node, kind, at.parent, inner, &mut plan) {
+        } else if let Some((open, close)) = block(kind) {
+            plan.push(starts(open, node));
+            self.block_body(node, kind, inner, &mut plan);
+            plan.extend(close.map(|close| ends(close, node)));
+        } else if let Some(tok) = operation(kind, || self.operator(node)) {
+            self.operation(node, kind, tok, inner, &mut plan);
+        } else if node.child_count() == 0 || is_literal(kind) {
+            plan.extend(leaf(kind, self.text(node)).map(|tok| starts(tok, node)));
+        } else {
+            self.children(node, inner, &mut plan);
+        }
+        self.then(plan);
+        Ok(())
+    }
+
+    /// A statement, expression or operator written as `tok`, its parts after it.
+    fn operation(
+        &self,
+        node: tree_sitter::Node<'t>,
+        kind: &str,
+        tok: Tok,
+        inner: At<'t>,
+        plan: &mut Vec<Task<'t>>,
+    ) {
+        plan.push(starts(tok, node));
+        if matches!(tok, Tok::Compare | Tok::Arith | Tok::Logic | Tok::Bits)
+            && kind != "update_expression"
+            && node.named_child_count() == 2
+            && let (Some(left), Some(right)) = (node.named_child(0), node.named_child(1))
+        {
+            self.operands_in_order(kind, left, right, inner, plan);
+            return;
+        }
+        if tok == Tok::Assign && is_compound(&self.operator(node)) {
+            plan.push(starts(Tok::Arith, node));
+        }
+        self.children(node, inner, plan);
+        if kind == "update_expression" {
+            plan.push(starts(Tok::Num, node));
+        }
     }
 
     /// A block's statements, each run of simple ones (no loop, branch,
     /// function or jump in them) in a canonical order: statements reordered
     /// within a block give the same tokens.
-    fn statements(&mut self, node: tree_sitter::Node, depth: usize) -> Result<(), TokenizeError> {
+    fn statements(&mut self, node: tree_sitter::Node<'t>, inner: At<'t>, plan: &mut Vec<Task<'t>>) {
+        self.runs.push(Vec::new());
         let mut cursor = node.walk();
-        let kids: Vec<_> = node.children(&mut cursor).collect();
-        let mut run: Vec<(usize, usize)> = Vec::new();
-        for kid in kids {
-            let start = self.out.len();
-            self.node(kid, depth + 1)?;
-            let end = self.out.len();
-            if end == start {
-                continue;
-            }
-            let simple = STATEMENTS.contains(&kid.kind())
-                && self.out[start..end].iter().all(|t| !t.tok.is_structure());
-            if simple {
-                run.push((start, end));
-            } else {
-                self.sort_run(&mut run);
-            }
+        for kid in node.children(&mut cursor) {
+            plan.extend([Task::Mark, Task::Walk(kid, inner), Task::Statement(kid.kind())]);
         }
-        self.sort_run(&mut run);
-        Ok(())
+        plan.push(Task::EndBlock);
+    }
+
+    /// A statement of `kind` written from `start`: one more of the block's
+    /// run of simple statements, or the end of the run.
+    fn statement_written(&mut self, kind: &str, start: usize) {
+        let end = self.out.len();
+        if end == start {
+            return;
+        }
+        let simple = STATEMENTS.contains(&kind) && self.out[start..end].iter().all(|t| !t.tok.is_structure());
+        let mut run = self.runs.pop().unwrap_or_default();
+        if simple {
+            run.push((start, end));
+        } else {
+            self.sort_run(&mut run);
+        }
+        self.runs.push(run);
     }
 
     /// Puts a run of adjacent simple statements (token ranges) in order of their tokens.
@@ -378,84 +534,92 @@ impl Walker<'_> {
     /// `a if c else b` as `If c a Else b IfEnd`; an assignment or a return of
     /// one as the `if`/`else` that assigns or returns in each branch (`x = c ?
     /// a : b` is `if (c) x = a; else x = b;`); `if (!c) A else B` as `if (c)
-    /// B else A`. Returns whether `node` was written here.
+    /// B else A`. Returns whether `node` is written so (by `plan`).
     fn canonical_branch(
-        &mut self,
-        node: tree_sitter::Node,
+        &self,
+        node: tree_sitter::Node<'t>,
         kind: &str,
-        depth: usize,
-    ) -> Result<bool, TokenizeError> {
-        if let Some((c, a, b)) = conditional_parts(node) {
-            self.emit(Tok::If, node);
-            for (k, part) in [c, a, b].into_iter().enumerate() {
-                if k == 2 {
-                    self.emit(Tok::Else, part);
-                }
-                self.node(part, depth + 1)?;
-            }
-            self.close(Tok::IfEnd, node);
-            return Ok(true);
+        parent: &str,
+        inner: At<'t>,
+        plan: &mut Vec<Task<'t>>,
+    ) -> bool {
+        let walk = |part| Task::Walk(part, inner);
+        if let Some((c, a, b)) = conditional_parts(node, parent) {
+            plan.extend([
+                starts(Tok::If, node),
+                walk(c),
+                walk(a),
+                starts(Tok::Else, b),
+                walk(b),
+            ]);
+            plan.push(ends(Tok::IfEnd, node));
+            return true;
         }
         if let Some((target, value)) = target_value(node, kind)
-            && let Some((c, a, b)) = conditional_parts(value)
+            && let Some((c, a, b)) = conditional_parts(value, kind)
         {
             let compound = is_compound(&self.operator(node));
-            self.emit(Tok::If, node);
-            self.node(c, depth + 1)?;
+            plan.extend([starts(Tok::If, node), walk(c)]);
             for (k, part) in [a, b].into_iter().enumerate() {
                 if k == 1 {
-                    self.emit(Tok::Else, part);
+                    plan.push(starts(Tok::Else, part));
                 }
-                self.emit(
+                plan.push(starts(
                     if target.is_some() {
                         Tok::Assign
                     } else {
                         Tok::Return
                     },
                     node,
-                );
+                ));
                 if compound {
-                    self.emit(Tok::Arith, node);
+                    plan.push(starts(Tok::Arith, node));
                 }
-                if let Some(target) = target {
-                    self.node(target, depth + 1)?;
-                }
-                self.node(part, depth + 1)?;
+                plan.extend(target.map(walk));
+                plan.push(walk(part));
             }
-            self.close(Tok::IfEnd, node);
-            return Ok(true);
+            plan.push(ends(Tok::IfEnd, node));
+            return true;
         }
         if matches!(kind, "if_statement" | "if_expression")
             && let Some((c, then, other)) = negated_if(node)
         {
-            self.emit(Tok::If, node);
-            self.node(c, depth + 1)?;
-            self.node(other, depth + 1)?;
-            self.emit(Tok::Else, other);
-            self.node(then, depth + 1)?;
-            self.close(Tok::IfEnd, node);
-            return Ok(true);
+            plan.extend([
+                starts(Tok::If, node),
+                walk(c),
+                walk(other),
+                starts(Tok::Else, other),
+            ]);
+            plan.extend([walk(then), ends(Tok::IfEnd, node)]);
+            return true;
         }
-        Ok(false)
-    }
-
-    /// A closing token, on the node's last line.
-    fn close(&mut self, tok: Tok, node: tree_sitter::Node) {
-        let line = node.end_position().row as u32 + 1;
-        self.out.push(Token { tok, line });
+        false
     }
 
     /// The two operands of a binary operation, the one with the smaller
-    /// tokens first: `a == b` and `b == a`, `x > 0` and `0 < x` are written
-    /// the same (which operator it is, `<` or `>`, `+` or `-`, is not written).
-    fn operands_in_order(&mut self, node: tree_sitter::Node, depth: usize) -> Result<(), TokenizeError> {
-        let (Some(left), Some(right)) = (node.named_child(0), node.named_child(1)) else {
-            return self.children(node, depth);
-        };
-        let start = self.out.len();
-        self.node(left, depth + 1)?;
-        let mid = self.out.len();
-        self.node(right, depth + 1)?;
+    /// tokens first ([`Task::Order`]): `a == b` and `b == a`, `x > 0` and
+    /// `0 < x` are written the same (which operator it is, `<` or `>`, `+`
+    /// or `-`, is not written).
+    fn operands_in_order(
+        &self,
+        kind: &str,
+        left: tree_sitter::Node<'t>,
+        right: tree_sitter::Node<'t>,
+        inner: At<'t>,
+        plan: &mut Vec<Task<'t>>,
+    ) {
+        let judged = kind == "binary_expression";
+        plan.extend([
+            Task::Mark,
+            Task::Walk(left, At { judged, ..inner }),
+            Task::Mark,
+            Task::Walk(right, inner),
+            Task::Order,
+        ]);
+    }
+
+    /// Operands written at `start..mid` and `mid..`: the smaller first.
+    fn order(&mut self, start: usize, mid: usize) {
         // Compared in place, length first: a deep chain (`a + b + c + ...`)
         // costs its length once, not once per level.
         let (l, r) = (&self.out[start..mid], &self.out[mid..]);
@@ -463,7 +627,6 @@ impl Walker<'_> {
         if r.len() < l.len() || r.len() == l.len() && toks(r) < toks(l) {
             self.out[start..].rotate_left(mid - start);
         }
-        Ok(())
     }
 
     /// The operator of a binary, unary or assignment node: its first
@@ -482,25 +645,25 @@ impl Walker<'_> {
 
     /// A loop, branch or function: a counted loop in its common form, the
     /// rest child by child.
-    fn block_body(&mut self, node: tree_sitter::Node, kind: &str, depth: usize) -> Result<(), TokenizeError> {
+    fn block_body(&self, node: tree_sitter::Node<'t>, kind: &str, inner: At<'t>, plan: &mut Vec<Task<'t>>) {
         if matches!(kind, "for_statement" | "for_expression")
             && let Some((var, from, to, body)) = self.counted_loop(node)
         {
-            self.emit(Tok::Id, var);
-            match from {
-                Some(from) => self.node(from, depth + 1)?,
-                None => self.emit(Tok::Num, var),
-            }
-            self.node(to, depth + 1)?;
-            return self.node(body, depth + 1);
+            plan.push(starts(Tok::Id, var));
+            plan.push(match from {
+                Some(from) => Task::Walk(from, inner),
+                None => starts(Tok::Num, var),
+            });
+            plan.extend([Task::Walk(to, inner), Task::Walk(body, inner)]);
+            return;
         }
-        self.children(node, depth)
+        self.children(node, inner, plan);
     }
 
     /// `for (i = a; i < b; i++)`, `for i in range(a, b)`, `for i in a..b`:
     /// the variable, the start (none for 0 in `range(b)`), the bound, the body.
     #[allow(clippy::type_complexity)]
-    fn counted_loop<'t>(
+    fn counted_loop(
         &self,
         node: tree_sitter::Node<'t>,
     ) -> Option<(
@@ -552,10 +715,7 @@ impl Walker<'_> {
         None
     }
 
-    fn init_of<'t>(
-        &self,
-        init: tree_sitter::Node<'t>,
-    ) -> Option<(tree_sitter::Node<'t>, tree_sitter::Node<'t>)> {
+    fn init_of(&self, init: tree_sitter::Node<'t>) -> Option<(tree_sitter::Node<'t>, tree_sitter::Node<'t>)> {
         match init.kind() {
             "declaration" => {
                 let decl = init.child_by_field_name("declarator")?;
@@ -668,22 +828,29 @@ fn is_io(node: tree_sitter::Node, src: &[u8]) -> bool {
 
 /// Whether anything under `node` reads or writes.
 fn contains_io(node: tree_sitter::Node, src: &[u8]) -> bool {
-    let mut stack = vec![node];
-    while let Some(n) = stack.pop() {
-        if is_io(n, src) {
+    let mut stack = vec![(node, false)];
+    while let Some((n, judged)) = stack.pop() {
+        if !judged && is_io(n, src) {
             return true;
         }
+        // The left operand of a binary expression is judged with it.
+        let left = left_operand(n);
         let mut c = n.walk();
-        stack.extend(n.children(&mut c));
+        stack.extend(n.children(&mut c).map(|k| (k, Some(k) == left)));
     }
     false
 }
 
 /// The condition and the two values of a conditional expression (`c ? a :
 /// b`, `a if c else b`, Rust's `if c { a } else { b }` of one expression each).
-fn conditional_parts(
-    node: tree_sitter::Node,
-) -> Option<(tree_sitter::Node, tree_sitter::Node, tree_sitter::Node)> {
+fn conditional_parts<'t>(
+    node: tree_sitter::Node<'t>,
+    parent: &str,
+) -> Option<(
+    tree_sitter::Node<'t>,
+    tree_sitter::Node<'t>,
+    tree_sitter::Node<'t>,
+)> {
     match node.kind() {
         "conditional_expression" => match node.child_by_field_name("condition") {
             Some(c) => Some((
@@ -693,7 +860,7 @@ fn conditional_parts(
             )),
             None => Some((node.named_child(1)?, node.named_child(0)?, node.named_child(2)?)),
         },
-        "if_expression" if node.parent().is_some_and(|p| p.kind() != "expression_statement") => {
+        "if_expression" if !matches!(parent, "expression_statement" | "") => {
             fn one(block: tree_sitter::Node<'_>) -> Option<tree_sitter::Node<'_>> {
                 (block.kind() == "block" && block.named_child_count() == 1)
                     .then(|| block.named_child(0))

@@ -46,6 +46,7 @@ mod serve_hostile;
 mod serve_load;
 mod serve_teacher;
 mod similar;
+mod similar_deep;
 mod similar_hostile;
 mod stress;
 mod validate;

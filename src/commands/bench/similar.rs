@@ -89,7 +89,8 @@ pub fn run(root: &Path) -> Result<()> {
         );
     }
     print_table(&rows);
-    speed(&all)
+    speed(&all)?;
+    hostile(&all)
 }
 
 /// copydetect's default display threshold (`-t`, 0.33): the pairs it reports.
@@ -384,6 +385,73 @@ fn speed(items: &[Item]) -> Result<()> {
         rss_before,
         verdict(rss < 500.0)
     );
+    Ok(())
+}
+
+/// 1 MiB (less a little) of `unit` between `head` and `tail`.
+fn mebibyte(head: &str, unit: &str, tail: &str) -> String {
+    let n = ((1 << 20) - head.len() - tail.len() - 64) / unit.len();
+    format!("{head}{}{tail}", unit.repeat(n))
+}
+
+/// Hostile sources of 1 MiB each (one long expression, deep nesting, many
+/// statements, one line), each read, parsed and compared with a program of
+/// the corpus: seconds each (too deep ones are refused, not compared).
+fn hostile(items: &[Item]) -> Result<()> {
+    let shapes = [
+        (
+            "expression",
+            Lang::C,
+            mebibyte("int main() { int a = 1; return ", "a+", "a; }\n"),
+        ),
+        ("expression", Lang::Python, mebibyte("a = 1\nb = ", "a+", "a\n")),
+        (
+            "expression",
+            Lang::Rust,
+            mebibyte("fn main() { let a = 1; let b = ", "a+", "a; }\n"),
+        ),
+        (
+            "nesting",
+            Lang::C,
+            mebibyte("int main(int x) {\n", "if (x)\n", "return 1; return 0; }\n"),
+        ),
+        (
+            "statements",
+            Lang::C,
+            mebibyte("int main() { int a = 0;\n", "a = a + 1;\n", "return a; }\n"),
+        ),
+        (
+            "statements",
+            Lang::Python,
+            mebibyte("a = 0\n", "a = a + 1\n", "print(a)\n"),
+        ),
+        (
+            "one line",
+            Lang::C,
+            mebibyte("int main() { int a = 0;", "a=a+1;", "return a; }"),
+        ),
+    ];
+    let honest = items.first().context("an empty corpus")?;
+    let honest = Source::parse("honest", &honest.name, honest.lang, honest.text.clone(), false)
+        .context("a corpus program does not parse")?;
+    for (shape, lang, text) in shapes {
+        let start = Instant::now();
+        let parsed = Source::parse("hostile", shape, lang, text, false);
+        let outcome = match parsed {
+            Ok(source) => {
+                let class = [honest.clone(), source];
+                analyse(&class, &[], &Options::default(), &|_, _| {});
+                "compared".to_string()
+            }
+            Err(e) => format!("refused ({e})"),
+        };
+        let secs = start.elapsed().as_secs_f64();
+        println!(
+            "  1 MiB of {shape} ({}): {outcome} in {secs:.2} s (target < 2 s: {})",
+            lang.name(),
+            verdict(secs < 2.0)
+        );
+    }
     Ok(())
 }
 
