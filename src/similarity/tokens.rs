@@ -171,8 +171,8 @@ pub enum TokenizeError {
     /// The parser gave up.
     #[error("the parser gave up")]
     Parse,
-    /// Parsing it takes longer than [`PARSE_LIMIT`].
-    #[error("too costly to compare: parsing its {0} bytes takes longer than {PARSE_LIMIT:?}")]
+    /// Parsing it takes more than [`PARSE_LIMIT`] of processor time.
+    #[error("too costly to compare: parsing its {0} bytes takes more than {PARSE_LIMIT:?} of processor time")]
     TooCostly(usize),
     /// Nesting deeper than [`MAX_DEPTH`].
     #[error("too deep to compare: nesting deeper than {MAX_DEPTH} levels at line {0}")]
@@ -223,19 +223,28 @@ pub fn tokenize(source: &str, lang: Lang) -> Result<(Vec<Token>, f64), TokenizeE
     Ok((walker.out, error_share))
 }
 
-/// The longest a source is parsed: tree-sitter's error recovery over 1 MiB
-/// of garbage, or its ambiguous parses of `a<a<a<...` in C++, take tens of
-/// seconds where an honest program of that size takes a fraction of one.
+/// The most processor time a source is parsed for: tree-sitter's error
+/// recovery over 1 MiB of garbage, or its ambiguous parses of `a<a<a<...`
+/// in C++, take tens of seconds where an honest program of that size takes
+/// a fraction of one. Counted on the parsing thread's own clock, so a busy
+/// machine (a judge at work beside the teacher's page) does not turn an
+/// honest program into a refused one.
 pub const PARSE_LIMIT: std::time::Duration = std::time::Duration::from_secs(1);
 
-/// `source` parsed, unless that takes longer than [`PARSE_LIMIT`] (the
-/// parser reports its progress every 100 operations and stops when told):
-/// then it is too costly to compare.
+/// The processor time this thread has used.
+fn thread_time() -> std::time::Duration {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    std::time::Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+}
+
+/// `source` parsed, unless that takes more than [`PARSE_LIMIT`] of this
+/// thread's processor time (the parser reports its progress every 100
+/// operations and stops when told): then it is too costly to compare.
 fn parse(parser: &mut tree_sitter::Parser, source: &str) -> Result<tree_sitter::Tree, TokenizeError> {
-    let deadline = std::time::Instant::now() + PARSE_LIMIT;
+    let deadline = thread_time() + PARSE_LIMIT;
     let mut stopped = false;
     let mut progress = |_: &tree_sitter::ParseState| {
-        stopped = std::time::Instant::now() > deadline;
+        stopped = thread_time() > deadline;
         if stopped {
             std::ops::ControlFlow::Break(())
         } else {
