@@ -51,7 +51,7 @@ pub fn csv_cell(text: &str) -> String {
 /// CSV file [`csv_file`] writes. Without it Excel and WPS read a CSV in the
 /// machine's ANSI code page (GBK on a Chinese Windows: `李四` shows as
 /// `鏉庡洓`); with it they read UTF-8. LibreOffice, Google Sheets, Python's
-/// `utf-8-sig`, the `csv` crate and Moodle's and Canvas's imports skip it.
+/// `utf-8-sig` and the `csv` crate's reader skip it.
 pub const UTF8_BOM: &str = "\u{feff}";
 
 /// Rows of cells as the text of a CSV file that people open in a

@@ -151,3 +151,26 @@ fn a_roster_in_neither_utf8_nor_gbk_stops_serve_naming_file_and_line_in_the_teac
     );
     assert!(stderr.contains("另存为“CSV UTF-8”"), "{stderr}");
 }
+
+#[test]
+fn report_csv_gives_each_logins_full_name_in_a_last_column() {
+    let dir = crate::serve_util::contest_dir(&[], "");
+    let roster = format!("name,password,display\nlisi,lisi-pw,{LI_SI}\nbob,bob-pw,\n");
+    std::fs::write(dir.path().join("students.csv"), roster).unwrap();
+    let server = Server::start_in(dir.path(), &[]);
+    let report = cells(&as_excel_opens(&download(&server.teacher(), "/admin/report.csv")));
+    let columns = report[0].len();
+    assert_eq!(report[0][columns - 1], "name", "{report:?}");
+    let name_of = |login: &str| {
+        report
+            .iter()
+            .find(|r| r[0] == login)
+            .map(|r| r[columns - 1].clone())
+    };
+    assert_eq!(name_of("lisi").as_deref(), Some(LI_SI), "{report:?}");
+    assert_eq!(
+        name_of("bob").as_deref(),
+        Some("bob"),
+        "no display name: the login"
+    );
+}
