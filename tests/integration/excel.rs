@@ -174,3 +174,18 @@ fn report_csv_gives_each_logins_full_name_in_a_last_column() {
         "no display name: the login"
     );
 }
+
+#[test]
+fn the_contestants_page_names_an_unreadable_roster_and_its_line_in_the_contests_language() {
+    let dir = crate::serve_util::contest_dir(&["lisi"], "language = \"zh-CN\"\n");
+    let server = Server::start_in(dir.path(), &[]);
+    let mut bytes = b"name,password\nlisi,lisi-pw\nwangwu,".to_vec();
+    bytes.extend_from_slice(b"\xff\n");
+    std::fs::write(dir.path().join("students.csv"), &bytes).unwrap();
+    let page = server.teacher().get("/admin/contestants");
+    assert!(
+        page.body.contains("students.csv 第 3 行：既不是 UTF-8"),
+        "{}",
+        page.body
+    );
+}
