@@ -1169,19 +1169,24 @@ fn csv_message(e: &csv::Error) -> String {
 /// without a mark, the one that went further: the file's encoding, most
 /// likely).
 fn roster_text(bytes: &[u8]) -> Result<String, usize> {
-    let line_at = |offset: usize| 1 + bytes[..offset].iter().filter(|&&b| b == b'\n').count();
     if let Some((encoding, mark)) = encoding_rs::Encoding::for_bom(bytes) {
-        return decode_strictly(encoding, &bytes[mark..]).map_err(|at| line_at(mark + at));
+        return decode_strictly(encoding, &bytes[mark..]);
     }
     match std::str::from_utf8(bytes) {
         Ok(text) => Ok(text.to_owned()),
         Err(utf8) => {
-            decode_strictly(encoding_rs::GB18030, bytes).map_err(|at| line_at(at.max(utf8.valid_up_to())))
+            let utf8_line = 1 + bytes[..utf8.valid_up_to()]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count();
+            decode_strictly(encoding_rs::GB18030, bytes).map_err(|line| line.max(utf8_line))
         }
     }
 }
 
-/// `bytes` in `encoding`, or the offset of the first byte it cannot read.
+/// `bytes` in `encoding`, or the line (from 1) of the first byte it cannot
+/// read, counted in the text read before it (a UTF-16 character such as
+/// `上`, U+4E0A, has a byte `0A` that is no line break).
 fn decode_strictly(encoding: &'static encoding_rs::Encoding, bytes: &[u8]) -> Result<String, usize> {
     use encoding_rs::DecoderResult;
     let mut decoder = encoding.new_decoder_without_bom_handling();
@@ -1197,7 +1202,7 @@ fn decode_strictly(encoding: &'static encoding_rs::Encoding, bytes: &[u8]) -> Re
         match result {
             DecoderResult::InputEmpty => return Ok(text),
             DecoderResult::OutputFull => continue,
-            DecoderResult::Malformed(bad, after) => return Err(read - usize::from(bad) - usize::from(after)),
+            DecoderResult::Malformed(..) => return Err(1 + text.matches('\n').count()),
         }
     }
 }
@@ -1635,6 +1640,24 @@ penalty_minutes = 15
             "{chinese}"
         );
         assert!(chinese.contains("另存为“CSV UTF-8”"), "{chinese}");
+    }
+
+    #[test]
+    fn a_bad_character_in_a_utf16_roster_is_named_by_its_line_not_by_0a_bytes() {
+        // 上 is U+4E0A: its little-endian bytes `0A 4E` hold a `0A`.
+        let mut bytes = vec![0xff, 0xfe];
+        bytes.extend(
+            "name,display\nshang,上上上\nlisi,"
+                .encode_utf16()
+                .flat_map(u16::to_le_bytes),
+        );
+        bytes.extend([0x00, 0xdc, b'\n', 0x00]); // a lone low surrogate
+        let (_d, _p, read) = read_bytes(&bytes);
+        let e = read.unwrap_err();
+        assert!(
+            matches!(&e, ContestConfigError::Encoding { at } if at.line == Some(3)),
+            "{e:?}"
+        );
     }
 
     #[test]
