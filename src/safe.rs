@@ -1,7 +1,9 @@
 //! Text from outside (contestants' and folders' names, test names, messages)
 //! made safe for where the judge writes it: a spreadsheet's cell
-//! ([`csv_cell`]) or a terminal ([`terminal_safe`]). Every writer of CSV
-//! cells and every printer to a terminal goes through these two, whatever
+//! ([`csv_cell`]) or a terminal ([`terminal_safe`]); and the one writer of
+//! a CSV file for people ([`csv_file`]: a UTF-8 byte order mark first, so
+//! Excel and WPS on a Chinese Windows read UTF-8, not GBK). Every writer of
+//! CSV cells and every printer to a terminal goes through these, whatever
 //! the command. Pure functions that import nothing of the judge, so every
 //! module may use them (`similarity` included: it imports no other module).
 
@@ -43,6 +45,30 @@ pub fn csv_cell(text: &str) -> String {
         part_start = CELL_BREAKS.contains(&c);
     }
     out
+}
+
+/// The UTF-8 byte order mark (U+FEFF, bytes `EF BB BF`) that starts every
+/// CSV file [`csv_file`] writes. Without it Excel and WPS read a CSV in the
+/// machine's ANSI code page (GBK on a Chinese Windows: `李四` shows as
+/// `鏉庡洓`); with it they read UTF-8. LibreOffice, Google Sheets, Python's
+/// `utf-8-sig` and the `csv` crate's reader skip it.
+pub const UTF8_BOM: &str = "\u{feff}";
+
+/// Rows of cells as the text of a CSV file that people open in a
+/// spreadsheet: [`UTF8_BOM`] first, then the rows quoted as RFC 4180 says
+/// (the `csv` crate). The cells are written as given: text cells must have
+/// gone through [`csv_cell`] already.
+pub fn csv_file<R, C>(rows: impl IntoIterator<Item = R>) -> String
+where
+    R: IntoIterator<Item = C>,
+    C: AsRef<[u8]>,
+{
+    let mut w = csv::Writer::from_writer(UTF8_BOM.as_bytes().to_vec());
+    for row in rows {
+        w.write_record(row).expect("writing to memory");
+    }
+    let bytes = w.into_inner().expect("writing to memory");
+    String::from_utf8(bytes).expect("cells of UTF-8 make UTF-8")
 }
 
 /// Whether `part`, read as a cell, starts a formula.
@@ -109,6 +135,13 @@ mod tests {
         ] {
             assert_eq!(csv_cell(plain), plain);
         }
+    }
+
+    #[test]
+    fn a_csv_file_starts_with_the_utf8_byte_order_mark_and_quotes_cells() {
+        let text = csv_file([vec!["login", "name"], vec!["lisi", "李四, \"Li\""]]);
+        assert_eq!(text, "\u{feff}login,name\nlisi,\"李四, \"\"Li\"\"\"\n");
+        assert_eq!(&text.as_bytes()[..3], [0xef, 0xbb, 0xbf]);
     }
 
     #[test]

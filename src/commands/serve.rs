@@ -5,6 +5,7 @@
 //! contestants).
 
 use crate::cli::{ServeAction, ServeArgs};
+use crate::i18n::Locale;
 use crate::package::languages::LanguageTable;
 use crate::server::contest::ContestConfig;
 use crate::server::{Options, Rates};
@@ -22,7 +23,9 @@ pub fn run(args: &ServeArgs) -> Result<i32> {
         return Ok(0);
     }
     let contest = match &args.contest {
-        Some(path) => ContestConfig::load(path).with_context(|| format!("reading {}", path.display()))?,
+        Some(path) => ContestConfig::load(path)
+            .map_err(|e| anyhow::anyhow!(e.in_words(Locale::from_env().unwrap_or_default())))
+            .with_context(|| format!("reading {}", path.display()))?,
         None => ContestConfig::default_practice(),
     };
     if args.dry_run {

@@ -1,7 +1,9 @@
 //! CSV, for a spreadsheet: a grading as one row per submission (in ranking
 //! order) with its total and the points of each test, under the header
 //! `contestant,total,<test>,...`; CI checks and validation findings one per
-//! row. Quoting is the `csv` crate's (RFC 4180).
+//! row. Written by [`crate::safe::csv_file`]: a UTF-8 byte order mark
+//! first (Excel and WPS on a Chinese Windows then read UTF-8, not GBK),
+//! quoting the `csv` crate's (RFC 4180).
 //!
 //! [`gradebook`] writes final grades as a learning management system's
 //! grade import reads them (Moodle's "Import grades from CSV", Canvas's
@@ -14,38 +16,56 @@
 
 use super::ReportFormat;
 use crate::judge::grading::GradeReport;
-use crate::safe::csv_cell;
+use crate::safe::{csv_cell, csv_file};
 use crate::workflows::ci::CiReport;
 use crate::workflows::validate::ValidationReport;
 
 /// Comma-separated values.
 pub struct Csv;
 
-/// Rows to CSV text.
+/// Rows to CSV text, as people open it ([`csv_file`]).
 fn table(rows: impl IntoIterator<Item = Vec<String>>) -> String {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    for row in rows {
-        w.write_record(&row).expect("writing to memory");
+    csv_file(rows)
+}
+
+/// A contestant's full name from their login, where known.
+pub type NameOf<'a> = &'a dyn Fn(&str) -> Option<String>;
+
+impl Csv {
+    /// The grading, as [`ReportFormat::grade`] writes it, with a last
+    /// column `name`: each contestant's full name (`name_of` their login;
+    /// empty where it gives none). At the end, so that every column before
+    /// it is where [`ReportFormat::grade`] puts it (a program reading
+    /// `contestant,total,<test>,...` by position reads this file too).
+    /// The online judge's `/admin/report.csv`.
+    pub fn grade_with_names(&self, report: &GradeReport, name_of: NameOf) -> String {
+        grading(report, Some(name_of))
     }
-    String::from_utf8(w.into_inner().expect("writing to memory")).expect("UTF-8 in, UTF-8 out")
+}
+
+/// A grading's rows, with the `name` column where `name_of` is given.
+fn grading(report: &GradeReport, name_of: Option<NameOf>) -> String {
+    let report = &*super::with_every_test(report);
+    let mut header = vec!["contestant".to_string(), "total".to_string()];
+    header.extend(report.tests.iter().map(|t| csv_cell(t)));
+    header.extend(name_of.map(|_| "name".to_string()));
+    let rows = super::ranked(report).into_iter().map(|(_, _, s)| {
+        let mut row = vec![csv_cell(s.name()), s.score.to_string()];
+        row.extend(
+            report
+                .tests
+                .iter()
+                .map(|t| super::result_of(s, t).map_or(0, |r| r.points).to_string()),
+        );
+        row.extend(name_of.map(|f| csv_cell(&f(s.name()).unwrap_or_default())));
+        row
+    });
+    table(std::iter::once(header).chain(rows))
 }
 
 impl ReportFormat for Csv {
     fn grade(&self, report: &GradeReport) -> String {
-        let report = &*super::with_every_test(report);
-        let mut header = vec!["contestant".to_string(), "total".to_string()];
-        header.extend(report.tests.iter().map(|t| csv_cell(t)));
-        let rows = super::ranked(report).into_iter().map(|(_, _, s)| {
-            let mut row = vec![csv_cell(s.name()), s.score.to_string()];
-            row.extend(
-                report
-                    .tests
-                    .iter()
-                    .map(|t| super::result_of(s, t).map_or(0, |r| r.points).to_string()),
-            );
-            row
-        });
-        table(std::iter::once(header).chain(rows))
+        grading(report, None)
     }
 
     fn ci(&self, report: &CiReport) -> String {

@@ -380,7 +380,11 @@ async fn report(
     teacher(&id)?;
     let report = contest_report(&app)?;
     let (kind, body): (&str, String) = match format.as_str() {
-        "csv" => ("text/csv; charset=utf-8", Csv.grade(&report)),
+        "csv" => {
+            let users = app.db.users()?;
+            let name_of = |login: &str| users.iter().find(|u| u.name == login).map(|u| u.display.clone());
+            ("text/csv; charset=utf-8", Csv.grade_with_names(&report, &name_of))
+        }
         "html" => ("text/html; charset=utf-8", Html.grade_in(&report, locale())),
         "json" => ("application/json", Json.grade(&report)),
         _ => return Err(Fail::NotFound),
@@ -527,7 +531,7 @@ async fn contestants_page(
     let viewer = teacher(&id)?;
     let none = minijinja::Value::from(());
     // argon2 checks of the passwords given: off the async threads' work.
-    let page = match tokio::task::block_in_place(|| app.roster_plan()) {
+    let page = match tokio::task::block_in_place(|| app.roster_plan(locale())) {
         Ok(plan) => context! {
             plan => plan.to_string(), changes => !plan.is_empty(),
             source => app.contest.file.as_ref().map(|f| f.display().to_string()),
@@ -558,7 +562,7 @@ async fn apply_contestants(
         return Ok(Redirect::to("/admin/contestants").into_response());
     }
     let (applied, passwords) = tokio::task::block_in_place(|| {
-        let plan = app.roster_plan().map_err(Fail::Bad)?;
+        let plan = app.roster_plan(locale()).map_err(Fail::Bad)?;
         let passwords = app
             .apply_roster(&plan)
             .map_err(|e| Fail::Storage(format!("{e:#}")))?;

@@ -12,6 +12,7 @@ use super::events::{Event, Live};
 use super::queue::{Wake, Workers};
 use super::roster::Plan;
 use super::signin::Admission;
+use crate::i18n::Locale;
 use crate::judge::grading::{Grader, SubmissionReport, TestResult};
 use crate::judge::runner::Sandboxed;
 use crate::judge::sandbox::Sandbox;
@@ -331,16 +332,17 @@ impl App {
     }
 
     /// What reading the contest's contestants again would change (nothing
-    /// is changed), or why the file cannot be read (its file and line).
+    /// is changed), or why the file cannot be read (its file and line, in
+    /// `locale`'s words).
     /// Checks the passwords given against the stored hashes: blocking.
-    pub fn roster_plan(&self) -> Result<Plan, String> {
+    pub fn roster_plan(&self, locale: Locale) -> Result<Plan, String> {
         let Some(file) = &self.contest.file else {
             return Err(
                 "This server runs without a contest file (--contest): there is no file of contestants to read again."
                     .into(),
             );
         };
-        let config = ContestConfig::load(file).map_err(|e| e.to_string())?;
+        let config = ContestConfig::load(file).map_err(|e| e.in_words(locale))?;
         let existing = self.db.contestants_with_hashes().map_err(|e| e.to_string())?;
         Ok(Plan::of(&config.contestants, &existing))
     }

@@ -8,6 +8,7 @@
 //! is nobody's business. The offset of `start` is the contest's time zone:
 //! pages show times in it ([`ContestConfig::local_time`]). `docs/SERVE.md` describes the format.
 
+use crate::i18n::{Arg, Locale};
 use crate::package::languages::LanguageTable;
 use crate::package::{PROBLEM_FILE, PackageError, line_of};
 use serde::{Deserialize, Deserializer};
@@ -95,9 +96,36 @@ pub enum ContestConfigError {
         /// What is wrong.
         message: String,
     },
+    /// The contestants' CSV holds a byte that is neither UTF-8 nor
+    /// GBK/GB18030 (what Excel and WPS save on a Chinese Windows).
+    #[error(
+        "{at}: neither UTF-8 nor GBK/GB18030: open the file in Excel or WPS and save it again as \"CSV UTF-8\" (or \"CSV\"), or as UTF-8 from a text editor"
+    )]
+    Encoding {
+        /// The file, and the line of the first such byte.
+        at: Location,
+    },
     /// The problem package's language table cannot be read.
     #[error(transparent)]
     Package(#[from] PackageError),
+}
+
+impl ContestConfigError {
+    /// The error in `locale`'s words, for the teacher (the terminal of
+    /// `serve`, the contestants' page). The errors not yet in the
+    /// catalogues are in English.
+    pub fn in_words(&self, locale: Locale) -> String {
+        match self {
+            ContestConfigError::Encoding { at } => locale.text(
+                "contestants-file-encoding",
+                &[
+                    ("file", Arg::from(at.path.display().to_string())),
+                    ("line", Arg::from(at.line.unwrap_or(1))),
+                ],
+            ),
+            other => other.to_string(),
+        }
+    }
 }
 
 /// A name that is not one of an enumeration's values.
@@ -1168,12 +1196,58 @@ fn csv_message(e: &csv::Error) -> String {
         } => {
             format!("{len} cells, but the header has {expected_len} (a cell with a comma needs \"quotes\")")
         }
-        csv::ErrorKind::Utf8 { .. } => "not UTF-8 (save the file as UTF-8 CSV)".into(),
         _ => e.to_string(),
     }
 }
 
-/// The contestants of a CSV file (header `name[,password][,display]`).
+/// The text of a contestants' file in whichever encoding Excel, WPS or an
+/// editor saved it: the one its byte order mark names (UTF-8's, Excel's
+/// "CSV UTF-8"; UTF-16's), else UTF-8 where every byte is, else GB18030
+/// (GBK's superset: Excel's and WPS's "CSV" on a Chinese Windows). `Err`:
+/// the line of the first byte none of them reads (of the two readings
+/// without a mark, the one that went further: the file's encoding, most
+/// likely).
+fn roster_text(bytes: &[u8]) -> Result<String, usize> {
+    if let Some((encoding, mark)) = encoding_rs::Encoding::for_bom(bytes) {
+        return decode_strictly(encoding, &bytes[mark..]);
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Ok(text.to_owned()),
+        Err(utf8) => {
+            let utf8_line = 1 + bytes[..utf8.valid_up_to()]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count();
+            decode_strictly(encoding_rs::GB18030, bytes).map_err(|line| line.max(utf8_line))
+        }
+    }
+}
+
+/// `bytes` in `encoding`, or the line (from 1) of the first byte it cannot
+/// read, counted in the text read before it (a UTF-16 character such as
+/// `上`, U+4E0A, has a byte `0A` that is no line break).
+fn decode_strictly(encoding: &'static encoding_rs::Encoding, bytes: &[u8]) -> Result<String, usize> {
+    use encoding_rs::DecoderResult;
+    let mut decoder = encoding.new_decoder_without_bom_handling();
+    let mut text = String::new();
+    let mut read = 0;
+    loop {
+        let room = decoder
+            .max_utf8_buffer_length_without_replacement(bytes.len() - read)
+            .unwrap_or(bytes.len() - read);
+        text.reserve(room.max(4));
+        let (result, n) = decoder.decode_to_string_without_replacement(&bytes[read..], &mut text, true);
+        read += n;
+        match result {
+            DecoderResult::InputEmpty => return Ok(text),
+            DecoderResult::OutputFull => continue,
+            DecoderResult::Malformed(..) => return Err(1 + text.matches('\n').count()),
+        }
+    }
+}
+
+/// The contestants of a CSV file (header `name[,password][,display]`), in
+/// UTF-8, GBK/GB18030 or UTF-16 ([`roster_text`]).
 pub fn read_contestants_csv(path: &Path) -> Result<Vec<ContestantEntry>, ContestConfigError> {
     let error = |line: Option<u64>, message: String| ContestConfigError::Csv {
         at: Location {
@@ -1183,11 +1257,19 @@ pub fn read_contestants_csv(path: &Path) -> Result<Vec<ContestantEntry>, Contest
         message,
     };
     let csv_error = |e: csv::Error| error(e.position().map(csv::Position::line), csv_message(&e));
-    let file = fs::File::open(path).map_err(|cause| ContestConfigError::Io {
+    let bytes = fs::read(path).map_err(|cause| ContestConfigError::Io {
         path: path.to_path_buf(),
         cause,
     })?;
-    let mut reader = csv::ReaderBuilder::new().trim(csv::Trim::All).from_reader(file);
+    let text = roster_text(&bytes).map_err(|line| ContestConfigError::Encoding {
+        at: Location {
+            path: path.to_path_buf(),
+            line: Some(line),
+        },
+    })?;
+    let mut reader = csv::ReaderBuilder::new()
+        .trim(csv::Trim::All)
+        .from_reader(text.as_bytes());
     let columns = Columns::of(reader.headers().map_err(csv_error)?).map_err(|m| error(Some(1), m))?;
     let mut rows = Vec::new();
     for record in reader.records() {
@@ -1514,15 +1596,118 @@ penalty_minutes = 15
         assert!(e.contains("nobody.csv: "), "{e}");
     }
 
-    #[test]
-    fn a_csv_that_is_not_utf8_is_named() {
+    /// A contestants' file of `bytes`, read.
+    fn read_bytes(
+        bytes: &[u8],
+    ) -> (
+        tempfile::TempDir,
+        PathBuf,
+        Result<Vec<ContestantEntry>, ContestConfigError>,
+    ) {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("latin1.csv");
-        fs::write(&path, b"name\nalice\nb\xe9a\n").unwrap();
-        let e = read_contestants_csv(&path).unwrap_err().to_string();
+        let path = dir.path().join("students.csv");
+        fs::write(&path, bytes).unwrap();
+        let read = read_contestants_csv(&path);
+        (dir, path, read)
+    }
+
+    fn displays(entries: &[ContestantEntry]) -> Vec<(&str, Option<&str>)> {
+        entries
+            .iter()
+            .map(|e| (e.name.as_str(), e.display.as_deref()))
+            .collect()
+    }
+
+    #[test]
+    fn a_roster_saved_by_excel_in_gbk_is_read_with_its_chinese_names() {
+        let text = "name,password,display\nzhangsan,pw-1,张三\nlisi,pw-2,李四\nouyang,,欧阳·娜娜\n";
+        for encoding in [encoding_rs::GBK, encoding_rs::GB18030] {
+            let (bytes, _, unmappable) = encoding.encode(text);
+            assert!(!unmappable && std::str::from_utf8(&bytes).is_err());
+            let (_d, _p, read) = read_bytes(&bytes);
+            let entries = read.unwrap();
+            assert_eq!(
+                displays(&entries),
+                [
+                    ("zhangsan", Some("张三")),
+                    ("lisi", Some("李四")),
+                    ("ouyang", Some("欧阳·娜娜"))
+                ]
+            );
+        }
+    }
+
+    #[test]
+    fn a_roster_in_utf8_with_or_without_a_bom_or_in_utf16_is_read() {
+        let text = "name,display\nlisi,李四\n";
+        let utf16: Vec<u8> = [0xff, 0xfe]
+            .into_iter()
+            .chain(text.encode_utf16().flat_map(u16::to_le_bytes))
+            .collect();
+        for bytes in [
+            text.as_bytes().to_vec(),
+            format!("\u{feff}{text}").into_bytes(),
+            utf16,
+        ] {
+            let (_d, _p, read) = read_bytes(&bytes);
+            assert_eq!(displays(&read.unwrap()), [("lisi", Some("李四"))]);
+        }
+    }
+
+    #[test]
+    fn a_roster_in_neither_utf8_nor_gbk_is_refused_naming_file_and_line_in_the_teachers_language() {
+        let (bytes, _, _) = encoding_rs::GBK.encode("name,display\nzhangsan,张三\nlisi,李四\n");
+        let mut bytes = bytes.into_owned();
+        bytes.extend_from_slice(b"wangwu,\xff\xfe\n");
+        let (_d, path, read) = read_bytes(&bytes);
+        let e = read.unwrap_err();
         assert!(
-            e.ends_with("latin1.csv:3: not UTF-8 (save the file as UTF-8 CSV)"),
-            "{e}"
+            matches!(&e, ContestConfigError::Encoding { at } if at.line == Some(4)),
+            "{e:?}"
+        );
+        let file = path.display().to_string();
+        let english = e.in_words(Locale::english());
+        assert!(
+            english.starts_with(&format!("{file}:4: neither UTF-8 nor GBK/GB18030")),
+            "{english}"
+        );
+        assert!(english.contains("CSV UTF-8"), "{english}");
+        assert_eq!(e.to_string(), english);
+        let chinese = e.in_words(Locale::parse("zh-CN").unwrap());
+        assert!(
+            chinese.starts_with(&format!("{file} 第 4 行：既不是 UTF-8")),
+            "{chinese}"
+        );
+        assert!(chinese.contains("另存为“CSV UTF-8”"), "{chinese}");
+    }
+
+    #[test]
+    fn a_bad_character_in_a_utf16_roster_is_named_by_its_line_not_by_0a_bytes() {
+        // 上 is U+4E0A: its little-endian bytes `0A 4E` hold a `0A`.
+        let mut bytes = vec![0xff, 0xfe];
+        bytes.extend(
+            "name,display\nshang,上上上\nlisi,"
+                .encode_utf16()
+                .flat_map(u16::to_le_bytes),
+        );
+        bytes.extend([0x00, 0xdc, b'\n', 0x00]); // a lone low surrogate
+        let (_d, _p, read) = read_bytes(&bytes);
+        let e = read.unwrap_err();
+        assert!(
+            matches!(&e, ContestConfigError::Encoding { at } if at.line == Some(3)),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn a_bad_byte_in_a_utf8_roster_is_named_by_its_line() {
+        let mut bytes = "name,display\nzhangsan,张三\nlisi,李".as_bytes().to_vec();
+        bytes.extend_from_slice(b"\xff\n");
+        let (_d, _p, read) = read_bytes(&bytes);
+        let e = read.unwrap_err();
+        assert!(
+            matches!(&e, ContestConfigError::Encoding { at } if at.line == Some(3)),
+            "{e:?}"
         );
     }
 

@@ -3,7 +3,7 @@
 //! whose side-by-side view of a pair is also the teacher's page in `serve`.
 
 use super::{Analysis, Pair};
-use crate::safe::{csv_cell, terminal_safe};
+use crate::safe::{csv_cell, csv_file, terminal_safe};
 use html_escape::encode_text as esc;
 use serde::Serialize;
 use std::fmt::Write;
@@ -103,9 +103,9 @@ fn round(x: f64) -> f64 {
 
 /// One row a pair that shares anything: names, similarity, shares, lines.
 /// Names are written through [`csv_cell`]: a folder named `=HYPERLINK(...)`
-/// is text in a spreadsheet, not a formula.
+/// is text in a spreadsheet, not a formula; the file through
+/// [`csv_file`] (a UTF-8 byte order mark first: Excel reads UTF-8).
 pub fn csv(analysis: &Analysis) -> String {
-    let mut w = csv::Writer::from_writer(Vec::new());
     let header = [
         "a",
         "b",
@@ -117,9 +117,10 @@ pub fn csv(analysis: &Analysis) -> String {
         "lines_a",
         "lines_b",
         "above_baseline",
-    ];
-    w.write_record(header).expect("writing to memory");
-    for p in &analysis.pairs {
+    ]
+    .map(String::from)
+    .to_vec();
+    let rows = analysis.pairs.iter().map(|p| {
         let ranges = |f: &dyn Fn(&super::Fragment) -> [u32; 2]| {
             p.fragments
                 .iter()
@@ -130,7 +131,7 @@ pub fn csv(analysis: &Analysis) -> String {
                 .collect::<Vec<_>>()
                 .join(" ")
         };
-        w.write_record([
+        vec![
             csv_cell(&analysis.programs[p.a].name),
             csv_cell(&analysis.programs[p.b].name),
             format!("{:.4}", p.similarity),
@@ -141,10 +142,9 @@ pub fn csv(analysis: &Analysis) -> String {
             ranges(&|f| f.lines_a),
             ranges(&|f| f.lines_b),
             format!("{:.2}", p.above_baseline),
-        ])
-        .expect("writing to memory");
-    }
-    String::from_utf8(w.into_inner().expect("flushing to memory")).expect("CSV of UTF-8 is UTF-8")
+        ]
+    });
+    csv_file(std::iter::once(header).chain(rows))
 }
 
 /// The terminal's summary: the `top` most similar pairs, and the groups,

@@ -21,6 +21,7 @@ mod compile;
 mod contest;
 mod core;
 mod doctor;
+mod excel;
 mod export;
 mod generate;
 mod grade;

@@ -322,7 +322,7 @@ fn readme_quick_start_teacher_grading_collected_files() {
     );
     let marks = lab.checkout().join("marks");
     let csv = std::fs::read_to_string(marks.join("marks.csv")).expect("marks/marks.csv");
-    assert!(csv.starts_with("contestant,total,"), "{csv}");
+    assert!(csv.starts_with("\u{feff}contestant,total,"), "{csv}");
     assert!(csv.lines().any(|l| l.starts_with("bob,30,")), "{csv}");
     let html = std::fs::read_to_string(marks.join("marks.html")).expect("marks/marks.html");
     assert!(html.contains("heidi"), "the page names the students");

@@ -280,13 +280,13 @@ fn final_grades_are_a_csv_moodle_and_canvas_import() {
     assert_eq!(moodle.status, 200);
     assert_eq!(
         moodle.body,
-        format!("username,fullname,\"{title}\"\nalice,Alice Liddell,{full}\nbob,bob,0\n")
+        format!("\u{feff}username,fullname,\"{title}\"\nalice,Alice Liddell,{full}\nbob,bob,0\n")
     );
     let canvas = teacher.get("/admin/grades-canvas.csv").body;
     assert_eq!(
         canvas,
         format!(
-            "Student,ID,SIS User ID,SIS Login ID,Section,\"{title}\"\n\
+            "\u{feff}Student,ID,SIS User ID,SIS Login ID,Section,\"{title}\"\n\
              Points Possible,,,,,{full}\n\
              Alice Liddell,,,alice,,{full}\n\
              bob,,,bob,,0\n"

@@ -183,7 +183,7 @@ fn a_renamed_copy_is_flagged_with_its_lines_in_json_csv_and_html() {
         assert!((0.0..=1.0).contains(&s));
     }
     let csv = std::fs::read_to_string(&csv).unwrap();
-    assert!(csv.starts_with("a,b,similarity,share_a,share_b"));
+    assert!(csv.starts_with("\u{feff}a,b,similarity,share_a,share_b"));
     let html = std::fs::read_to_string(&html).unwrap();
     assert!(html.contains("<span class=\"n\">") && html.contains("same token structure after renaming"));
     assert!(

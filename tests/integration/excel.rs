@@ -1,0 +1,191 @@
+//! Marks as a Chinese teacher opens them (issue 57): every CSV a person
+//! opens (`grade --csv`, `similar --csv`, serve's `/admin/report.csv` and
+//! its Moodle and Canvas gradebooks) opened as Excel and WPS open it on a
+//! Chinese Windows (UTF-8 where the file starts with UTF-8's byte order
+//! mark, else the ANSI code page, GBK) shows `李四` as `李四`, not as
+//! `鏉庡洓`; `/admin/report.csv` gives each login's full name; and a
+//! `students.csv` that Excel saved in GBK is read, its names intact.
+
+use crate::serve_util::{Client, Server};
+use crate::util::{judge, manifest, write_in};
+
+const LI_SI: &str = "李四";
+
+const PROG: &str = include_str!("../../reference/mayan/accepted/backtrack.cpp");
+
+/// The text of a CSV file as Excel (and WPS) on a Chinese Windows reads
+/// it: UTF-8 after a UTF-8 byte order mark, else GBK.
+fn as_excel_opens(bytes: &[u8]) -> String {
+    match bytes.strip_prefix(b"\xef\xbb\xbf") {
+        Some(utf8) => String::from_utf8(utf8.to_vec()).expect("UTF-8 after a UTF-8 byte order mark"),
+        None => encoding_rs::GBK.decode_without_bom_handling(bytes).0.into_owned(),
+    }
+}
+
+/// The cells of a CSV text.
+fn cells(text: &str) -> Vec<Vec<String>> {
+    csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(text.as_bytes())
+        .records()
+        .map(|r| r.unwrap().iter().map(String::from).collect())
+        .collect()
+}
+
+/// A contest folder with a contestant folder per name, each with `program`
+/// (none where it is `None`).
+fn contest(names: &[&str], program: Option<&str>) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for name in names {
+        let folder = dir.path().join("source").join(name);
+        std::fs::create_dir_all(&folder).unwrap();
+        if let Some(text) = program {
+            write_in(&folder, "mayan.cpp", text);
+        }
+    }
+    dir
+}
+
+/// A download's bytes, as they come (no decoding of the client's).
+fn download(client: &Client, path: &str) -> Vec<u8> {
+    let mut response = client.agent.get(format!("{}{path}", client.url)).call().unwrap();
+    assert_eq!(response.status().as_u16(), 200, "{path}");
+    response.body_mut().read_to_vec().unwrap()
+}
+
+#[test]
+fn grade_csv_opened_as_excel_opens_it_shows_chinese_names_intact() {
+    let dir = contest(&[LI_SI, "zhangsan"], None);
+    let csv = dir.path().join("marks.csv");
+    let out = judge()
+        .env("MAYAN_JUDGE_CACHE", dir.path().join("cache"))
+        .args(["grade", "--quiet", "--trusted", "--contest"])
+        .arg(dir.path())
+        .arg("--problem")
+        .arg(manifest().join("problems/mayan"))
+        .arg("--csv")
+        .arg(&csv)
+        .output()
+        .unwrap();
+    let bytes = std::fs::read(&csv).unwrap_or_else(|e| panic!("{e}: {out:?}"));
+    let rows = cells(&as_excel_opens(&bytes));
+    assert_eq!(rows[0][..2], ["contestant", "total"], "{rows:?}");
+    assert!(rows.iter().any(|r| r[0] == LI_SI), "{rows:?}");
+}
+
+#[test]
+fn similar_csv_opened_as_excel_opens_it_shows_chinese_names_intact() {
+    let dir = contest(&[LI_SI, "zhangsan"], Some(PROG));
+    let csv = dir.path().join("pairs.csv");
+    let out = judge()
+        .args(["similar", "-q", "--contest"])
+        .arg(dir.path())
+        .arg("--csv")
+        .arg(&csv)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let rows = cells(&as_excel_opens(&std::fs::read(&csv).unwrap()));
+    assert_eq!(rows[0][..2], ["a", "b"], "{rows:?}");
+    assert!(rows[1][..2].contains(&LI_SI.to_string()), "{rows:?}");
+}
+
+#[test]
+fn a_gbk_roster_is_read_and_every_download_opened_as_excel_opens_it_shows_the_chinese_names() {
+    let dir = crate::serve_util::contest_dir(&[], "");
+    let roster = format!("name,password,display\nlisi,lisi-pw,{LI_SI}\nzhangsan,zhangsan-pw,张三\n");
+    let (gbk, _, unmappable) = encoding_rs::GBK.encode(&roster);
+    assert!(
+        !unmappable && std::str::from_utf8(&gbk).is_err(),
+        "a GBK file, as Excel saves it"
+    );
+    std::fs::write(dir.path().join("students.csv"), &gbk).unwrap();
+    let server = Server::start_in(dir.path(), &[]);
+    let teacher = server.teacher();
+    let report = cells(&as_excel_opens(&download(&teacher, "/admin/report.csv")));
+    let header = &report[0];
+    assert_eq!(
+        header[..2],
+        ["contestant", "total"],
+        "the columns machines read stay first"
+    );
+    assert_eq!(header.last().map(String::as_str), Some("name"), "{header:?}");
+    let name_of = |login: &str| {
+        report
+            .iter()
+            .find(|r| r[0] == login)
+            .and_then(|r| r.last().cloned())
+    };
+    assert_eq!(name_of("lisi").as_deref(), Some(LI_SI), "{report:?}");
+    assert_eq!(name_of("zhangsan").as_deref(), Some("张三"), "{report:?}");
+    let moodle = cells(&as_excel_opens(&download(&teacher, "/admin/grades-moodle.csv")));
+    assert!(moodle.iter().any(|r| r[..2] == ["lisi", LI_SI]), "{moodle:?}");
+    let canvas = cells(&as_excel_opens(&download(&teacher, "/admin/grades-canvas.csv")));
+    assert!(
+        canvas.iter().any(|r| r[0] == LI_SI && r[3] == "lisi"),
+        "{canvas:?}"
+    );
+}
+
+#[test]
+fn a_roster_in_neither_utf8_nor_gbk_stops_serve_naming_file_and_line_in_the_teachers_language() {
+    let dir = crate::serve_util::contest_dir(&[], "");
+    let mut bytes = b"name,display\nlisi,".to_vec();
+    bytes.extend_from_slice(b"\xff\xff\n");
+    std::fs::write(dir.path().join("students.csv"), &bytes).unwrap();
+    let out = judge()
+        .env("LANG", "zh_CN.UTF-8")
+        .env_remove("LC_ALL")
+        .args(["serve", "--dry-run", "--contest"])
+        .arg(dir.path().join("contest.toml"))
+        .arg("--db")
+        .arg(dir.path().join("contest.db"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("students.csv 第 2 行：既不是 UTF-8，也不是 GBK/GB18030"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("另存为“CSV UTF-8”"), "{stderr}");
+}
+
+#[test]
+fn report_csv_gives_each_logins_full_name_in_a_last_column() {
+    let dir = crate::serve_util::contest_dir(&[], "");
+    let roster = format!("name,password,display\nlisi,lisi-pw,{LI_SI}\nbob,bob-pw,\n");
+    std::fs::write(dir.path().join("students.csv"), roster).unwrap();
+    let server = Server::start_in(dir.path(), &[]);
+    let report = cells(&as_excel_opens(&download(&server.teacher(), "/admin/report.csv")));
+    let columns = report[0].len();
+    assert_eq!(report[0][columns - 1], "name", "{report:?}");
+    let name_of = |login: &str| {
+        report
+            .iter()
+            .find(|r| r[0] == login)
+            .map(|r| r[columns - 1].clone())
+    };
+    assert_eq!(name_of("lisi").as_deref(), Some(LI_SI), "{report:?}");
+    assert_eq!(
+        name_of("bob").as_deref(),
+        Some("bob"),
+        "no display name: the login"
+    );
+}
+
+#[test]
+fn the_contestants_page_names_an_unreadable_roster_and_its_line_in_the_contests_language() {
+    let dir = crate::serve_util::contest_dir(&["lisi"], "language = \"zh-CN\"\n");
+    let server = Server::start_in(dir.path(), &[]);
+    let mut bytes = b"name,password\nlisi,lisi-pw\nwangwu,".to_vec();
+    bytes.extend_from_slice(b"\xff\n");
+    std::fs::write(dir.path().join("students.csv"), &bytes).unwrap();
+    let page = server.teacher().get("/admin/contestants");
+    assert!(
+        page.body.contains("students.csv 第 3 行：既不是 UTF-8"),
+        "{}",
+        page.body
+    );
+}
