@@ -28,9 +28,13 @@
 //! launcher's run is killed within the monitor's 10 ms check), its slot
 //! goes to the judging, and the idle work is told to do it again later.
 //!
-//! A submission keeps one slot from its compilation to its last test
-//! ([`Pool::lease`]): a slot given back between them went to whatever
-//! waited (the search), which held it while the submission's tests waited.
+//! While a submission is being judged, from its compilation to its last
+//! test ([`Pool::lease`]), idle work gets no slot: a slot given back
+//! between its compilation and its tests (or between two tests) went to
+//! whatever waited (the search), which held it while the submission's
+//! tests waited. The lease holds no slot of its own: every thread of the
+//! submission takes slots as before, so two submissions in flight never
+//! wait for each other's slots.
 //!
 //! [`Jobs`] is what `--jobs` takes: a number, or `auto` (one per core the
 //! judge may use: [`usable_cores`], from the affinity mask and the cgroup's
@@ -51,7 +55,7 @@
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
-use std::thread::{Thread, ThreadId};
+use std::thread::Thread;
 
 /// What a slot is held for, in the order waiting work is served.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -365,25 +369,21 @@ impl Drop for PreemptHook {
     }
 }
 
-/// A slot held by one thread across several pieces of a submission's
-/// work ([`Pool::lease`]).
+/// A submission being judged, from its compilation to its last test
+/// ([`Pool::lease`]): while one is held, idle work gets no slot.
 pub struct Lease<'p> {
     pool: &'p Pool,
-    thread: ThreadId,
 }
 
 impl Drop for Lease<'_> {
     fn drop(&mut self) {
-        let held = {
-            let mut st = self.pool.state.lock().unwrap_or_else(|p| p.into_inner());
-            st.leases.remove(&self.thread)
-        };
-        if let Some((slot, _)) = held {
-            if let Some(p) = &self.pool.placement {
-                p.leave();
-            }
-            // Its pieces were recorded as they ran.
-            self.pool.release(slot, None);
+        let mut st = self.pool.state.lock().unwrap_or_else(|p| p.into_inner());
+        st.leases -= 1;
+        if st.leases == 0 {
+            // Idle work waited for the free slots: it may have them now.
+            let woken = self.pool.hand_free_slots(&mut st);
+            drop(st);
+            woken.into_iter().for_each(|t| t.unpark());
         }
     }
 }
@@ -404,9 +404,9 @@ struct State {
     tickets: u64,
     /// Slots held by idle work, and how to preempt it.
     idle: HashMap<usize, Arc<Preemption>>,
-    /// Slots leased by a thread ([`Pool::lease`]), with the item they
-    /// were taken for.
-    leases: HashMap<ThreadId, (usize, Item)>,
+    /// Submissions being judged ([`Pool::lease`]): idle work waits while
+    /// there is one.
+    leases: usize,
     /// Times a waiting thread woke and found no slot handed to it.
     #[cfg(test)]
     idle_wakes: u64,
@@ -470,43 +470,23 @@ impl Pool {
     }
 
     /// Runs `f` holding a slot, waiting for one first: among waiting work,
-    /// the smallest [`Item`] gets the next free slot. On a thread that
-    /// holds a [`Pool::lease`], in the leased slot, at once.
+    /// the smallest [`Item`] gets the next free slot.
     /// While `f` runs, the thread is on the slot's core, if the pool is
     /// placed.
     pub fn run<T>(&self, item: Item, f: impl FnOnce() -> T) -> T {
-        let me = std::thread::current().id();
-        let leased = {
-            let st = self.state.lock().unwrap_or_else(|p| p.into_inner());
-            st.leases.get(&me).map(|&(slot, _)| slot)
-        };
-        match leased {
-            Some(slot) => {
-                self.record_locked(slot, Priority::Judging, item, true);
-                let r = f();
-                self.record_locked(slot, Priority::Judging, item, false);
-                r
-            }
-            None => self.run_as(Priority::Judging, item, None, f),
-        }
+        self.run_as(Priority::Judging, item, None, f)
     }
 
-    /// Takes a slot for `item` (as [`Pool::run`] waits for one) and keeps
-    /// it for this thread until the lease is dropped: the thread's
-    /// [`Pool::run`] calls use it meanwhile, so that a submission keeps
-    /// its slot from its compilation to its last test, and no other work
-    /// takes it between them.
-    pub fn lease(&self, item: Item) -> Lease<'_> {
-        let slot = self.acquire(Priority::Judging, item, None);
-        self.record_locked(slot, Priority::Judging, item, false);
-        if let Some(p) = &self.placement {
-            p.enter(slot);
-        }
-        let thread = std::thread::current().id();
+    /// Marks a submission as being judged until the lease is dropped
+    /// (from its compilation to its last test): meanwhile idle work takes
+    /// no slot, not even one given back between two of its pieces. The
+    /// submission's pieces take slots with [`Pool::run`] as any judging
+    /// does (a lease holds none: two submissions in flight, each with
+    /// tests on several threads, never wait for each other's slots).
+    pub fn lease(&self) -> Lease<'_> {
         let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        st.leases.insert(thread, (slot, item));
-        drop(st);
-        Lease { pool: self, thread }
+        st.leases += 1;
+        Lease { pool: self }
     }
 
     /// Runs `f` holding a slot at the lowest priority: it gets a slot only
@@ -593,8 +573,10 @@ impl Pool {
     fn acquire(&self, priority: Priority, item: Item, preemption: Option<Arc<Preemption>>) -> usize {
         let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
         // A free slot means nothing waits (a released slot goes to waiting
-        // work first), so idle work may take it too.
-        if let Some(slot) = st.free.pop() {
+        // work first), so idle work may take it too, unless a submission
+        // is being judged ([`Pool::lease`]).
+        let may_take = priority == Priority::Judging || st.leases == 0;
+        if let Some(slot) = st.free.pop_if(|_| may_take) {
             self.record(slot, priority, item, true);
             if let Some(p) = preemption {
                 st.idle.insert(slot, p);
@@ -635,25 +617,30 @@ impl Pool {
             self.record(slot, priority, item, false);
         }
         st.idle.remove(&slot);
-        match st.waiting.pop_first() {
-            Some(((next_priority, next, ticket), (thread, preemption))) => {
-                self.record(slot, next_priority, next, true);
-                if let Some(p) = preemption {
-                    st.idle.insert(slot, p);
-                }
-                st.granted.insert(ticket, slot);
-                drop(st);
-                thread.unpark();
-            }
-            None => st.free.push(slot),
-        }
+        st.free.push(slot);
+        let woken = self.hand_free_slots(&mut st);
+        drop(st);
+        woken.into_iter().for_each(|t| t.unpark());
     }
 
-    /// [`Pool::record`], taking the state's lock (a leased slot's pieces,
-    /// which change no hands).
-    fn record_locked(&self, slot: usize, priority: Priority, item: Item, start: bool) {
-        let _st = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        self.record(slot, priority, item, start);
+    /// Hands free slots to waiting work, first in line first (idle work
+    /// only while no submission is being judged): the threads to wake.
+    fn hand_free_slots(&self, st: &mut State) -> Vec<Thread> {
+        let mut woken = Vec::new();
+        while let Some(((priority, _, _), _)) = st.waiting.first_key_value() {
+            if *priority == Priority::Idle && st.leases > 0 || st.free.is_empty() {
+                break;
+            }
+            let slot = st.free.pop().expect("not empty");
+            let ((priority, next, ticket), (thread, preemption)) = st.waiting.pop_first().expect("first");
+            self.record(slot, priority, next, true);
+            if let Some(p) = preemption {
+                st.idle.insert(slot, p);
+            }
+            st.granted.insert(ticket, slot);
+            woken.push(thread);
+        }
+        woken
     }
 
     /// Adds to the trace of a traced pool; called with the state's lock
@@ -675,6 +662,7 @@ impl Pool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     #[test]
     fn the_usable_cores_are_the_affinity_lowered_to_the_quota() {
@@ -858,7 +846,7 @@ mod tests {
         let pool = Pool::traced(1);
         let item = |group, work| Item { group, work };
         std::thread::scope(|s| {
-            let lease = pool.lease(item(1, Work::Compile));
+            let lease = pool.lease();
             pool.run(item(1, Work::Compile), || ());
             // The search queues for the slot between compilation and tests.
             let search = s.spawn(|| pool.run_idle(item(u64::MAX, Work::Test(0)), || ()));
@@ -874,7 +862,6 @@ mod tests {
         let started: Vec<Item> = pool.trace().iter().filter(|o| o.start).map(|o| o.item).collect();
         let tests_then_search: Vec<Item> = [
             item(1, Work::Compile),
-            item(1, Work::Compile),
             item(1, Work::Test(0)),
             item(1, Work::Test(1)),
             item(1, Work::Test(2)),
@@ -883,6 +870,42 @@ mod tests {
         .into();
         assert_eq!(started, tests_then_search);
         assert_eq!(pool.state.lock().unwrap().free.len(), 1, "given back at the end");
+    }
+
+    #[test]
+    fn submissions_in_flight_with_tests_on_every_slot_never_wait_for_each_others_leases() {
+        // As serve judges: as many submissions as slots, each leased from
+        // its compilation to its last test, each test on up to a thread a
+        // slot. A lease that held a slot of its own left the other
+        // threads' tests waiting for ever.
+        // Leaked: a deadlocked thread must not hold the test up.
+        let pool: &'static Pool = Box::leak(Box::new(Pool::new(2)));
+        let (done, finished) = std::sync::mpsc::channel();
+        for group in 0..2u64 {
+            let done = done.clone();
+            std::thread::spawn(move || {
+                let _lease = pool.lease();
+                pool.run(
+                    Item {
+                        group,
+                        work: Work::Compile,
+                    },
+                    || (),
+                );
+                pool.each(6, |t| {
+                    let work = Work::Test(t);
+                    pool.run(Item { group, work }, || {
+                        std::thread::sleep(Duration::from_millis(5))
+                    })
+                });
+                done.send(group).unwrap();
+            });
+        }
+        for _ in 0..2 {
+            finished
+                .recv_timeout(Duration::from_secs(30))
+                .expect("both submissions judged");
+        }
     }
 
     /// Holds every slot of `pool` while `waiters` items queue behind

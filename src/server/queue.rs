@@ -387,10 +387,9 @@ impl Workers<'_> {
             group,
             work: Work::Compile,
         };
-        // Until it has a slot, it shows as judging (claimed, waiting). It
-        // keeps that slot to its last test: given back between, the
-        // search would take it.
-        let lease = pool.lease(compile);
+        // Until it has a slot, it shows as judging (claimed, waiting). No
+        // search takes a slot from its compilation to its last test.
+        let lease = pool.lease();
         let prepared = pool.run(compile, || {
             self.live.set(c.id, c.user_id, "compiling".into());
             self.prepare(c.id, &c.file_name, &c.source, &c.language)
