@@ -183,6 +183,16 @@ pub(crate) struct ScratchSizes {
     pub(crate) shm_bytes: u64,
 }
 
+/// What a root shows of the machine beyond its folders: whether Landlock
+/// fences it, and which `/proc` it gets.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Views {
+    /// A Landlock fence over the root's folders.
+    pub(crate) landlock: bool,
+    /// The run's `/proc` ([`ProcView`]).
+    pub(crate) proc_view: ProcView,
+}
+
 impl RootPlan {
     /// Plans a root at `root` (an empty folder) holding the system folders,
     /// `extra_ro` (read-only, at their own paths), the folders of `over`
@@ -194,8 +204,7 @@ impl RootPlan {
         over: &[(PathBuf, PathBuf)],
         hidden: &[PathBuf],
         scratch: ScratchSizes,
-        landlock: bool,
-        proc_view: ProcView,
+        Views { landlock, proc_view }: Views,
     ) -> RootPlan {
         let processes_only = proc_view == ProcView::ProcessesOnly;
         let (base, read_only) = host_base(extra_ro, over, hidden);
@@ -879,8 +888,10 @@ mod tests {
                 tmp_bytes,
                 shm_bytes: tmp_bytes / 4,
             },
-            false,
-            ProcView::Whole,
+            Views {
+                landlock: false,
+                proc_view: ProcView::Whole,
+            },
         )
     }
 

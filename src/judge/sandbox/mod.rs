@@ -985,8 +985,10 @@ impl Sandbox {
             &spec.read_only_over,
             &self.hidden,
             scratch_sizes(&spec.limits),
-            self.protections.landlock.is_some(),
-            spec.proc_view,
+            isolation::Views {
+                landlock: self.protections.landlock.is_some(),
+                proc_view: spec.proc_view,
+            },
         );
         // `None` (built afresh) outside a runner or a user namespace
         // other than the machine's first: rootless, say.
