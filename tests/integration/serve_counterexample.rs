@@ -211,38 +211,47 @@ fn serve_under_feedback_that_hides_verdicts_no_search_runs_until_the_contest_end
         return;
     }
     const CONTEST_SECS: i64 = 25;
-    for policy in ["feedback = \"none-until-end\"\n", "feedback = \"score\"\n"] {
-        let end = Instant::now() + Duration::from_secs(CONTEST_SECS as u64);
-        let toml = format!("{}{policy}{SEARCH}", ending_in(CONTEST_SECS));
-        let temp = contest_dir(&["alice"], &toml);
-        let server = Server::start_in(temp.path(), &[]);
-        let alice = server.contestant("alice");
-        let failing = submission_number(&alice.submit("mayan.c", MINUS_ONE_C));
-        let api_alice = api(&server, "alice", "alice-pw");
-        api_alice.wait_judged(failing, 120);
-        // Her next submission, an accepted one, judged as if she had
-        // never failed: no search before it, nor while the contest runs.
-        let accepted = submission_number(&alice.submit("mayan.c", &crate::serve_util::accepted_c()));
-        api_alice.wait_judged(accepted, 120);
-        while Instant::now() + Duration::from_secs(3) < end {
-            assert_eq!(
-                stored(temp.path()),
-                [],
-                "{policy}: a search ran during the contest ({toml}), now {}",
-                time::OffsetDateTime::now_utc()
-            );
-            std::thread::sleep(Duration::from_millis(500));
+    // Both policies at once (each contest is mostly a wait for its end).
+    std::thread::scope(|s| {
+        for policy in ["feedback = \"none-until-end\"\n", "feedback = \"score\"\n"] {
+            s.spawn(move || no_search_until_the_end(policy, CONTEST_SECS));
         }
-        let teacher = api(&server, "admin", crate::serve_util::ADMIN_PASSWORD);
-        let found = wait_searched(&teacher, failing, 120);
+    });
+}
+
+/// One contest of [`serve_under_feedback_that_hides_verdicts_no_search_runs_until_the_contest_ends`]
+/// under `policy`, ending in `secs`.
+fn no_search_until_the_end(policy: &str, secs: i64) {
+    let end = Instant::now() + Duration::from_secs(secs as u64);
+    let toml = format!("{}{policy}{SEARCH}", ending_in(secs));
+    let temp = contest_dir(&["alice"], &toml);
+    let server = Server::start_in(temp.path(), &[]);
+    let alice = server.contestant("alice");
+    let failing = submission_number(&alice.submit("mayan.c", MINUS_ONE_C));
+    let api_alice = api(&server, "alice", "alice-pw");
+    api_alice.wait_judged(failing, 120);
+    // Her next submission, an accepted one, judged as if she had
+    // never failed: no search before it, nor while the contest runs.
+    let accepted = submission_number(&alice.submit("mayan.c", &crate::serve_util::accepted_c()));
+    api_alice.wait_judged(accepted, 120);
+    while Instant::now() + Duration::from_secs(3) < end {
         assert_eq!(
-            found["state"], "found",
-            "{policy}: searched after the end: {found}"
+            stored(temp.path()),
+            [],
+            "{policy}: a search ran during the contest ({toml}), now {}",
+            time::OffsetDateTime::now_utc()
         );
-        let seen: serde_json::Value =
-            serde_json::from_str(&api_alice.get(&format!("/api/v1/submissions/{failing}")).body).unwrap();
-        assert_eq!(seen["counterexample"], found, "{policy}: shown after the end");
+        std::thread::sleep(Duration::from_millis(500));
     }
+    let teacher = api(&server, "admin", crate::serve_util::ADMIN_PASSWORD);
+    let found = wait_searched(&teacher, failing, 120);
+    assert_eq!(
+        found["state"], "found",
+        "{policy}: searched after the end: {found}"
+    );
+    let seen: serde_json::Value =
+        serde_json::from_str(&api_alice.get(&format!("/api/v1/submissions/{failing}")).body).unwrap();
+    assert_eq!(seen["counterexample"], found, "{policy}: shown after the end");
 }
 
 /// `contestant_cpu_seconds`: once a contestant's searches have used it,
