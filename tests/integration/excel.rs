@@ -7,7 +7,7 @@
 //! `students.csv` that Excel saved in GBK is read, its names intact.
 
 use crate::serve_util::{Client, Server};
-use crate::util::{judge, manifest, write_in};
+use crate::util::{grade_contest_to_csv, judge, write_in};
 
 const LI_SI: &str = "李四";
 
@@ -58,16 +58,7 @@ fn download(client: &Client, path: &str) -> Vec<u8> {
 fn grade_csv_opened_as_excel_opens_it_shows_chinese_names_intact() {
     let dir = contest(&[LI_SI, "zhangsan"], None);
     let csv = dir.path().join("marks.csv");
-    let out = judge()
-        .env("MAYAN_JUDGE_CACHE", dir.path().join("cache"))
-        .args(["grade", "--quiet", "--trusted", "--contest"])
-        .arg(dir.path())
-        .arg("--problem")
-        .arg(manifest().join("problems/mayan"))
-        .arg("--csv")
-        .arg(&csv)
-        .output()
-        .unwrap();
+    let out = grade_contest_to_csv(dir.path(), &csv);
     let bytes = std::fs::read(&csv).unwrap_or_else(|e| panic!("{e}: {out:?}"));
     let rows = cells(&as_excel_opens(&bytes));
     assert_eq!(rows[0][..2], ["contestant", "total"], "{rows:?}");

@@ -8,7 +8,7 @@
 //! reaches the terminal.
 
 use crate::serve_util::Server;
-use crate::util::{judge, manifest, write_in};
+use crate::util::{grade_contest_to_csv, judge, write_in};
 
 const LINK: &str = "=HYPERLINK(\"x.example\",\"y\")";
 const TITLE: &str = "\x1b]0;title\x07";
@@ -92,16 +92,7 @@ fn similar_writes_names_as_text_to_its_csv_and_the_terminal() {
 fn grade_writes_names_as_text_to_its_csv_and_the_terminal() {
     let dir = contest(&[LINK, TITLE, SEMI], None);
     let csv = dir.path().join("r.csv");
-    let out = judge()
-        .env("MAYAN_JUDGE_CACHE", dir.path().join("cache"))
-        .args(["grade", "--quiet", "--trusted", "--contest"])
-        .arg(dir.path())
-        .arg("--problem")
-        .arg(manifest().join("problems/mayan"))
-        .arg("--csv")
-        .arg(&csv)
-        .output()
-        .unwrap();
+    let out = grade_contest_to_csv(dir.path(), &csv);
     let text = std::fs::read_to_string(&csv).unwrap_or_else(|e| panic!("{e}: {out:?}"));
     assert_eq!(formulas(&text), Vec::<String>::new(), "{text}");
     assert!(text.contains("Hugo;'=1+1"), "{text}");

@@ -338,3 +338,19 @@ pub fn in_two_workers<C: Sync, R: Send>(
         workers.into_iter().flat_map(|w| w.join().unwrap()).collect()
     })
 }
+
+/// `mayan-judge grade --contest DIR --csv CSV` on the bundled problem
+/// (trusted, quiet, its compile cache in `DIR/cache`): the marks of a
+/// contest folder as a teacher writes them.
+pub fn grade_contest_to_csv(dir: &Path, csv: &Path) -> std::process::Output {
+    judge()
+        .env("MAYAN_JUDGE_CACHE", dir.join("cache"))
+        .args(["grade", "--quiet", "--trusted", "--contest"])
+        .arg(dir)
+        .arg("--problem")
+        .arg(manifest().join("problems/mayan"))
+        .arg("--csv")
+        .arg(csv)
+        .output()
+        .unwrap()
+}
