@@ -51,17 +51,7 @@ pub fn run(o: &AnalysisOptions) -> Result<()> {
     let progress = Progress::new(o.quiet, 0, "steps");
     let say = |what: &str| progress.phase(what);
     say("judging the three programs the class is made of");
-    let load = LoadOptions {
-        contestants: o.contestants,
-        submissions: PROGRAMS.len(),
-        jobs: 2,
-        clients: 1,
-        tests: None,
-        idle: Duration::ZERO,
-        quiet: true,
-        counterexamples: true,
-        cpp: false,
-    };
+    let load = LoadOptions::quiet_server(o.contestants, PROGRAMS.len(), 2);
     let mut server = Server::start(&load)?;
     let ids = judge_templates(server.url())?;
     server.stop();

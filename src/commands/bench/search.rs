@@ -42,17 +42,7 @@ const JUDGED_WITHIN: Duration = Duration::from_secs(300);
 pub fn run(o: &SearchOptions) -> Result<()> {
     ensure!(o.samples > 0, "no samples to time");
     let progress = super::super::progress::Progress::new(o.quiet, 0, "steps");
-    let load = LoadOptions {
-        contestants: o.sleepers + 1,
-        submissions: 0,
-        jobs: o.jobs.max(1),
-        clients: 1,
-        tests: None,
-        idle: Duration::ZERO,
-        quiet: true,
-        counterexamples: true,
-        cpp: false,
-    };
+    let load = LoadOptions::quiet_server(o.sleepers + 1, 0, o.jobs.max(1));
     progress.phase(&format!("starting mayan-judge serve --jobs {}", load.jobs));
     let server = Server::start(&load)?;
     let stats = Stats::default();

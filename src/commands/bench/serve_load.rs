@@ -45,6 +45,25 @@ pub struct LoadOptions {
     pub cpp: bool,
 }
 
+impl LoadOptions {
+    /// A quiet server of the bundled package at `--jobs jobs`, searching
+    /// counterexamples, for a part of `bench` that submits on its own (no
+    /// burst of `submissions` clients, no idle baseline).
+    pub fn quiet_server(contestants: usize, submissions: usize, jobs: usize) -> LoadOptions {
+        LoadOptions {
+            contestants,
+            submissions,
+            jobs,
+            clients: 1,
+            tests: None,
+            idle: Duration::ZERO,
+            quiet: true,
+            counterexamples: true,
+            cpp: false,
+        }
+    }
+}
+
 /// The accepted reference program, built in so the benchmark runs anywhere.
 pub(super) const ACCEPTED_C: &str = include_str!("../../../reference/mayan/accepted/solution.c");
 
