@@ -234,6 +234,12 @@ fn no_search_until_the_end(policy: &str, secs: i64) {
     // never failed: no search before it, nor while the contest runs.
     let accepted = submission_number(&alice.submit("mayan.c", &crate::serve_util::accepted_c()));
     api_alice.wait_judged(accepted, 120);
+    // Both were judged with seconds of the contest left (25 s for two
+    // programs of well under a second each): the checks below are made.
+    assert!(
+        Instant::now() + Duration::from_secs(3) < end,
+        "{policy}: judged only at the contest's end: nothing checked during it"
+    );
     while Instant::now() + Duration::from_secs(3) < end {
         assert_eq!(
             stored(temp.path()),
