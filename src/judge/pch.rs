@@ -22,8 +22,9 @@
 //!   `built-from` (the header, and the state of each file the compiler read
 //!   for it, listed by the compiler itself with `-MD`, of the folders of
 //!   its search and of the header's folder) and `bits/`: a copy of the
-//!   header's folder (the same files, the same times) with
-//!   `stdc++.h.gch` added, files 0444. The first compilation that needs it
+//!   header's folder (the same files, the same times) with the folder
+//!   `stdc++.h.gch/` added, holding the precompiled header under a random
+//!   name (GCC reads every file of such a folder), files 0444. The first compilation that needs it
 //!   builds it; compilations meanwhile go without. `pch-build-*` folders no
 //!   judge holds (left by one that was killed) are removed by the first
 //!   compilation of each process.
@@ -31,11 +32,18 @@
 //!   `built-from` is looked at again (some 330 `stat`s for GCC 12's
 //!   header); one that changed (a library upgraded under a running `serve`)
 //!   makes the next compilation build it again, without a restart.
-//! * **Using it** ([`Precompiled`]): the copy is bound read-only over the
+//! * **Using it** ([`HeaderFolder`]): the copy is bound read-only over the
 //!   header's own folder in the compilation's private root, so GCC finds
-//!   `bits/stdc++.h.gch` beside the header, where its own search looks: no
-//!   folder is added to the include path, and every other name resolves
-//!   as without it (`..` included). GCC ignores a precompiled header that
+//!   `bits/stdc++.h.gch/` beside the header, where its own search looks:
+//!   no folder is added to the include path. Every compilation whose
+//!   command could use one gets such a copy, with `stdc++.h.gch/` empty
+//!   where it has no precompiled header (the source does not name the
+//!   header, it is being built, `MAYAN_JUDGE_PCH=0`, a failed compilation
+//!   run again): so every name a program can write resolves the same with
+//!   it or without (`__has_include(<bits/stdc++.h.gch>)` is false, a
+//!   folder, and `<bits/stdc++.h.gch/../stdc++.h>` is there, in both), and
+//!   the precompiled file's own name is 128 random bits that nothing
+//!   shows. GCC ignores a precompiled header that
 //!   does not fit (a macro defined first that the header uses, a `#pragma`
 //!   before the include, other flags) silently, falling back to the
 //!   header. The executable is the same byte for byte.
@@ -45,9 +53,10 @@
 //!   compilation's message, byte for byte the one they get without a
 //!   precompiled header.
 //!
-//! One name differs: `bits/stdc++.h.gch` itself, which GCC must find
-//! beside the header (`__has_include(<bits/stdc++.h.gch>)` is true with it,
-//! and `#include <bits/stdc++.h.gch>` after the header compiles).
+//! So a program cannot tell from inside a compilation whether the header
+//! was precompiled for it: what it can probe (`__has_include`, `#include`,
+//! the assembler's `.incbin`) is the same in both, and only the random
+//! name, which it cannot list, differs.
 
 use crate::judge::sandbox::{Limits, RunSpec, Sandbox, Status};
 use sha2::{Digest, Sha256};
@@ -74,21 +83,26 @@ const BUILDING_PREFIX: &str = "pch-build-";
 /// baseline, or to rule it out).
 pub const ENV_SWITCH: &str = "MAYAN_JUDGE_PCH";
 
-/// A precompiled header ready for compilations.
+/// A folder bound read-only over the header's own folder in a
+/// compilation: a copy of that folder with `stdc++.h.gch/` added, a folder
+/// holding the precompiled header under a random name, or empty (a
+/// compilation without one: it sees the same names).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Precompiled {
-    /// The copy of the header's folder with `stdc++.h.gch` added, in the
-    /// judge's cache.
+pub struct HeaderFolder {
+    /// The copy, in the judge's cache.
     pub folder: PathBuf,
     /// The header's own folder, which the copy covers (read-only) in the
     /// compilation's root.
     pub covers: PathBuf,
-    /// What it was built from, as it was then ([`BUILT_FROM`]'s lines).
+    /// Whether `stdc++.h.gch/` holds a precompiled header (else it is
+    /// empty).
+    pub precompiled: bool,
+    /// What it was made from, as it was then ([`BUILT_FROM`]'s lines).
     built_from: Vec<String>,
 }
 
-impl Precompiled {
-    /// Whether every file and folder it was built from is as it was.
+impl HeaderFolder {
+    /// Whether every file and folder it was made from is as it was.
     fn unchanged(&self) -> bool {
         self.built_from.iter().all(|line| {
             line.split_once(' ')
@@ -188,8 +202,8 @@ pub fn mentions_header(code: &[u8]) -> bool {
 enum State {
     /// A compilation is building it: others go without.
     Building,
-    /// Built (or found in the cache), as long as it is [`Precompiled::unchanged`].
-    Ready(Precompiled),
+    /// Built (or found in the cache), as long as it is [`HeaderFolder::unchanged`].
+    Ready(HeaderFolder),
     /// It cannot be built here: not tried again by this process.
     Unusable,
 }
@@ -213,40 +227,76 @@ pub struct Request<'a> {
     pub limits: Limits,
 }
 
-/// The precompiled header for a compilation by `request`, when one fits
-/// its command and this judge isolates compilations (a private root to
-/// bind it into, read-only: not a cache folder under `/tmp`, which each
-/// run mounts afresh): found in this process's memory or the cache, or
-/// built now, and in each case still fitting every file it was built from
-/// (else built again). A compilation that finds it being built goes
-/// without. `None`: compile as without one.
-pub fn for_compilation(request: &Request) -> Option<Precompiled> {
+/// The folder bound over the header's own one in a compilation by
+/// `request`, whenever its command could use a precompiled header and this
+/// judge isolates compilations (a private root to bind it into, read-only:
+/// not a cache folder under `/tmp`, which each run mounts afresh). With
+/// `wants_header` (the source names it) and precompiled headers
+/// [`enabled`], one with the precompiled header: found in this process's
+/// memory or the cache, or built now, and in each case still fitting every
+/// file it was built from (else built again); a compilation that finds it
+/// being built, and every other one, gets the folder with `stdc++.h.gch/`
+/// empty. `None`: compile with the system's folder as it is.
+pub fn for_compilation(request: &Request, wants_header: bool) -> Option<HeaderFolder> {
     let cache_dir = std::fs::canonicalize(request.cache_dir).ok()?;
-    if !enabled() || !request.sandbox.binds_read_only(&cache_dir) {
+    if !request.sandbox.binds_read_only(&cache_dir) {
         return None;
     }
     remove_leftovers(&cache_dir);
     let flags = build_flags(request.compiler, request.cmd)?;
     let key = key(request.identity, &flags);
+    if wants_header && enabled() {
+        if let Some(ready) = precompiled(request, &cache_dir, &flags, &key) {
+            return Some(ready);
+        }
+    }
+    blank(request, &cache_dir, &flags, &key)
+}
+
+/// The folder with the precompiled header of `key`, when it is ready.
+fn precompiled(request: &Request, cache_dir: &Path, flags: &[String], key: &str) -> Option<HeaderFolder> {
     {
         let mut known = KNOWN.lock().unwrap_or_else(|p| p.into_inner());
         let known = known.get_or_insert_with(HashMap::new);
-        match known.get(&key) {
+        match known.get(key) {
             Some(State::Ready(p)) if p.unchanged() => return Some(p.clone()),
             Some(State::Building | State::Unusable) => return None,
             _ => {}
         }
-        known.insert(key.clone(), State::Building);
+        known.insert(key.to_string(), State::Building);
     }
-    let found = find_or_build(request, &cache_dir, &flags, &key);
+    let prefix = format!("pch-{key}-");
+    let found = find_or_make(cache_dir, &prefix, true, || build(request, cache_dir, flags, &prefix));
     let mut known = KNOWN.lock().unwrap_or_else(|p| p.into_inner());
     let known = known.get_or_insert_with(HashMap::new);
     match &found {
-        Ok(p) => known.insert(key, State::Ready(p.clone())),
-        Err(Retry::Later) => known.remove(&key),
-        Err(Retry::Never) => known.insert(key, State::Unusable),
+        Ok(p) => known.insert(key.to_string(), State::Ready(p.clone())),
+        Err(Retry::Later) => known.remove(key),
+        Err(Retry::Never) => known.insert(key.to_string(), State::Unusable),
     };
     found.ok()
+}
+
+/// The folder of `key` with `stdc++.h.gch/` empty: found in this process's
+/// memory or the cache, still fitting the header's folder, or made now
+/// (a copy of a few dozen files).
+fn blank(request: &Request, cache_dir: &Path, flags: &[String], key: &str) -> Option<HeaderFolder> {
+    static BLANKS: Mutex<Option<HashMap<String, HeaderFolder>>> = Mutex::new(None);
+    {
+        let blanks = BLANKS.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(b) = blanks.as_ref().and_then(|b| b.get(key)) {
+            if b.unchanged() {
+                return Some(b.clone());
+            }
+        }
+    }
+    let prefix = format!("pch-blank-{key}-");
+    let found = find_or_make(cache_dir, &prefix, false, || make_blank(request, cache_dir, flags, &prefix)).ok()?;
+    let mut blanks = BLANKS.lock().unwrap_or_else(|p| p.into_inner());
+    blanks
+        .get_or_insert_with(HashMap::new)
+        .insert(key.to_string(), found.clone());
+    Some(found)
 }
 
 /// Why no header was found or built.
@@ -314,22 +364,22 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// A header of `key` in the cache that still fits what it was built from
-/// (others of that key are removed); else one built into it.
-fn find_or_build(
-    request: &Request,
+/// A folder of the cache named `<prefix>...` that still fits what it was
+/// made from and holds a precompiled header or not as `precompiled` says
+/// (others of that prefix are removed); else one made by `make`.
+fn find_or_make(
     cache_dir: &Path,
-    flags: &[String],
-    key: &str,
-) -> Result<Precompiled, Retry> {
-    let prefix = format!("pch-{key}-");
+    prefix: &str,
+    precompiled: bool,
+    make: impl FnOnce() -> Result<HeaderFolder, Retry>,
+) -> Result<HeaderFolder, Retry> {
     let mut found = None;
     for entry in std::fs::read_dir(cache_dir).into_iter().flatten().flatten() {
-        if !entry.file_name().to_string_lossy().starts_with(&prefix) {
+        if !entry.file_name().to_string_lossy().starts_with(prefix) {
             continue;
         }
         match cached(&entry.path()) {
-            Some(p) if found.is_none() => found = Some(p),
+            Some(p) if found.is_none() && p.precompiled == precompiled => found = Some(p),
             _ => {
                 let _ = std::fs::remove_dir_all(entry.path());
             }
@@ -337,22 +387,25 @@ fn find_or_build(
     }
     match found {
         Some(p) => Ok(p),
-        None => build(request, cache_dir, flags, &prefix),
+        None => make(),
     }
 }
 
-/// A header built earlier into `dir`, still fitting what it was built from.
-fn cached(dir: &Path) -> Option<Precompiled> {
+/// A folder made earlier into `dir`, still fitting what it was made from:
+/// `bits/stdc++.h.gch/` holds one precompiled header or nothing.
+fn cached(dir: &Path) -> Option<HeaderFolder> {
     let text = std::fs::read_to_string(dir.join(BUILT_FROM)).ok()?;
     let mut lines = text.lines();
     let covers = PathBuf::from(lines.next()?);
     let folder = dir.join("bits");
-    let found = Precompiled {
+    let held: Vec<_> = std::fs::read_dir(folder.join(GCH_NAME)).ok()?.collect();
+    let found = HeaderFolder {
         folder,
         covers,
+        precompiled: !held.is_empty(),
         built_from: lines.map(String::from).collect(),
     };
-    let fits = found.folder.join(GCH_NAME).is_file() && !found.built_from.is_empty() && found.unchanged();
+    let fits = held.len() <= 1 && !found.built_from.is_empty() && found.unchanged();
     fits.then_some(found)
 }
 
@@ -422,39 +475,80 @@ fn dependencies(make: &str) -> Option<Vec<PathBuf>> {
         .collect()
 }
 
-/// Builds the header in the sandbox into a fresh, locked folder of the
-/// cache and renames it into place as `<prefix><state>`: whole or not at
-/// all.
-fn build(request: &Request, cache_dir: &Path, flags: &[String], prefix: &str) -> Result<Precompiled, Retry> {
+/// Makes the folder with `stdc++.h.gch/` empty: a copy of the header's
+/// folder, in a fresh, locked folder of the cache renamed into place as
+/// `<prefix><state>`.
+fn make_blank(request: &Request, cache_dir: &Path, flags: &[String], prefix: &str) -> Result<HeaderFolder, Retry> {
     let (header, search) = system_header(request, flags).ok_or(Retry::Never)?;
     let covers = header.parent().ok_or(Retry::Never)?.to_path_buf();
-    let building = tempfile::Builder::new()
-        .prefix(BUILDING_PREFIX)
-        .tempdir_in(cache_dir)
-        .map_err(|_| Retry::Never)?;
-    let _held = lock(building.path()).ok_or(Retry::Never)?;
-    let started = std::time::SystemTime::now();
-    let bits = building.path().join("bits");
-    let mut used = copy_folder(&covers, &bits).ok_or(Retry::Never)?;
-    let deps = compile_header(request, flags, &header, building.path()).ok_or(Retry::Never)?;
+    let building = Building::start(cache_dir)?;
+    let mut used = building.copy(&covers)?;
+    used.extend(search);
+    used.insert(covers.clone());
+    building.finish(&covers, &used, cache_dir, prefix)
+}
+
+/// Builds the header in the sandbox into a fresh, locked folder of the
+/// cache (`bits/stdc++.h.gch/<random name>`) and renames it into place as
+/// `<prefix><state>`: whole or not at all.
+fn build(request: &Request, cache_dir: &Path, flags: &[String], prefix: &str) -> Result<HeaderFolder, Retry> {
+    let (header, search) = system_header(request, flags).ok_or(Retry::Never)?;
+    let covers = header.parent().ok_or(Retry::Never)?.to_path_buf();
+    let building = Building::start(cache_dir)?;
+    let mut used = building.copy(&covers)?;
+    let deps = compile_header(request, flags, &header, building.dir.path()).ok_or(Retry::Never)?;
     used.extend(search);
     used.extend(deps.iter().filter_map(|d| d.parent().map(Path::to_path_buf)));
     used.extend(deps);
     used.insert(covers.clone());
-    let built_from: Vec<String> = used.iter().map(|p| stamp(p)).collect();
-    if changed_since(&used, started) {
-        return Err(Retry::Later);
+    building.finish(&covers, &used, cache_dir, prefix)
+}
+
+/// A folder of the cache being made, locked while it is.
+struct Building {
+    dir: tempfile::TempDir,
+    _held: nix::fcntl::Flock<std::fs::File>,
+    started: std::time::SystemTime,
+}
+
+impl Building {
+    fn start(cache_dir: &Path) -> Result<Building, Retry> {
+        let dir = tempfile::Builder::new()
+            .prefix(BUILDING_PREFIX)
+            .tempdir_in(cache_dir)
+            .map_err(|_| Retry::Never)?;
+        let _held = lock(dir.path()).ok_or(Retry::Never)?;
+        let started = std::time::SystemTime::now();
+        Ok(Building { dir, _held, started })
     }
-    let text = format!("{}\n{}\n", covers.display(), built_from.join("\n"));
-    std::fs::write(building.path().join(BUILT_FROM), &text).map_err(|_| Retry::Never)?;
-    seal(building.path()).map_err(|_| Retry::Never)?;
-    let dir = cache_dir.join(format!("{prefix}{}", hex(&Sha256::digest(text.as_bytes())[..8])));
-    let kept = building.keep();
-    if std::fs::rename(&kept, &dir).is_err() {
-        // Another judge kept the same one first: that one is used.
-        let _ = std::fs::remove_dir_all(&kept);
+
+    /// Copies the header's folder `covers` into `bits/`, with an empty
+    /// `stdc++.h.gch/`; the paths copied.
+    fn copy(&self, covers: &Path) -> Result<BTreeSet<PathBuf>, Retry> {
+        let bits = self.dir.path().join("bits");
+        let used = copy_folder(covers, &bits).ok_or(Retry::Never)?;
+        std::fs::create_dir(bits.join(GCH_NAME)).map_err(|_| Retry::Never)?;
+        Ok(used)
     }
-    cached(&dir).ok_or(Retry::Later)
+
+    /// Says what it was made from (when nothing of `used` changed
+    /// meanwhile), seals it and renames it into place.
+    fn finish(self, covers: &Path, used: &BTreeSet<PathBuf>, cache_dir: &Path, prefix: &str) -> Result<HeaderFolder, Retry> {
+        if changed_since(used, self.started) {
+            return Err(Retry::Later);
+        }
+        let built_from: Vec<String> = used.iter().map(|p| stamp(p)).collect();
+        let text = format!("{}\n{}\n", covers.display(), built_from.join("\n"));
+        std::fs::write(self.dir.path().join(BUILT_FROM), &text).map_err(|_| Retry::Never)?;
+        seal(self.dir.path()).map_err(|_| Retry::Never)?;
+        let dir = cache_dir.join(format!("{prefix}{}", hex(&Sha256::digest(text.as_bytes())[..8])));
+        let kept = self.dir.keep();
+        if std::fs::rename(&kept, &dir).is_err() {
+            // Another judge kept the same one first: that one is used.
+            let _ = std::fs::remove_dir_all(&kept);
+        }
+        cached(&dir).ok_or(Retry::Later)
+    }
 }
 
 /// Whether a file of `paths` changed (or was made) at `since` or later
@@ -503,7 +597,7 @@ fn copy_folder(from: &Path, to: &Path) -> Option<BTreeSet<PathBuf>> {
 /// Compiles `header` with `flags` in the sandbox into `dir/bits/` (the
 /// precompiled header); the files the compiler read for it.
 fn compile_header(request: &Request, flags: &[String], header: &Path, dir: &Path) -> Option<Vec<PathBuf>> {
-    let gch = dir.join("bits").join(GCH_NAME);
+    let gch = dir.join("bits").join(GCH_NAME).join(random_name());
     let deps = dir.join(DEPS_NAME);
     let mut args: Vec<std::ffi::OsString> = flags.iter().map(Into::into).collect();
     args.extend(["-x".into(), "c++-header".into(), header.into()]);
@@ -525,6 +619,16 @@ fn compile_header(request: &Request, flags: &[String], header: &Path, dir: &Path
     let listed = dependencies(&std::fs::read_to_string(&deps).ok()?)?;
     std::fs::remove_file(&deps).ok()?;
     Some(listed)
+}
+
+/// A name nobody can guess (128 random bits, in hex): the precompiled
+/// header's, inside `stdc++.h.gch/`, where GCC reads every file and a
+/// program could only name it.
+fn random_name() -> String {
+    use rand::Rng;
+    let mut bytes = [0u8; 16];
+    rand::rng().fill_bytes(&mut bytes);
+    format!("{}.gch", hex(&bytes))
 }
 
 /// Files 0444, folders 0755: readable by a compilation's uid, written by

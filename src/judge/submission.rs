@@ -12,7 +12,7 @@
 //! What runs is the source as read: an interpreted one is kept in the cache
 //! under its hash, and each run gets that copy, not the file again.
 
-use crate::judge::pch;
+use crate::judge::{pch, toolchain};
 use crate::judge::sandbox::{Limits, ProcView, RunResult, RunSpec, Sandbox, SandboxError, Status};
 use crate::package::languages::Language;
 use crate::package::{ProblemLimits, SOURCE_LIMIT_KEY};
@@ -570,28 +570,26 @@ fn compiler_identity(path: &Path) -> String {
 
 /// The name of what `cmd` (run as `compiler`) makes of `code` in the
 /// cache: a hash of the language, the compiler ([`compiler_identity`]),
-/// the command and the source.
-fn compile_key(language: &Language, compiler: &Path, cmd: &[String], code: &[u8]) -> String {
+/// the state of the folders of its headers and libraries (`toolchain`,
+/// [`toolchain::state`]), the command and the source.
+fn compile_key(language: &Language, compiler: &Path, toolchain: &str, cmd: &[String], code: &[u8]) -> String {
     let identity = compiler_identity(compiler);
-    let mut parts: Vec<&[u8]> = vec![language.name.as_bytes(), identity.as_bytes()];
+    let mut parts: Vec<&[u8]> = vec![language.name.as_bytes(), identity.as_bytes(), toolchain.as_bytes()];
     parts.extend(cmd.iter().map(|part| part.as_bytes()));
     parts.push(code);
     cache_key(&parts)
 }
 
-/// The precompiled standard header a compilation of `code` by `cmd` uses
-/// ([`pch`]): `None` when the source does not name it or none fits the
-/// command.
-fn precompiled_header(
+/// The folder a compilation of `code` by `cmd` sees over the standard
+/// header's ([`pch`]), with the header precompiled when `wants_header`:
+/// `None` when the command could use none.
+fn header_folder(
     sandbox: &Sandbox,
     compiler: &Path,
     cmd: &[String],
-    code: &[u8],
+    wants_header: bool,
     cache_dir: &Path,
-) -> Option<pch::Precompiled> {
-    if !pch::mentions_header(code) {
-        return None;
-    }
+) -> Option<pch::HeaderFolder> {
     let identity = compiler_identity(compiler);
     let request = pch::Request {
         sandbox,
@@ -601,7 +599,7 @@ fn precompiled_header(
         cache_dir,
         limits: compile_limits(),
     };
-    pch::for_compilation(&request)
+    pch::for_compilation(&request, wants_header)
 }
 
 /// One run of the compiler on the source (`src`, seen as `name`), the
@@ -612,7 +610,7 @@ fn run_compiler(
     cmd: &[String],
     (src, name): (&Path, &str),
     exe: &Path,
-    header: Option<&pch::Precompiled>,
+    header: Option<&pch::HeaderFolder>,
 ) -> Result<RunResult, SubmissionError> {
     let spec = RunSpec {
         program: compiler.to_path_buf(),
@@ -650,7 +648,8 @@ fn compile(
             language: language.name.clone(),
         });
     };
-    let key = compile_key(language, &compiler, cmd, code);
+    let toolchain = toolchain::state(sandbox, &compiler, cmd, compile_limits());
+    let key = compile_key(language, &compiler, &toolchain, cmd, code);
     check_cache_dir(cache_dir)?;
     let cached = cache_dir.join(&key);
     if cached.is_file() {
@@ -671,16 +670,18 @@ fn compile(
     let src = build.path().join("source");
     std::fs::write(&src, code).map_err(io(&src))?;
     let exe = build.path().join(EXE_NAME);
-    let header = precompiled_header(sandbox, &compiler, cmd, code, cache_dir);
+    let header = header_folder(sandbox, &compiler, cmd, pch::mentions_header(code), cache_dir);
     let source = (src.as_path(), name.as_str());
     let mut result = run_compiler(sandbox, &compiler, cmd, source, &exe, header.as_ref())?;
     let failed = |r: &RunResult| r.status != Status::Exited(0) || !exe.is_file();
-    if header.is_some() && failed(&result) && !matches!(result.status, Status::TimeLimit { .. }) {
+    let precompiled = header.as_ref().is_some_and(|h| h.precompiled);
+    if precompiled && failed(&result) && !matches!(result.status, Status::TimeLimit { .. }) {
         // With the header precompiled GCC words some messages otherwise
         // (it names no includer for it): the contestant gets those of a
         // compilation without it (one out of time with it would be
         // without it too).
-        result = run_compiler(sandbox, &compiler, cmd, source, &exe, None)?;
+        let blank = header_folder(sandbox, &compiler, cmd, false, cache_dir);
+        result = run_compiler(sandbox, &compiler, cmd, source, &exe, blank.as_ref())?;
     }
     if failed(&result) {
         let mut message = result.stderr.clone();
@@ -747,7 +748,7 @@ mod tests {
             run: vec!["{exe}".into()],
         };
         let cmd = ["cc".to_string(), "{src}".to_string()];
-        let key = || compile_key(&language, &link, &cmd, b"int main;");
+        let key = || compile_key(&language, &link, "", &cmd, b"int main;");
         let before = key();
         assert_eq!(key(), before, "the same compiler, the same key");
         assert!(compiler_identity(&link).contains("cc-12"), "the link is followed");

@@ -254,6 +254,7 @@ impl App {
             searches_from,
         };
         let work_dir = judging.start(&db, &live, &wake)?;
+        let devices = device_key(&o.db);
         let r = o.rates;
         let app = App {
             db,
@@ -276,7 +277,7 @@ impl App {
                 r.submissions_per_minute,
             ))),
             signins: Admission::new(sign_in_cores(), sign_in_checks_admitted()),
-            devices: auth::DeviceKey::random(),
+            devices,
             similar: Default::default(),
             analysis: Default::default(),
         };
@@ -393,6 +394,16 @@ fn at_least_one(n: u32) -> NonZeroU32 {
 /// file says (the plan of `roster`: nobody is removed); returns the
 /// passwords generated for them (existing users keep theirs: a restart
 /// prints nothing new).
+/// The key of device cookies, kept in `<database>.device-key` (0600, beside
+/// the database, which is private already) so that a restart keeps every
+/// device trusted; a fresh one for this run where that file cannot be
+/// written (its owners' devices are trusted again at their next sign-in).
+fn device_key(db: &std::path::Path) -> auth::DeviceKey {
+    let mut path = db.as_os_str().to_owned();
+    path.push(".device-key");
+    auth::DeviceKey::kept_in(std::path::Path::new(&path)).unwrap_or_else(|_| auth::DeviceKey::random())
+}
+
 fn add_users(db: &Db, contest: &ContestConfig) -> Result<Vec<(String, String)>> {
     let mut generated = Vec::new();
     let (password, was_generated) = contest

@@ -22,8 +22,9 @@ pub const LOGIN_COOKIE: &str = "mj_login";
 /// How long a device cookie is kept by the browser, seconds.
 pub const DEVICE_SECS: i64 = 90 * 24 * 3600;
 
-/// The server's key for device cookies: random at each start (a restart
-/// forgets every device; they are trusted again at their next sign-in).
+/// The server's key for device cookies: random, kept in a file of its own
+/// beside the database ([`DeviceKey::kept_in`]), so that a restart keeps
+/// every device its owner signed in from trusted.
 pub struct DeviceKey([u8; 32]);
 
 type DeviceMac = blake2::Blake2bMac512;
@@ -34,6 +35,37 @@ impl DeviceKey {
         let mut key = [0u8; 32];
         rand::rng().fill_bytes(&mut key);
         DeviceKey(key)
+    }
+
+    /// The key kept in `path`: read when it is 32 bytes only its owner may
+    /// read or write (mode 0600, not a link); else a fresh one, written
+    /// there first (mode 0600, renamed into place: whole or not at all).
+    pub fn kept_in(path: &std::path::Path) -> std::io::Result<DeviceKey> {
+        use std::io::{Read, Write};
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        let kept = std::fs::File::options()
+            .read(true)
+            .custom_flags(nix::libc::O_NOFOLLOW)
+            .open(path);
+        if let Ok(mut file) = kept {
+            let private = file.metadata()?.permissions().mode() & 0o077 == 0;
+            let mut key = [0u8; 32];
+            let mut rest = Vec::new();
+            if private && file.read_exact(&mut key).is_ok() && file.read_to_end(&mut rest)? == 0 {
+                return Ok(DeviceKey(key));
+            }
+        }
+        let fresh = DeviceKey::random();
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+        let mut file = tempfile::Builder::new()
+            .prefix(".device-key-")
+            .tempfile_in(dir.unwrap_or(std::path::Path::new(".")))?;
+        file.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(0o600))?;
+        file.write_all(&fresh.0)?;
+        file.as_file().sync_all()?;
+        file.persist(path).map_err(|e| e.error)?;
+        Ok(fresh)
     }
 
     fn mac(&self, account: &str, device: &str) -> DeviceMac {
@@ -153,6 +185,26 @@ mod tests {
         }
         assert_eq!(device_cookie_name(" Alice "), device_cookie_name("alice"));
         assert_ne!(device_cookie_name("alice"), device_cookie_name("bob"));
+    }
+
+    #[test]
+    fn a_device_key_kept_in_a_private_file_outlives_a_restart() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("contest.sqlite.device-key");
+        let value = DeviceKey::kept_in(&path).unwrap().issue("alice");
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+        // The next start reads it back: the browser's cookie still holds.
+        assert!(DeviceKey::kept_in(&path).unwrap().check("alice", &value).is_some());
+        // A key others may read, or not a key, is not trusted: replaced.
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        assert!(DeviceKey::kept_in(&path).unwrap().check("alice", &value).is_none());
+        std::fs::write(&path, b"short").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        let again = DeviceKey::kept_in(&path).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap().len(), 32);
+        assert!(DeviceKey::kept_in(&path).unwrap().check("alice", &again.issue("alice")).is_some());
     }
 
     #[test]

@@ -59,7 +59,19 @@ fn accepted(before: &str, body: &str) -> String {
     format!("{before}#include <bits/stdc++.h>\n{body}\nint main() {{ std::fputs(\"{answer}\", stdout); }}\n")
 }
 
-/// The precompiled headers' folders in the fixture's compile cache.
+/// The one precompiled header in `folder/bits/stdc++.h.gch/` (a folder
+/// that holds it under a random name, or nothing).
+fn precompiled_in(folder: &Path) -> Option<PathBuf> {
+    let held: Vec<PathBuf> = std::fs::read_dir(folder.join("bits/stdc++.h.gch"))
+        .ok()?
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    (held.len() == 1).then(|| held[0].clone())
+}
+
+/// The folders of the fixture's compile cache that hold a precompiled
+/// header.
 fn headers(f: &Class) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(f.cache.path()) else {
         return Vec::new();
@@ -70,7 +82,7 @@ fn headers(f: &Class) -> Vec<PathBuf> {
         .filter(|p| {
             p.file_name()
                 .is_some_and(|n| n.to_string_lossy().starts_with("pch-"))
-                && p.join("bits/stdc++.h.gch").is_file()
+                && precompiled_in(p).is_some()
         })
         .collect();
     found.sort();
@@ -80,7 +92,8 @@ fn headers(f: &Class) -> Vec<PathBuf> {
 /// The system header's folder a precompiled header covers in
 /// compilations (the first line of its `built-from`).
 fn covered(gch: &Path) -> PathBuf {
-    let built_from = gch.parent().unwrap().parent().unwrap().join("built-from");
+    let folder = gch.ancestors().nth(3).unwrap();
+    let built_from = folder.join("built-from");
     let text = std::fs::read_to_string(built_from).unwrap();
     PathBuf::from(text.lines().next().unwrap())
 }
@@ -90,7 +103,7 @@ fn covered(gch: &Path) -> PathBuf {
 fn the_header(f: &Class) -> PathBuf {
     let found = headers(f);
     assert_eq!(found.len(), 1, "one precompiled header expected: {found:?}");
-    found[0].join("bits/stdc++.h.gch")
+    precompiled_in(&found[0]).unwrap()
 }
 
 /// Grades `file`; the one test's verdict line.
@@ -177,7 +190,8 @@ fn a_compile_error_reads_the_same_with_the_precompiled_header_or_without() {
         // What the judge's files are called, probed or included.
         "#include <bits/stdc++.h>\n#include <source>\nint main() {}\n",
         "#include <bits/stdc++.h>\n#include <bits/../built-from>\nint main() {}\n",
-        "#include <bits/stdc++.h>\n#include <bits/stdc++.h.gch/../stdc++.h>\nint main() {}\n",
+        "#include <bits/stdc++.h>\n#include <bits/stdc++.h.gch>\nint main() {}\n",
+        "#include <bits/stdc++.h>\n#include <bits/stdc++.h.gch/>\nint main() {}\n",
     ];
     for (i, code) in broken.iter().enumerate() {
         let with = compile_error(&f, &f.write(&format!("broken{i}.cpp"), code), true);
@@ -208,13 +222,14 @@ fn a_program_cannot_write_the_precompiled_header() {
     // the compilation), and tries to change it, replace it and add a file
     // beside it, there and in the cache; it exits 1 if any worked.
     let dir = covered(&gch).display().to_string();
+    let name = gch.file_name().unwrap().to_string_lossy().into_owned();
     let attack = format!(
-        "static bool tries() {{\n  const char *gch = \"{dir}/stdc++.h.gch\";\n  bool any = false;\n  if (FILE *w = std::fopen(gch, \"r+\")) {{ std::fputs(\"x\", w); std::fclose(w); any = true; }}\n  if (std::remove(gch) == 0) any = true;\n  if (FILE *n = std::fopen(\"{dir}/evil.h.gch\", \"w\")) {{ std::fclose(n); any = true; }}\n  return any;\n}}\nstatic bool wrote = tries();\nstatic int stop = wrote ? (std::exit(1), 0) : 0;"
+        "static bool tries() {{\n  const char *gch = \"{dir}/stdc++.h.gch/{name}\";\n  bool any = false;\n  if (FILE *w = std::fopen(gch, \"r+\")) {{ std::fputs(\"x\", w); std::fclose(w); any = true; }}\n  if (std::remove(gch) == 0) any = true;\n  if (FILE *n = std::fopen(\"{dir}/evil.h.gch\", \"w\")) {{ std::fclose(n); any = true; }}\n  if (FILE *n = std::fopen(\"{dir}/stdc++.h.gch/evil.gch\", \"w\")) {{ std::fclose(n); any = true; }}\n  return any;\n}}\nstatic bool wrote = tries();\nstatic int stop = wrote ? (std::exit(1), 0) : 0;"
     );
     assert!(verdict(&f, &f.write("attack.cpp", &accepted("", &attack)), true).contains(" AC "));
     assert_eq!(std::fs::read(&gch).unwrap(), before, "the header changed");
     assert!(!Path::new(&dir).join("evil.h.gch").exists());
-    let cached = gch.parent().unwrap().display().to_string();
+    let cached = gch.ancestors().nth(2).unwrap().display().to_string();
     let attack = attack.replace(&dir, &cached);
     assert!(verdict(&f, &f.write("attack2.cpp", &accepted("", &attack)), true).contains(" AC "));
     assert_eq!(std::fs::read(&gch).unwrap(), before, "the header changed");
@@ -250,26 +265,56 @@ fn a_program_probing_for_the_judges_files_compiles_as_without_the_precompiled_he
         return;
     }
     let f = Class::new();
-    // Each probe is false without a precompiled header; the program is
-    // accepted only if it is with one too.
+    // What a program can name, and whether it is there: the same with a
+    // precompiled header and without (the folder `stdc++.h.gch/` is in
+    // both, its one file's name random); the program is accepted only if
+    // each probe says what is written here.
     let probes = [
-        "__has_include(<source>)",
-        "__has_include(\"source\")",
-        "__has_include(<bits/../source>)",
-        "__has_include(<built-from>)",
-        "__has_include(<bits/stdc++.h.gch/../stdc++.h>)",
-        "__has_include(<bits/stdc++.h.gch/>)",
+        ("<source>", false),
+        ("\"source\"", false),
+        ("<bits/../source>", false),
+        ("<built-from>", false),
+        ("<bits/stdc++.h.gch>", false),
+        ("<bits/stdc++.h.gch/>", false),
+        ("<bits/stdc++.h.gch/stdc++.h.gch>", false),
+        ("<bits/stdc++.h.gch/../stdc++.h>", true),
     ];
-    for (i, probe) in probes.iter().enumerate() {
-        let code = accepted("", &format!("#if {probe}\n#error probed\n#endif"));
-        // With it first: the program compiled then is in the compile cache.
-        let with = verdict(&f, &f.write(&format!("probe{i}.cpp"), &code), true);
-        assert!(with.contains(" AC "), "{probe}: {with}");
-        assert!(!headers(&f).is_empty(), "the header was built");
-        let code = format!("{code}// without\n");
-        let without = verdict(&f, &f.write(&format!("probe{i}_.cpp"), &code), false);
-        assert!(without.contains(" AC "), "{probe}: {without}");
+    let tests: String = probes
+        .iter()
+        .map(|(name, there)| {
+            let not = if *there { "!" } else { "" };
+            format!("#if {not}__has_include({name})\n#error probed {name}\n#endif\n")
+        })
+        .collect();
+    let code = accepted("", &tests);
+    // With it first: the program compiled then is in the compile cache.
+    let with = verdict(&f, &f.write("probe.cpp", &code), true);
+    assert!(with.contains(" AC "), "{with}");
+    assert!(!headers(&f).is_empty(), "the header was built");
+    let code = format!("{code}// without\n");
+    let without = verdict(&f, &f.write("probe_.cpp", &code), false);
+    assert!(without.contains(" AC "), "{without}");
+}
+
+#[test]
+fn the_precompiled_header_has_a_name_no_program_can_guess() {
+    if !have("g++") {
+        return;
     }
+    let names: Vec<String> = (0..2)
+        .map(|_| {
+            let f = Class::new();
+            assert!(verdict(&f, &f.write("a.cpp", &accepted("", "")), true).contains(" AC "));
+            let gch = the_header(&f);
+            gch.file_name().unwrap().to_string_lossy().into_owned()
+        })
+        .collect();
+    for name in &names {
+        let hex = name.strip_suffix(".gch").unwrap();
+        assert_eq!(hex.len(), 32, "{name}: 128 bits");
+        assert!(hex.chars().all(|c| c.is_ascii_hexdigit()), "{name}");
+    }
+    assert_ne!(names[0], names[1], "each build draws its own name");
 }
 
 /// A compiler `g++` in a folder of its own (out of `/tmp`) that runs the
@@ -365,4 +410,34 @@ fn build_folders_a_killed_judge_left_are_removed_at_the_next_start() {
     assert!(!left.exists(), "the leftover build folder is still there");
     assert!(!earlier.exists(), "the earlier judge's header is still there");
     the_header(&f);
+}
+
+#[test]
+fn a_program_compiled_before_a_library_upgrade_is_compiled_again_after_it() {
+    if !have("g++") || !Path::new("/usr/bin/g++").exists() {
+        return;
+    }
+    let f = Class::new();
+    let tree = compiler_with_its_own_header();
+    let toml = format!(
+        "[[language]]\nname = \"cpp\"\nextensions = [\"cpp\"]\ncompile = [\"{}/bin/g++\", \"-O2\", \"-o\", \"{{exe}}\", \"{{src}}\"]\nrun = [\"{{exe}}\"]\n",
+        tree.path().display()
+    );
+    std::fs::write(f.f.package().join("languages.toml"), toml).unwrap();
+    let answer = CASE4_ANSWER.replace('\n', "\\n");
+    let code = format!(
+        "#include <cstdio>\n#include <bits/mayan_version.h>\n#if MAYAN_VERSION != 1\n#error built against version 1 only\n#endif\nint main() {{ std::fputs(\"{answer}\", stdout); }}\n"
+    );
+    let file = f.write("one.cpp", &code);
+    let line = verdict(&f, &file, true);
+    assert!(line.contains(" AC "), "{line}");
+    // Upgraded as a package manager does: the new file written beside the
+    // old one and renamed over it.
+    let folder = tree.path().join("include/bits");
+    std::fs::write(folder.join("mayan_version.h.new"), "#define MAYAN_VERSION 2\n").unwrap();
+    std::fs::rename(folder.join("mayan_version.h.new"), folder.join("mayan_version.h")).unwrap();
+    // The same source: compiled again against the new header, not taken
+    // from the compile cache.
+    let again = compile_error(&f, &file, true);
+    assert!(again.contains("built against version 1 only"), "{again}");
 }

@@ -705,3 +705,25 @@ fn serve_a_classmates_half_open_connections_on_a_shared_address_do_not_deny_a_si
     assert_eq!(answers, vec![Some(200); 8], "alice's new connections");
     drop(flood);
 }
+
+#[test]
+fn serve_a_device_trusted_before_a_restart_is_trusted_after_it() {
+    let dir = crate::serve_util::contest_dir(&["alice"], "");
+    let mut first = Server::start_in(dir.path(), &[]);
+    let mut alice = first.client();
+    alice.api_sign_in("alice", "alice-pw");
+    let device = alice.cookie_header();
+    assert!(device.contains("mj_device_"), "a device cookie: {device}");
+    first.kill();
+    let second = Server::start_in(dir.path(), &[]);
+    // Someone at 127.0.0.50 guesses alice's password until that address
+    // is refused for her name...
+    let guesses: Vec<Option<u16>> = (0..8)
+        .map(|_| token_from(&second.url, 50, "alice", "guess", None).0)
+        .collect();
+    assert!(guesses.contains(&Some(429)), "{guesses:?}");
+    // ...and alice signs in from that same address, with the cookie her
+    // browser got before the restart.
+    let (status, text) = token_from(&second.url, 50, "alice", "alice-pw", Some(&device));
+    assert_eq!(status, Some(201), "{text}");
+}
