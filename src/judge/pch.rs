@@ -266,7 +266,9 @@ fn precompiled(request: &Request, cache_dir: &Path, flags: &[String], key: &str)
         known.insert(key.to_string(), State::Building);
     }
     let prefix = format!("pch-{key}-");
-    let found = find_or_make(cache_dir, &prefix, true, || build(request, cache_dir, flags, &prefix));
+    let found = find_or_make(cache_dir, &prefix, true, || {
+        build(request, cache_dir, flags, &prefix)
+    });
     let mut known = KNOWN.lock().unwrap_or_else(|p| p.into_inner());
     let known = known.get_or_insert_with(HashMap::new);
     match &found {
@@ -291,7 +293,10 @@ fn blank(request: &Request, cache_dir: &Path, flags: &[String], key: &str) -> Op
         }
     }
     let prefix = format!("pch-blank-{key}-");
-    let found = find_or_make(cache_dir, &prefix, false, || make_blank(request, cache_dir, flags, &prefix)).ok()?;
+    let found = find_or_make(cache_dir, &prefix, false, || {
+        make_blank(request, cache_dir, flags, &prefix)
+    })
+    .ok()?;
     let mut blanks = BLANKS.lock().unwrap_or_else(|p| p.into_inner());
     blanks
         .get_or_insert_with(HashMap::new)
@@ -478,7 +483,12 @@ fn dependencies(make: &str) -> Option<Vec<PathBuf>> {
 /// Makes the folder with `stdc++.h.gch/` empty: a copy of the header's
 /// folder, in a fresh, locked folder of the cache renamed into place as
 /// `<prefix><state>`.
-fn make_blank(request: &Request, cache_dir: &Path, flags: &[String], prefix: &str) -> Result<HeaderFolder, Retry> {
+fn make_blank(
+    request: &Request,
+    cache_dir: &Path,
+    flags: &[String],
+    prefix: &str,
+) -> Result<HeaderFolder, Retry> {
     let (header, search) = system_header(request, flags).ok_or(Retry::Never)?;
     let covers = header.parent().ok_or(Retry::Never)?.to_path_buf();
     let building = Building::start(cache_dir)?;
@@ -533,7 +543,13 @@ impl Building {
 
     /// Says what it was made from (when nothing of `used` changed
     /// meanwhile), seals it and renames it into place.
-    fn finish(self, covers: &Path, used: &BTreeSet<PathBuf>, cache_dir: &Path, prefix: &str) -> Result<HeaderFolder, Retry> {
+    fn finish(
+        self,
+        covers: &Path,
+        used: &BTreeSet<PathBuf>,
+        cache_dir: &Path,
+        prefix: &str,
+    ) -> Result<HeaderFolder, Retry> {
         if changed_since(used, self.started) {
             return Err(Retry::Later);
         }

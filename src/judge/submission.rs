@@ -12,8 +12,8 @@
 //! What runs is the source as read: an interpreted one is kept in the cache
 //! under its hash, and each run gets that copy, not the file again.
 
-use crate::judge::{pch, toolchain};
 use crate::judge::sandbox::{Limits, ProcView, RunResult, RunSpec, Sandbox, SandboxError, Status};
+use crate::judge::{pch, toolchain};
 use crate::package::languages::Language;
 use crate::package::{ProblemLimits, SOURCE_LIMIT_KEY};
 use sha2::{Digest, Sha256};
@@ -574,7 +574,11 @@ fn compiler_identity(path: &Path) -> String {
 /// [`toolchain::state`]), the command and the source.
 fn compile_key(language: &Language, compiler: &Path, toolchain: &str, cmd: &[String], code: &[u8]) -> String {
     let identity = compiler_identity(compiler);
-    let mut parts: Vec<&[u8]> = vec![language.name.as_bytes(), identity.as_bytes(), toolchain.as_bytes()];
+    let mut parts: Vec<&[u8]> = vec![
+        language.name.as_bytes(),
+        identity.as_bytes(),
+        toolchain.as_bytes(),
+    ];
     parts.extend(cmd.iter().map(|part| part.as_bytes()));
     parts.push(code);
     cache_key(&parts)

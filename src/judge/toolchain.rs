@@ -41,12 +41,12 @@ enum Kind {
 }
 
 fn kind(compiler: &Path) -> Kind {
-    let name = compiler
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or_default();
+    let name = compiler.file_name().and_then(|n| n.to_str()).unwrap_or_default();
     let stem = name.split('-').find(|part| {
-        matches!(*part, "gcc" | "g++" | "cc" | "c++" | "clang" | "clang++" | "rustc")
+        matches!(
+            *part,
+            "gcc" | "g++" | "cc" | "c++" | "clang" | "clang++" | "rustc"
+        )
     });
     match stem {
         Some("g++" | "c++" | "clang++") => Kind::Cc("c++"),
@@ -65,7 +65,11 @@ static KNOWN: Mutex<Option<HashMap<String, (Vec<PathBuf>, String)>>> = Mutex::ne
 /// compile cache's key.
 pub fn state(sandbox: &Sandbox, compiler: &Path, cmd: &[String], limits: Limits) -> String {
     let memo = format!("{}\0{}", compiler.display(), cmd.join("\0"));
-    let known = KNOWN.lock().unwrap_or_else(|p| p.into_inner()).as_ref().and_then(|k| k.get(&memo).cloned());
+    let known = KNOWN
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .as_ref()
+        .and_then(|k| k.get(&memo).cloned());
     if let Some((listed, was)) = known {
         let now = stamps(&listed);
         if now == was {
@@ -222,10 +226,16 @@ mod tests {
 
     #[test]
     fn compilers_are_told_apart_by_name() {
-        assert_eq!(kind(Path::new("/usr/bin/x86_64-linux-gnu-g++-12")), Kind::Cc("c++"));
+        assert_eq!(
+            kind(Path::new("/usr/bin/x86_64-linux-gnu-g++-12")),
+            Kind::Cc("c++")
+        );
         assert_eq!(kind(Path::new("/usr/bin/gcc-12")), Kind::Cc("c"));
         assert_eq!(kind(Path::new("/usr/lib/llvm-14/bin/clang++")), Kind::Cc("c++"));
-        assert_eq!(kind(Path::new("/root/.rustup/toolchains/x/bin/rustc")), Kind::Rustc);
+        assert_eq!(
+            kind(Path::new("/root/.rustup/toolchains/x/bin/rustc")),
+            Kind::Rustc
+        );
         assert_eq!(kind(Path::new("/usr/bin/fpc")), Kind::Other);
         assert_eq!(kind(Path::new("/usr/bin/g++x")), Kind::Other);
     }
@@ -235,10 +245,16 @@ mod tests {
         let verbose = "#include \"...\" search starts here:\n#include <...> search starts here:\n /usr/include/c++/12\n /usr/include\nEnd of search list.\n";
         assert_eq!(
             include_search(verbose),
-            [PathBuf::from("/usr/include/c++/12"), PathBuf::from("/usr/include")]
+            [
+                PathBuf::from("/usr/include/c++/12"),
+                PathBuf::from("/usr/include")
+            ]
         );
         let printed = "install: /x/\nprograms: =/a\nlibraries: =/usr/lib/../lib:/nonexistent\n";
-        assert_eq!(library_search(printed), [std::fs::canonicalize("/usr/lib/../lib").unwrap()]);
+        assert_eq!(
+            library_search(printed),
+            [std::fs::canonicalize("/usr/lib/../lib").unwrap()]
+        );
     }
 
     #[test]

@@ -196,15 +196,30 @@ mod tests {
         let mode = std::fs::metadata(&path).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o600);
         // The next start reads it back: the browser's cookie still holds.
-        assert!(DeviceKey::kept_in(&path).unwrap().check("alice", &value).is_some());
+        assert!(
+            DeviceKey::kept_in(&path)
+                .unwrap()
+                .check("alice", &value)
+                .is_some()
+        );
         // A key others may read, or not a key, is not trusted: replaced.
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
-        assert!(DeviceKey::kept_in(&path).unwrap().check("alice", &value).is_none());
+        assert!(
+            DeviceKey::kept_in(&path)
+                .unwrap()
+                .check("alice", &value)
+                .is_none()
+        );
         std::fs::write(&path, b"short").unwrap();
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
         let again = DeviceKey::kept_in(&path).unwrap();
         assert_eq!(std::fs::read(&path).unwrap().len(), 32);
-        assert!(DeviceKey::kept_in(&path).unwrap().check("alice", &again.issue("alice")).is_some());
+        assert!(
+            DeviceKey::kept_in(&path)
+                .unwrap()
+                .check("alice", &again.issue("alice"))
+                .is_some()
+        );
     }
 
     #[test]
