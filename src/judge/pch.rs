@@ -245,10 +245,11 @@ pub fn for_compilation(request: &Request, wants_header: bool) -> Option<HeaderFo
     remove_leftovers(&cache_dir);
     let flags = build_flags(request.compiler, request.cmd)?;
     let key = key(request.identity, &flags);
-    if wants_header && enabled() {
-        if let Some(ready) = precompiled(request, &cache_dir, &flags, &key) {
-            return Some(ready);
-        }
+    if wants_header
+        && enabled()
+        && let Some(ready) = precompiled(request, &cache_dir, &flags, &key)
+    {
+        return Some(ready);
     }
     blank(request, &cache_dir, &flags, &key)
 }
@@ -286,10 +287,10 @@ fn blank(request: &Request, cache_dir: &Path, flags: &[String], key: &str) -> Op
     static BLANKS: Mutex<Option<HashMap<String, HeaderFolder>>> = Mutex::new(None);
     {
         let blanks = BLANKS.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(b) = blanks.as_ref().and_then(|b| b.get(key)) {
-            if b.unchanged() {
-                return Some(b.clone());
-            }
+        if let Some(b) = blanks.as_ref().and_then(|b| b.get(key))
+            && b.unchanged()
+        {
+            return Some(b.clone());
         }
     }
     let prefix = format!("pch-blank-{key}-");

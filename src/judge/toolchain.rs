@@ -56,9 +56,11 @@ fn kind(compiler: &Path) -> Kind {
     }
 }
 
-/// What one process knows of a compiler's folders: the folders, and their
-/// state when they were listed.
-static KNOWN: Mutex<Option<HashMap<String, (Vec<PathBuf>, String)>>> = Mutex::new(None);
+/// A compiler's folders, and their state when they were listed.
+type Listed = (Vec<PathBuf>, String);
+
+/// What one process knows of each compiler's folders.
+static KNOWN: Mutex<Option<HashMap<String, Listed>>> = Mutex::new(None);
 
 /// The state of the folders `compiler` run by `cmd` reads headers and
 /// libraries from (empty for a compiler of another kind): a part of the

@@ -453,3 +453,143 @@ fn a_steady_class_keeps_runners_cgroups_and_folders_bounded_by_its_slots() {
         "with {SLOTS} slots the judge kept more than {bound:?}: {first:?} in the first half of the class, {second:?} in the second"
     );
 }
+
+/// Every process below `pid` (its children, theirs, ...); one that ends
+/// while they are counted counts as none.
+fn descendants(pid: u32) -> usize {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return 0;
+    };
+    tasks
+        .flatten()
+        .flat_map(|task| {
+            let kids = std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
+            kids.split_whitespace()
+                .filter_map(|k| k.parse::<u32>().ok())
+                .collect::<Vec<_>>()
+        })
+        .map(|kid| 1 + descendants(kid))
+        .sum()
+}
+
+/// How long the soak below runs, seconds: `MAYAN_JUDGE_SOAK_SECS`, else
+/// five minutes.
+fn soak_secs() -> u64 {
+    std::env::var("MAYAN_JUDGE_SOAK_SECS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(300)
+}
+
+/// A server with two slots judging a class for minutes (six contestants,
+/// each submitting again as soon as the last one is judged: accepted
+/// programs, each a new source, compile errors, crashes, wrong answers in
+/// C and Python; the counterexample search on), sampled every 100 ms: its
+/// runners, run cgroups and work folders never pass the bound its slots
+/// set, in the first half of the time or the second, nor do the
+/// processes below it; and once the class stops, it keeps no more than
+/// that. `.ci/run` runs it (`cargo test -- --ignored`).
+#[test]
+#[ignore = "runs a class on a server for 5 minutes (MAYAN_JUDGE_SOAK_SECS): .ci/run runs it with cargo test -- --ignored"]
+fn a_server_judging_a_class_for_minutes_keeps_what_it_holds_bounded_by_its_slots() {
+    if !have("gcc") || !have("python3") || !std::path::Path::new("/sys/fs/cgroup").is_dir() {
+        return;
+    }
+    const SLOTS: usize = 2;
+    let names = ["c1", "c2", "c3", "c4", "c5", "c6"];
+    let server = Server::start(&names, "", &["--jobs", "2", "--rate-submit", "1000"]);
+    let pid = server.child.id();
+    let accepted = accepted_c();
+    let mix = |round: usize, who: usize| -> (&'static str, String) {
+        match (round + who) % 6 {
+            0 | 1 => ("mayan.c", format!("/* {who} {round} */\n{accepted}")),
+            2 => ("mayan.c", format!("int main(void) {{ return x{round}; }}\n")),
+            3 => (
+                "mayan.c",
+                format!("int main(void) {{ volatile int *p = 0; return *p + {round}; }}\n"),
+            ),
+            4 => (
+                "mayan.c",
+                format!("#include <stdio.h>\nint main(void) {{ puts(\"-{round}\"); return 0; }}\n"),
+            ),
+            _ => ("mayan.py", format!("print(-{round})\n")),
+        }
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(soak_secs());
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let (samples, judged) = std::thread::scope(|s| {
+        let sampler = s.spawn(|| {
+            let mut samples = Vec::new();
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                if let Some(kept) = Kept::of(pid) {
+                    samples.push((kept, descendants(pid)));
+                }
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            samples
+        });
+        let class: Vec<_> = names
+            .iter()
+            .enumerate()
+            .map(|(who, name)| {
+                let (server, deadline) = (&server, deadline);
+                s.spawn(move || {
+                    let web = server.contestant(name);
+                    let mut api = server.client();
+                    api.api_sign_in(name, &format!("{name}-pw"));
+                    let mut judged = 0;
+                    for round in 0.. {
+                        if std::time::Instant::now() >= deadline {
+                            break;
+                        }
+                        let (file, code) = mix(round, who);
+                        let id = crate::serve_util::submission_number(&web.submit(file, &code));
+                        api.wait_judged(id, 600);
+                        judged += 1;
+                    }
+                    judged
+                })
+            })
+            .collect();
+        let judged: usize = class.into_iter().map(|c| c.join().unwrap()).sum();
+        // Quiet for a while: what it keeps once the class stops.
+        std::thread::sleep(std::time::Duration::from_secs(5));
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        (sampler.join().unwrap(), judged)
+    });
+    let runners = 2 * SLOTS + 1;
+    let bound = Kept {
+        runners,
+        cgroups: runners * hierarchies(),
+        folders: runners,
+    };
+    // The launcher, its runners, and in each slot a run's init with a
+    // compiler's few processes (driver, compiler proper, assembler, linker).
+    let processes = 1 + runners + SLOTS * 6;
+    assert!(samples.len() > 100, "too few samples: {}", samples.len());
+    assert!(judged >= names.len() * 3, "only {judged} submissions judged");
+    let half = samples.len() / 2;
+    let most = |part: &[(Kept, usize)]| {
+        part.iter().fold((Kept::default(), 0), |(k, p), (kept, procs)| {
+            (k.max(*kept), p.max(*procs))
+        })
+    };
+    let (first, second) = (most(&samples[..half]), most(&samples[half..]));
+    for (when, (kept, procs)) in [("first half", first), ("second half", second)] {
+        assert!(
+            kept.runners <= bound.runners && kept.cgroups <= bound.cgroups && kept.folders <= bound.folders,
+            "with {SLOTS} slots the server kept {kept:?} in the {when} of {judged} submissions, over {bound:?}"
+        );
+        assert!(
+            procs <= processes,
+            "{procs} processes below the server in the {when}, over {processes}"
+        );
+    }
+    let (at_rest, _) = samples.last().copied().unwrap();
+    assert!(
+        at_rest.runners <= bound.runners
+            && at_rest.cgroups <= bound.cgroups
+            && at_rest.folders <= bound.folders,
+        "at rest the server keeps {at_rest:?}"
+    );
+}
