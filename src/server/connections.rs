@@ -7,11 +7,13 @@
 //! in it counts against its client's address (an IPv6 address by its
 //! /64, [`address_key`]); once a request on it is signed in it counts
 //! against that account instead ([`Gate::identify`]), as its `/events`
-//! streams do ([`Gate::stream`]). A connection that has not brought a
-//! whole request within [`CHEAP_AFTER`] is cheap to drop: at a cap (its
-//! address's, or the whole), the oldest such is closed to make room for
-//! the new one, so half-open connections on a shared (NAT) address do not
-//! keep a signed-in classmate out. A connection over a cap with nothing
+//! streams do ([`Gate::stream`]). A connection that counts against an
+//! address and has had no request in hand for [`CHEAP_AFTER`] (none came
+//! yet, or its last one was answered that long ago, [`Gate::request`]) is
+//! cheap to drop: at a cap (its address's, or the whole), the oldest such
+//! is closed to make room for the new one, so half-open or idle
+//! connections on a shared (NAT) address do not keep a signed-in
+//! classmate out. A connection over a cap with nothing
 //! cheap to drop is answered `503` at once and closed (over HTTPS,
 //! closed), rather than left waiting for a slot; one that sends nothing
 //! for [`IDLE`] (not signed in: [`IDLE_SIGNED_OUT`]) is closed. The header
@@ -43,8 +45,9 @@ pub const IDLE_SIGNED_OUT: Duration = Duration::from_secs(30);
 /// A request's header must arrive whole within this long.
 pub const HEADER_READ: Duration = Duration::from_secs(10);
 
-/// A connection that has not brought a whole request within this long is
-/// cheap to drop: the first closed when a cap is reached.
+/// A connection not signed in that has had no request in hand for this
+/// long (none came, or the last was answered) is cheap to drop: the first
+/// closed when a cap is reached.
 pub const CHEAP_AFTER: Duration = Duration::from_secs(3);
 
 /// Connections one signed-in account holds at most (a browser holds six
@@ -167,16 +170,33 @@ impl Holding {
 }
 
 /// One open connection: who it counts against, whether it is signed in
-/// (its idle timeout), when it came and whether a request came on it
-/// (cheap to drop, [`CHEAP_AFTER`]); dropping `close` closes it.
+/// (its idle timeout), and since when it has had no request in hand
+/// (cheap to drop after [`CHEAP_AFTER`]); dropping `close` closes it.
 struct Conn {
     id: u64,
     owner: Owner,
     signed_in: Arc<AtomicBool>,
-    opened: std::time::Instant,
-    requested: bool,
+    /// Requests on it being answered now.
+    in_hand: u32,
+    /// When it came, or its last request was answered.
+    idle_since: std::time::Instant,
+    /// Which of its times in the lists of waiting connections is current
+    /// (one more each time it goes idle).
+    mark: u64,
     _close: oneshot::Sender<()>,
 }
+
+impl Conn {
+    /// Whether it may be dropped to make room once idle long enough: it
+    /// counts against an address and no request on it is being answered.
+    fn droppable(&self) -> bool {
+        self.in_hand == 0 && matches!(self.owner, Owner::Address(_))
+    }
+}
+
+/// A connection as the lists of waiting ones hold it: its id, the mark of
+/// the time it went idle, its peer.
+type Waiting = (u64, u64, SocketAddr);
 
 #[derive(Default)]
 struct Open {
@@ -185,11 +205,11 @@ struct Open {
     by_address: HashMap<IpAddr, usize>,
     by_account: HashMap<i64, Holding>,
     conns: HashMap<SocketAddr, Conn>,
-    /// Connections in the order they came, that no request came on yet
-    /// (stale entries dropped from the front as they are met), in all and
-    /// by address.
-    waiting: VecDeque<(u64, SocketAddr)>,
-    waiting_by_address: HashMap<IpAddr, VecDeque<(u64, SocketAddr)>>,
+    /// Connections not signed in, in the order they went idle (came, or
+    /// had their last request answered); stale entries dropped from the
+    /// front as they are met; in all and by address.
+    waiting: VecDeque<Waiting>,
+    waiting_by_address: HashMap<IpAddr, VecDeque<Waiting>>,
 }
 
 impl Open {
@@ -212,15 +232,36 @@ impl Open {
         }
     }
 
-    /// Whether `(id, peer)` is an open connection no request came on yet.
-    fn is_waiting(&self, &(id, peer): &(u64, SocketAddr)) -> bool {
-        self.conns.get(&peer).is_some_and(|c| c.id == id && !c.requested)
+    /// Whether `(id, mark, peer)` is an open connection idle since then.
+    fn is_waiting(&self, &(id, mark, peer): &Waiting) -> bool {
+        self.conns
+            .get(&peer)
+            .is_some_and(|c| c.id == id && c.mark == mark && c.droppable())
     }
 
-    /// The oldest connection no request came on (from `address`, or any),
-    /// if it came [`CHEAP_AFTER`] ago or more; the entries before it,
-    /// stale, are dropped (so each list holds at most the connections
-    /// that came since the oldest waiting one: a header's time).
+    /// Lists `peer`'s connection as idle from now.
+    fn went_idle(&mut self, peer: SocketAddr, address: IpAddr) {
+        let Some(conn) = self.conns.get_mut(&peer) else {
+            return;
+        };
+        conn.idle_since = std::time::Instant::now();
+        conn.mark += 1;
+        let entry = (conn.id, conn.mark, peer);
+        // Its earlier time, when it is the last listed, goes (a connection
+        // kept alive for many requests takes one entry).
+        let by_address = self.waiting_by_address.entry(address).or_default();
+        for list in [&mut self.waiting, by_address] {
+            if list.back().is_some_and(|&(id, _, p)| id == entry.0 && p == peer) {
+                list.pop_back();
+            }
+            list.push_back(entry);
+        }
+    }
+
+    /// The oldest idle connection not signed in (from `address`, or any),
+    /// if idle [`CHEAP_AFTER`] or more; the entries before it, stale, are
+    /// dropped (so each list holds at most what went idle since the oldest
+    /// idle one).
     fn oldest_cheap(&mut self, address: Option<IpAddr>) -> Option<SocketAddr> {
         let mut queue = match address {
             Some(a) => self.waiting_by_address.remove(&a)?,
@@ -231,8 +272,8 @@ impl Open {
         }
         let cheap = queue
             .front()
-            .filter(|(_, peer)| self.conns[peer].opened.elapsed() >= CHEAP_AFTER)
-            .map(|&(_, peer)| peer);
+            .filter(|(_, _, peer)| self.conns[peer].idle_since.elapsed() >= CHEAP_AFTER)
+            .map(|&(_, _, peer)| peer);
         match address {
             Some(a) if !queue.is_empty() => {
                 self.waiting_by_address.insert(a, queue);
@@ -353,16 +394,13 @@ impl Gate {
                 id,
                 owner: Owner::Address(address),
                 signed_in: signed_in.clone(),
-                opened: std::time::Instant::now(),
-                requested: false,
+                in_hand: 0,
+                idle_since: std::time::Instant::now(),
+                mark: 0,
                 _close: close,
             },
         );
-        open.waiting.push_back((id, peer));
-        open.waiting_by_address
-            .entry(address)
-            .or_default()
-            .push_back((id, peer));
+        open.went_idle(peer, address);
         Some(Slot {
             gate: self.clone(),
             peer,
@@ -381,9 +419,6 @@ impl Gate {
     pub fn identify(&self, peer: SocketAddr, account: Option<i64>) -> Result<(), Over> {
         let minute = self.minute();
         let mut open = self.lock();
-        if let Some(conn) = open.conns.get_mut(&peer) {
-            conn.requested = true;
-        }
         let Some(account) = account else {
             return Ok(());
         };
@@ -406,6 +441,20 @@ impl Gate {
             conn.signed_in.store(true, Ordering::Relaxed);
         }
         Ok(())
+    }
+
+    /// A request in hand on the connection from `peer`, from its header
+    /// until its answer is made (the returned value dropped): meanwhile
+    /// the connection is not cheap to drop; after, one not signed in is
+    /// idle ([`CHEAP_AFTER`]).
+    pub fn request(self: &Arc<Gate>, peer: SocketAddr) -> InHand {
+        if let Some(conn) = self.lock().conns.get_mut(&peer) {
+            conn.in_hand += 1;
+        }
+        InHand {
+            gate: self.clone(),
+            peer,
+        }
     }
 
     /// An `/events` stream of `account`, held until the returned value is
@@ -489,6 +538,25 @@ impl Drop for Slot {
         let mut open = self.gate.lock();
         if open.conns.get(&self.peer).is_some_and(|c| c.id == self.id) {
             open.drop_conn(self.peer);
+        }
+    }
+}
+
+/// A request being answered ([`Gate::request`]); answered when dropped.
+pub struct InHand {
+    gate: Arc<Gate>,
+    peer: SocketAddr,
+}
+
+impl Drop for InHand {
+    fn drop(&mut self) {
+        let mut open = self.gate.lock();
+        let Some(conn) = open.conns.get_mut(&self.peer) else {
+            return;
+        };
+        conn.in_hand = conn.in_hand.saturating_sub(1);
+        if let (0, Owner::Address(address)) = (conn.in_hand, conn.owner) {
+            open.went_idle(self.peer, address);
         }
     }
 }
@@ -745,7 +813,7 @@ mod tests {
         let gate = Gate::new(1000, Some(1000));
         for p in 0..5000u16 {
             let slot = gate.admit(peer("10.0.0.1", p)).unwrap();
-            gate.identify(peer("10.0.0.1", p), None).unwrap();
+            drop(gate.request(peer("10.0.0.1", p)));
             drop(slot);
         }
         let open = gate.lock();
@@ -800,10 +868,11 @@ mod tests {
         assert_eq!(Gate::new(10, Some(50)).caps.map(|c| c.per_address), Some(10));
     }
 
-    /// Makes every connection open now older than [`CHEAP_AFTER`].
+    /// Makes every connection open now idle for [`CHEAP_AFTER`] (those
+    /// with no request in hand: the others are not dropped anyway).
     fn age(gate: &Gate) {
         let then = std::time::Instant::now() - CHEAP_AFTER;
-        gate.lock().conns.values_mut().for_each(|c| c.opened = then);
+        gate.lock().conns.values_mut().for_each(|c| c.idle_since = then);
     }
 
     #[test]
@@ -821,6 +890,7 @@ mod tests {
         assert!(half[0].closed_by_gate() && !half[1].closed_by_gate());
         // The whole: another address's request, then the half-open ones.
         let other: Vec<Slot> = (0..2).map(|p| gate.admit(peer("10.0.0.2", p)).unwrap()).collect();
+        let in_hand = gate.request(peer("10.0.0.2", 0));
         gate.identify(peer("10.0.0.2", 0), None).unwrap();
         age(&gate);
         assert_eq!(gate.open(), 4);
@@ -829,11 +899,44 @@ mod tests {
         classmate.push(gate.admit(peer("10.0.0.3", 2)).expect("a cheap one dropped"));
         assert!(other[1].closed_by_gate() && !other[0].closed_by_gate());
         assert!(gate.admit(peer("10.0.0.3", 3)).is_none(), "nothing cheap left");
-        drop((half, other, classmate));
+        drop((in_hand, half, other, classmate));
         assert_eq!(
             gate.open(),
             0,
             "a dropped connection's slot is not given back twice"
         );
+    }
+
+    #[test]
+    fn a_connection_idle_after_its_answer_is_cheap_but_not_one_being_answered() {
+        let gate = Gate::new(100, Some(2));
+        let held: Vec<Slot> = (0..2).map(|p| gate.admit(peer("10.0.0.1", p)).unwrap()).collect();
+        // Each brought a request: one is answered (its connection kept
+        // alive, idle), the other is still being answered (a sign-in
+        // waiting its turn).
+        drop(gate.request(peer("10.0.0.1", 0)));
+        let waiting_turn = gate.request(peer("10.0.0.1", 1));
+        age(&gate);
+        let classmate = gate
+            .admit(peer("10.0.0.1", 9))
+            .expect("the idle one dropped for a classmate");
+        assert!(held[0].closed_by_gate() && !held[1].closed_by_gate());
+        assert!(
+            gate.admit(peer("10.0.0.1", 10)).is_none(),
+            "neither the request in hand nor the fresh one is cheap"
+        );
+        // Answered, it is idle from then: cheap only after CHEAP_AFTER.
+        drop(waiting_turn);
+        drop(classmate);
+        let next = gate.admit(peer("10.0.0.1", 11)).expect("room again");
+        assert!(
+            gate.admit(peer("10.0.0.1", 12)).is_none(),
+            "just answered: not cheap yet"
+        );
+        age(&gate);
+        let last = gate.admit(peer("10.0.0.1", 12)).expect("idle long enough");
+        assert!(held[1].closed_by_gate() && !next.closed_by_gate());
+        drop((last, next, held));
+        assert_eq!(gate.open(), 0);
     }
 }

@@ -155,6 +155,8 @@ pub async fn identify(
     mut request: Request,
     next: Next,
 ) -> Response {
+    // Not cheap to drop while it is answered (connections.rs).
+    let _in_hand = app.gate.request(peer);
     let api = request.uri().path().starts_with("/api/");
     // The API answers in English; a page in the viewer's language.
     let refuse = |id: &str| {

@@ -707,6 +707,26 @@ fn serve_a_classmates_half_open_connections_on_a_shared_address_do_not_deny_a_si
 }
 
 #[test]
+fn serve_a_classmates_connections_idle_after_one_request_do_not_deny_a_signed_in_contestant() {
+    let server = server_with_256_files();
+    let alice = server.contestant("alice");
+    let cookie = alice.cookie_header();
+    // Bob, behind the same address: 200 connections, each bringing one
+    // whole request, then kept open and silent (its answer unread).
+    let mut idle = Vec::new();
+    for _ in 0..200 {
+        if let Ok(mut stream) = connect_from(Ipv4Addr::new(127, 0, 0, 1), &server.url) {
+            let _ = stream.write_all(b"GET /login HTTP/1.1\r\nhost: x\r\n\r\n");
+            idle.push(stream);
+        }
+    }
+    std::thread::sleep(Duration::from_millis(3500));
+    let answers: Vec<Option<u16>> = (0..8).map(|_| get_from(&server.url, 1, "/", &cookie)).collect();
+    assert_eq!(answers, vec![Some(200); 8], "alice's new connections");
+    drop(idle);
+}
+
+#[test]
 fn serve_a_device_trusted_before_a_restart_is_trusted_after_it() {
     let dir = crate::serve_util::contest_dir(&["alice"], "");
     let mut first = Server::start_in(dir.path(), &[]);
