@@ -174,8 +174,8 @@ fn below(dir: &Path, found: &mut Vec<PathBuf>) {
 }
 
 /// The folders of GCC's (or Clang's) `#include <...>` search, from its
-/// `-v` output.
-fn include_search(verbose: &str) -> Vec<PathBuf> {
+/// `-v` output (also how `pch` finds the system's header).
+pub fn include_search(verbose: &str) -> Vec<PathBuf> {
     verbose
         .lines()
         .skip_while(|l| !l.starts_with("#include <...> search starts here:"))

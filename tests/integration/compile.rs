@@ -351,6 +351,16 @@ fn compiler_with_its_own_header() -> tempfile::TempDir {
     tree
 }
 
+/// The fixture's package compiles C++ with the `g++` of `tree`
+/// ([`compiler_with_its_own_header`]).
+fn compile_with(f: &Class, tree: &tempfile::TempDir) {
+    let toml = format!(
+        "[[language]]\nname = \"cpp\"\nextensions = [\"cpp\"]\ncompile = [\"{}/bin/g++\", \"-O2\", \"-o\", \"{{exe}}\", \"{{src}}\"]\nrun = [\"{{exe}}\"]\n",
+        tree.path().display()
+    );
+    std::fs::write(f.f.package().join("languages.toml"), toml).unwrap();
+}
+
 #[test]
 fn a_header_file_changed_in_place_is_seen_by_the_next_compilation() {
     if !have("g++") || !Path::new("/usr/bin/g++").exists() {
@@ -358,11 +368,7 @@ fn a_header_file_changed_in_place_is_seen_by_the_next_compilation() {
     }
     let f = Class::new();
     let tree = compiler_with_its_own_header();
-    let toml = format!(
-        "[[language]]\nname = \"cpp\"\nextensions = [\"cpp\"]\ncompile = [\"{}/bin/g++\", \"-O2\", \"-o\", \"{{exe}}\", \"{{src}}\"]\nrun = [\"{{exe}}\"]\n",
-        tree.path().display()
-    );
-    std::fs::write(f.f.package().join("languages.toml"), toml).unwrap();
+    compile_with(&f, &tree);
     let version = |v: u32| {
         accepted(
             "",
@@ -419,11 +425,7 @@ fn a_program_compiled_before_a_library_upgrade_is_compiled_again_after_it() {
     }
     let f = Class::new();
     let tree = compiler_with_its_own_header();
-    let toml = format!(
-        "[[language]]\nname = \"cpp\"\nextensions = [\"cpp\"]\ncompile = [\"{}/bin/g++\", \"-O2\", \"-o\", \"{{exe}}\", \"{{src}}\"]\nrun = [\"{{exe}}\"]\n",
-        tree.path().display()
-    );
-    std::fs::write(f.f.package().join("languages.toml"), toml).unwrap();
+    compile_with(&f, &tree);
     let answer = CASE4_ANSWER.replace('\n', "\\n");
     let code = format!(
         "#include <cstdio>\n#include <bits/mayan_version.h>\n#if MAYAN_VERSION != 1\n#error built against version 1 only\n#endif\nint main() {{ std::fputs(\"{answer}\", stdout); }}\n"
