@@ -385,6 +385,20 @@ fn serve_the_teachers_page_shows_copied_programs_and_contestants_get_403() {
         "{}",
         page.body
     );
+    assert!(
+        page.body
+            .contains("Threshold 0.550: the default for a class of fewer than 5 programs"),
+        "the page says which rule set the threshold: {}",
+        page.body
+    );
+    teacher.get("/language/zh-CN?back=/admin/similar");
+    let zh = teacher.get("/admin/similar");
+    assert!(
+        zh.body.contains("阈值 0.550：程序少于 5 个的班级没有自己的分布"),
+        "in Chinese too: {}",
+        zh.body
+    );
+    teacher.get("/language/en?back=/admin/similar");
     let pair = teacher.get("/admin/similar/0");
     assert_eq!(pair.status, 200);
     assert!(
