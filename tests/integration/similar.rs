@@ -60,6 +60,11 @@ fn the_held_out_part_is_written_by_other_hands_than_the_tuning_part() {
     };
     let (tuning, held) = (originals(Part::Tuning), originals(Part::HeldOut));
     assert!(tuning.is_disjoint(&held));
+    let handout = originals(Part::Handout);
+    assert!(
+        handout.len() >= 3 && handout.is_disjoint(&held) && handout.is_disjoint(&tuning),
+        "the handout's programs are a class of their own: {handout:?}"
+    );
     assert!(held.len() >= 14, "{held:?}");
     assert!(
         held.iter().filter(|f| f.contains("outline")).count() >= 4,
