@@ -16,7 +16,8 @@
 //! it stands for, and so are Rust's `macro_rules!` macros (`rust_macros`). What a disguise changes without changing the program is
 //! erased: a statement that reads or writes is one [`Tok::Io`] whatever the
 //! call (`scanf`, `cin >>`, `input()`); a conditional expression is the
-//! `if`/`else` it stands for and `if (!c) A else B` is `if (c) B else A`;
+//! `if`/`else` it stands for and `if (!c) A else B` is `if (c) B else A`,
+//! a `switch` the `if`/`else if` chain it stands for;
 //! each run of simple statements of a block is in a canonical order; a
 //! small function that returns nothing and is called once is written where
 //! it is called (`inline`).
@@ -649,6 +650,15 @@ impl<'a, 't> Walker<'a, 't> {
             plan.push(ends(Tok::IfEnd, node));
             return true;
         }
+        if kind == "switch_statement"
+            && let (Some(on), Some(body)) = (
+                node.child_by_field_name("condition"),
+                node.child_by_field_name("body"),
+            )
+        {
+            self.switch_as_if_chain(node, on, body, inner, plan);
+            return true;
+        }
         if matches!(kind, "if_statement" | "if_expression")
             && let Some((c, then, other)) = negated_if(node)
         {
@@ -662,6 +672,53 @@ impl<'a, 't> Walker<'a, 't> {
             return true;
         }
         false
+    }
+
+    /// `switch (v) { case a: A; break; case b: B; break; default: C; }`
+    /// written as `if (v == a) A else if (v == b) B else C`: each case a
+    /// comparison of the value switched on (written again for each case
+    /// when it is short, else only for the first: a long one written per
+    /// case would cost their product) with its label, its `break` dropped.
+    fn switch_as_if_chain(
+        &self,
+        node: tree_sitter::Node<'t>,
+        on: tree_sitter::Node<'t>,
+        body: tree_sitter::Node<'t>,
+        inner: At<'t>,
+        plan: &mut Vec<Task<'t>>,
+    ) {
+        let short = on.byte_range().len() <= 64;
+        let mut open = 1;
+        plan.push(starts(Tok::If, node));
+        let mut cursor = body.walk();
+        let cases = body
+            .named_children(&mut cursor)
+            .filter(|c| c.kind() == "case_statement");
+        for (k, case) in cases.enumerate() {
+            let value = case.child_by_field_name("value");
+            if k > 0 {
+                plan.push(starts(Tok::Else, case));
+            }
+            if let Some(value) = value {
+                if k > 0 {
+                    plan.push(starts(Tok::If, case));
+                    open += 1;
+                }
+                plan.push(starts(Tok::Compare, case));
+                if k == 0 || short {
+                    self.operands_in_order("", on, value, inner, plan);
+                } else {
+                    plan.push(Task::Walk(value, inner));
+                }
+            }
+            let mut c = case.walk();
+            let statements: Vec<_> = case
+                .named_children(&mut c)
+                .filter(|s| Some(*s) != value && s.kind() != "break_statement")
+                .collect();
+            plan.extend(statements.into_iter().map(|s| Task::Walk(s, inner)));
+        }
+        plan.extend((0..open).map(|_| ends(Tok::IfEnd, node)));
     }
 
     /// The two operands of a binary operation, the one with the smaller
@@ -1187,6 +1244,19 @@ mod tests {
         let inline = "int g[5][7];\nint main() {\n    for (int x = 0; x < 5; x++)\n        for (int y = 0; y < 7; y++)\n            if (g[x][y] == 9) g[x][y] = 0;\n    return 0;\n}\n";
         let extracted = "int g[5][7];\nvoid clear_nines(void) {\n    for (int x = 0; x < 5; x++)\n        for (int y = 0; y < 7; y++)\n            if (g[x][y] == 9) g[x][y] = 0;\n}\nint main() {\n    clear_nines();\n    return 0;\n}\n";
         assert_eq!(toks(inline, Lang::C), toks(extracted, Lang::C));
+    }
+
+    #[test]
+    fn a_switch_is_the_if_else_chain_it_stands_for() {
+        let chain = toks(
+            "void f(int k) { if (k == 0) { d = 1; } else if (k == 2) { d = 5; } else { d = -1; } }",
+            Lang::Cpp,
+        );
+        let switch = toks(
+            "void f(int k) { switch (k) { case 0: d = 1; break; case 2: d = 5; break; default: d = -1; } }",
+            Lang::Cpp,
+        );
+        assert_eq!(chain, switch);
     }
 
     #[test]
