@@ -221,3 +221,12 @@ similar-comparison = Comparison {$n} since the server started.
 counterexample-title = The smallest board your program fails on
 counterexample-searching = Searching for a small board on which the program fails (this page shows it once found)…
 counterexample-none = No small failing board was found within the search's bounds: the failing tests are larger.
+
+# The rule that set the teacher's page's threshold, and what the class's median and spread are taken over.
+similar-rule-class = Threshold { $threshold }: { $spreads } spreads above this class's median similarity { $median } (spread { $spread }).
+similar-rule-floor = Threshold { $threshold }: the floor, as { $spreads } spreads above this class's median similarity { $median } (spread { $spread }) is lower.
+similar-rule-ceiling = Threshold { $threshold }: the ceiling, as { $spreads } spreads above this class's median similarity { $median } (spread { $spread }) is higher.
+similar-rule-fixed = Threshold { $threshold }: fixed; this class's median similarity { $median } (spread { $spread }).
+similar-rule-small-class = Threshold { $threshold }: the default for a class of fewer than { $min } programs, which has no distribution of its own.
+similar-over-every-pair = The median and spread are taken over { $pairs } pairs.
+similar-over-sharing-pairs = Most pairs share nothing, so the median and spread are taken over the { $pairs } pairs that share something.

@@ -201,3 +201,12 @@ similar-comparison = 这是服务器启动以来的第 {$n} 次比较。
 counterexample-title = 你的程序出错的最小棋盘
 counterexample-searching = 正在寻找能让程序出错的小棋盘（找到后本页会显示）……
 counterexample-none = 在搜索范围内没有找到出错的小棋盘：出错的测试点更大。
+
+# 教师页面上阈值由哪条规则决定，以及班级的中位数与离散度取自哪些程序对。
+similar-rule-class = 阈值 { $threshold }：本班相似度中位数 { $median } 之上 { $spreads } 个离散度（离散度 { $spread }）。
+similar-rule-floor = 阈值 { $threshold }：取下限，因为本班相似度中位数 { $median } 之上 { $spreads } 个离散度（离散度 { $spread }）低于下限。
+similar-rule-ceiling = 阈值 { $threshold }：取上限，因为本班相似度中位数 { $median } 之上 { $spreads } 个离散度（离散度 { $spread }）高于上限。
+similar-rule-fixed = 阈值 { $threshold }：固定值；本班相似度中位数 { $median }（离散度 { $spread }）。
+similar-rule-small-class = 阈值 { $threshold }：程序少于 { $min } 个的班级没有自己的分布，使用默认值。
+similar-over-every-pair = 中位数与离散度取自 { $pairs } 个程序对。
+similar-over-sharing-pairs = 大多数程序对毫无相同之处，因此中位数与离散度只取自有相同部分的 { $pairs } 个程序对。

@@ -134,7 +134,31 @@ async fn page(
         context! {
             programs => analysis.programs.len(), pairs, groups, shown,
             threshold => analysis.threshold, number, not_compared,
-            limit => similarity::tokens::MAX_DEPTH,
+            limit => similarity::tokens::MAX_DEPTH, rule => rule(&analysis),
         },
     )
+}
+
+/// Which rule set the threshold, and the class's distribution it was taken
+/// from, for the page's words (`similar-rule-*`, `similar-over-*`).
+fn rule(analysis: &similarity::Analysis) -> minijinja::Value {
+    use similarity::{Over, Rule};
+    let b = &analysis.baseline;
+    let key = match b.rule {
+        Rule::Class => "similar-rule-class",
+        Rule::Floor => "similar-rule-floor",
+        Rule::Ceiling => "similar-rule-ceiling",
+        Rule::Fixed => "similar-rule-fixed",
+        Rule::SmallClass => "similar-rule-small-class",
+    };
+    let over = match b.over {
+        Over::EveryPair => "similar-over-every-pair",
+        Over::SharingPairs => "similar-over-sharing-pairs",
+    };
+    context! {
+        key, over, threshold => format!("{:.3}", analysis.threshold),
+        median => format!("{:.3}", b.median), spread => format!("{:.3}", b.spread),
+        pairs => b.pairs, spreads => b.spreads, min => similarity::MIN_CLASS,
+        small => b.rule == Rule::SmallClass,
+    }
 }

@@ -73,7 +73,13 @@ mod tests {
     use crate::similarity::tokens::Tok;
 
     fn toks(s: &[Tok]) -> Vec<Token> {
-        s.iter().map(|&tok| Token { tok, line: 1 }).collect()
+        s.iter()
+            .map(|&tok| Token {
+                tok,
+                line: 1,
+                name: 0,
+            })
+            .collect()
     }
 
     #[test]

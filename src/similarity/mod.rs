@@ -198,11 +198,31 @@ pub struct Baseline {
     pub spread: f64,
     /// Pairs it is taken over.
     pub pairs: usize,
+    /// What the median and spread are taken over.
+    pub over: Over,
     /// How the threshold in force was set.
     pub rule: Rule,
     /// The spreads above the median a pair is flagged at (with [`Rule::Class`]).
     pub spreads: f64,
 }
+
+/// What a class's median and spread are taken over.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Over {
+    /// Every pair of one language (every pair where there are too few), those
+    /// that share nothing at 0: at least half of them share something.
+    EveryPair,
+    /// Only the pairs that share something, where most pairs share nothing
+    /// (their median and spread would be 0): the median of those, and the
+    /// spread of those below it (the copies, above it, do not move it).
+    SharingPairs,
+}
+
+/// Pairs sharing something below which a class where most pairs share
+/// nothing has no distribution of its own: its threshold comes from every
+/// pair (the floor).
+pub const MIN_SHARING: usize = 10;
 
 /// How the threshold in force was set.
 #[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
@@ -240,15 +260,12 @@ fn baseline(sources: &[Source], pairs: &[Pair], options: &Options) -> (Baseline,
             }
         }
     }
-    let (mut v, n) = if n_same >= 10 {
+    let (v, n) = if n_same >= 10 {
         (same, n_same)
     } else {
         (all, n_all)
     };
-    v.resize(n.max(v.len()), 0.0);
-    let median = median(&mut v);
-    let mut dev: Vec<f64> = v.iter().map(|s| (s - median).abs()).collect();
-    let spread = 1.4826 * self::median(&mut dev);
+    let (over, median, spread, pairs) = distribution(v, n);
     let class = median + options.spreads * spread.max(MIN_SPREAD);
     let (rule, threshold) = match options.threshold {
         Some(t) => (Rule::Fixed, t),
@@ -260,11 +277,37 @@ fn baseline(sources: &[Source], pairs: &[Pair], options: &Options) -> (Baseline,
     let base = Baseline {
         median,
         spread,
-        pairs: n,
+        pairs,
+        over,
         rule,
         spreads: options.spreads,
     };
     (base, threshold)
+}
+
+/// The median and spread of a class's similarities `v` (those measured;
+/// `n` pairs in all, the rest at 0), what they are taken over, and over how
+/// many pairs. Where at least half of the pairs share something, over every
+/// pair: the median, and 1.4826 × the median absolute deviation. Where most
+/// share nothing, the median of every pair is 0 and says nothing of the
+/// class: then over the pairs that share something (if [`MIN_SHARING`] or
+/// more do), their median, and 1.4826 × the median distance below it of
+/// those below it (one-sided: the copies stand above, and are a larger
+/// part of the pairs that share something than of all pairs).
+fn distribution(mut v: Vec<f64>, n: usize) -> (Over, f64, f64, usize) {
+    v.retain(|&s| s > 0.0);
+    let sharing = v.len();
+    if 2 * sharing < n.max(sharing) && sharing >= MIN_SHARING {
+        let median = median(&mut v);
+        let mut below: Vec<f64> = v.iter().filter(|&&s| s <= median).map(|s| median - s).collect();
+        let spread = 1.4826 * self::median(&mut below);
+        return (Over::SharingPairs, median, spread, sharing);
+    }
+    v.resize(n.max(sharing), 0.0);
+    let median = median(&mut v);
+    let mut dev: Vec<f64> = v.iter().map(|s| (s - median).abs()).collect();
+    let spread = 1.4826 * self::median(&mut dev);
+    (Over::EveryPair, median, spread, v.len())
 }
 
 fn median(v: &mut [f64]) -> f64 {
@@ -833,6 +876,77 @@ int clear_marks(int n) {
         };
         let a = analyse(&s, &[], &fixed, &|_, _| {});
         assert_eq!((a.baseline.rule, a.threshold), (Rule::Fixed, 0.9));
+    }
+
+    /// A random C expression `depth` deep, from `rng`.
+    fn random_expr(rng: &mut fastrand::Rng, depth: u8) -> String {
+        if depth == 0 {
+            return match rng.u8(0..3) {
+                0 => format!("v{}", rng.u8(0..9)),
+                1 => rng.u8(0..99).to_string(),
+                _ => "'c'".to_string(),
+            };
+        }
+        let l = random_expr(rng, depth - 1);
+        let d = rng.u8(0..depth);
+        let r = random_expr(rng, d);
+        match rng.u8(0..8) {
+            0 => format!("({l} + {r})"),
+            1 => format!("({l} < {r})"),
+            2 => format!("({l} && {r})"),
+            3 => format!("({l} << {r})"),
+            4 => format!("w[{l}]"),
+            5 => format!("g({l}, {r})"),
+            6 => format!("!{l}"),
+            _ => format!("s.{}", ["a", "b"][rng.usize(0..2)]),
+        }
+    }
+
+    /// A C function of `n` random statements, drawn from `rng`: two such
+    /// share next to nothing.
+    fn random_function(rng: &mut fastrand::Rng, name: &str, n: usize) -> String {
+        let mut body = String::new();
+        for _ in 0..n {
+            let e = random_expr(rng, 3);
+            let v = rng.u8(0..9);
+            body += &match rng.u8(0..4) {
+                0 => format!("    v{v} = {e};\n"),
+                1 => format!("    if ({e}) {{ v{v} = {}; }}\n", random_expr(rng, 2)),
+                2 => format!("    while ({e}) {{ v{v} = {}; }}\n", random_expr(rng, 2)),
+                _ => format!("    w[v{v}] = {e};\n"),
+            };
+        }
+        format!("int {name}(void) {{\n{body}    return 0;\n}}\n")
+    }
+
+    #[test]
+    fn where_most_pairs_share_nothing_the_decision_is_taken_over_the_pairs_that_share_something() {
+        // Twelve programs of two functions each, each sharing one with the
+        // next (a ring): 12 of the 78 pairs share something, the rest
+        // nothing; then a copy of the first.
+        let mut rng = fastrand::Rng::with_seed(60);
+        let blocks: Vec<String> = (0..12)
+            .map(|k| random_function(&mut rng, &format!("f{k}"), 40))
+            .collect();
+        let mut s: Vec<Source> = (0..12)
+            .map(|k| {
+                let text = format!("{}{}", blocks[k], blocks[(k + 1) % 12]);
+                src(&format!("p{k}"), &text, Lang::C)
+            })
+            .collect();
+        let copy = s[0].text.replace("v1", "count").replace("w[", "seen[");
+        s.push(src("copy", &copy, Lang::C));
+        let a = analyse(&s, &[], &Options::default(), &|_, _| {});
+        let b = &a.baseline;
+        assert_eq!(b.over, Over::SharingPairs, "{b:?}");
+        assert!(b.pairs >= MIN_SHARING && b.pairs < 78 / 2, "{b:?}");
+        assert!(b.median > 0.2 && b.spread > 0.0, "{b:?}");
+        let line = render::baseline_line(&a);
+        assert!(line.contains("pairs that share something"), "{line}");
+        let top = &a.pairs[0];
+        assert_eq!((top.a, top.b), (0, 12), "{top:?}");
+        assert!(top.similarity >= a.threshold, "{top:?} {b:?}");
+        eprintln!("{line}");
     }
 
     #[test]

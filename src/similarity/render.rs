@@ -205,9 +205,16 @@ pub fn text(analysis: &Analysis, top: usize) -> String {
 pub fn baseline_line(analysis: &Analysis) -> String {
     use super::Rule;
     let b = &analysis.baseline;
+    let over = match b.over {
+        super::Over::EveryPair => format!("over {} pairs", b.pairs),
+        super::Over::SharingPairs => format!(
+            "over the {} pairs that share something, as most pairs share nothing",
+            b.pairs
+        ),
+    };
     let class = format!(
-        "this class's median similarity {:.3}, spread {:.3} (over {} pairs)",
-        b.median, b.spread, b.pairs
+        "this class's median similarity {:.3}, spread {:.3} ({over})",
+        b.median, b.spread
     );
     match b.rule {
         Rule::Class => format!(

@@ -153,6 +153,7 @@ mod tests {
                 .map(|&t| Token {
                     tok: unsafe_tok(t),
                     line: 1,
+                    name: 0,
                 })
                 .collect()
         };

@@ -16,11 +16,15 @@
 //! it stands for, and so are Rust's `macro_rules!` macros (`rust_macros`). What a disguise changes without changing the program is
 //! erased: a statement that reads or writes is one [`Tok::Io`] whatever the
 //! call (`scanf`, `cin >>`, `input()`); a conditional expression is the
-//! `if`/`else` it stands for and `if (!c) A else B` is `if (c) B else A`;
-//! each run of simple statements of a block is in a canonical order.
+//! `if`/`else` it stands for and `if (!c) A else B` is `if (c) B else A`,
+//! a `switch` the `if`/`else if` chain it stands for;
+//! each run of simple statements of a block is in a canonical order; a
+//! small function that returns nothing and is called once is written where
+//! it is called (`inline`).
 
 use std::fmt;
 
+pub mod inline;
 mod macros;
 mod rust_macros;
 
@@ -95,6 +99,10 @@ pub struct Token {
     pub tok: Tok,
     /// Its line, from 1.
     pub line: u32,
+    /// For a [`Tok::Func`], the function's name; for a [`Tok::Call`], the
+    /// name called: a number for each name of the program (0: none). Only
+    /// [`inline`] reads it; tokens are compared without it.
+    pub name: u32,
 }
 
 /// A language this module reads.
@@ -214,13 +222,14 @@ pub fn tokenize(source: &str, lang: Lang) -> Result<(Vec<Token>, f64), TokenizeE
         stack: Vec::new(),
         marks: Vec::new(),
         runs: Vec::new(),
+        names: std::collections::HashMap::new(),
     };
     walker.walk(tree.root_node())?;
     walker
         .out
         .dedup_by(|next, prev| next.tok == Tok::Io && prev.tok == Tok::Io);
     let error_share = walker.errors as f64 / walker.nodes.max(1) as f64;
-    Ok((walker.out, error_share))
+    Ok((inline::called_once(&walker.out), error_share))
 }
 
 /// The most processor time a source is parsed for: tree-sitter's error
@@ -276,6 +285,8 @@ struct Walker<'a, 't> {
     marks: Vec<usize>,
     /// For each block being written, its run of simple statements so far.
     runs: Vec<Vec<(usize, usize)>>,
+    /// The number of each function name met (from 1), for [`Token::name`].
+    names: std::collections::HashMap<&'a str, u32>,
 }
 
 /// Where a node is walked from.
@@ -313,13 +324,20 @@ enum Task<'t> {
 /// `tok` on the first line of `node`.
 fn starts(tok: Tok, node: tree_sitter::Node<'_>) -> Task<'static> {
     let line = node.start_position().row as u32 + 1;
-    Task::Emit(Token { tok, line })
+    Task::Emit(Token { tok, line, name: 0 })
+}
+
+/// `tok` on the first line of `node`, naming `name` (a function's, or the
+/// one a call calls).
+fn named(tok: Tok, node: tree_sitter::Node<'_>, name: u32) -> Task<'static> {
+    let line = node.start_position().row as u32 + 1;
+    Task::Emit(Token { tok, line, name })
 }
 
 /// `tok` on the last line of `node`.
 fn ends(tok: Tok, node: tree_sitter::Node<'_>) -> Task<'static> {
     let line = node.end_position().row as u32 + 1;
-    Task::Emit(Token { tok, line })
+    Task::Emit(Token { tok, line, name: 0 })
 }
 
 /// The left operand of a binary expression (the rest of a `cin >>` chain).
@@ -371,7 +389,7 @@ const SKIPPED: &[&str] = &[
     "pass_statement",
 ];
 
-impl<'t> Walker<'_, 't> {
+impl<'a, 't> Walker<'a, 't> {
     /// Writes the tree under `root`, task by task.
     fn walk(&mut self, root: tree_sitter::Node<'t>) -> Result<(), TokenizeError> {
         let at = At {
@@ -409,8 +427,41 @@ impl<'t> Walker<'_, 't> {
         self.stack.extend(plan.into_iter().rev());
     }
 
-    fn text(&self, node: tree_sitter::Node) -> &str {
+    fn text(&self, node: tree_sitter::Node) -> &'a str {
         std::str::from_utf8(&self.src[node.byte_range()]).unwrap_or("")
+    }
+
+    /// The number of the name `node` ends with (`helper` of `helper`,
+    /// `self.helper`, `obj->helper`, `ns::helper`), numbered as met; 0 for none.
+    fn name_of(&mut self, node: Option<tree_sitter::Node>) -> u32 {
+        let Some(node) = node else { return 0 };
+        let text = self.text(node);
+        let Some(last) = text
+            .rsplit(|c: char| !c.is_alphanumeric() && c != '_')
+            .find(|w| !w.is_empty())
+        else {
+            return 0;
+        };
+        let next = self.names.len() as u32 + 1;
+        *self.names.entry(last).or_insert(next)
+    }
+
+    /// The number of a function definition's name (C and C++: the
+    /// declarator's, through pointers and references; Python and Rust: its
+    /// `name`); 0 for a lambda.
+    fn function_name(&mut self, node: tree_sitter::Node) -> u32 {
+        if let Some(name) = node.child_by_field_name("name") {
+            return self.name_of(Some(name));
+        }
+        let mut decl = node.child_by_field_name("declarator");
+        // Bounded by the declarator's nesting, each step one level down.
+        while let Some(d) = decl {
+            if d.kind() == "function_declarator" {
+                return self.name_of(d.child_by_field_name("declarator"));
+            }
+            decl = d.child_by_field_name("declarator");
+        }
+        0
     }
 
     /// Every child of `node`, walked in order.
@@ -457,7 +508,12 @@ impl<'t> Walker<'_, 't> {
             self.statements(node, inner, &mut plan);
         } else if self.canonical_branch(node, kind, at.parent, inner, &mut plan) {
         } else if let Some((open, close)) = block(kind) {
-            plan.push(starts(open, node));
+            let name = if open == Tok::Func {
+                self.function_name(node)
+            } else {
+                0
+            };
+            plan.push(named(open, node, name));
             self.block_body(node, kind, inner, &mut plan);
             plan.extend(close.map(|close| ends(close, node)));
         } else if let Some(tok) = operation(kind, || self.operator(node)) {
@@ -473,14 +529,18 @@ impl<'t> Walker<'_, 't> {
 
     /// A statement, expression or operator written as `tok`, its parts after it.
     fn operation(
-        &self,
+        &mut self,
         node: tree_sitter::Node<'t>,
         kind: &str,
         tok: Tok,
         inner: At<'t>,
         plan: &mut Vec<Task<'t>>,
     ) {
-        plan.push(starts(tok, node));
+        let name = match tok {
+            Tok::Call => self.name_of(node.child_by_field_name("function")),
+            _ => 0,
+        };
+        plan.push(named(tok, node, name));
         if matches!(tok, Tok::Compare | Tok::Arith | Tok::Logic | Tok::Bits)
             && kind != "update_expression"
             && node.named_child_count() == 2
@@ -590,6 +650,15 @@ impl<'t> Walker<'_, 't> {
             plan.push(ends(Tok::IfEnd, node));
             return true;
         }
+        if kind == "switch_statement"
+            && let (Some(on), Some(body)) = (
+                node.child_by_field_name("condition"),
+                node.child_by_field_name("body"),
+            )
+        {
+            self.switch_as_if_chain(node, on, body, inner, plan);
+            return true;
+        }
         if matches!(kind, "if_statement" | "if_expression")
             && let Some((c, then, other)) = negated_if(node)
         {
@@ -603,6 +672,53 @@ impl<'t> Walker<'_, 't> {
             return true;
         }
         false
+    }
+
+    /// `switch (v) { case a: A; break; case b: B; break; default: C; }`
+    /// written as `if (v == a) A else if (v == b) B else C`: each case a
+    /// comparison of the value switched on (written again for each case
+    /// when it is short, else only for the first: a long one written per
+    /// case would cost their product) with its label, its `break` dropped.
+    fn switch_as_if_chain(
+        &self,
+        node: tree_sitter::Node<'t>,
+        on: tree_sitter::Node<'t>,
+        body: tree_sitter::Node<'t>,
+        inner: At<'t>,
+        plan: &mut Vec<Task<'t>>,
+    ) {
+        let short = on.byte_range().len() <= 64;
+        let mut open = 1;
+        plan.push(starts(Tok::If, node));
+        let mut cursor = body.walk();
+        let cases = body
+            .named_children(&mut cursor)
+            .filter(|c| c.kind() == "case_statement");
+        for (k, case) in cases.enumerate() {
+            let value = case.child_by_field_name("value");
+            if k > 0 {
+                plan.push(starts(Tok::Else, case));
+            }
+            if let Some(value) = value {
+                if k > 0 {
+                    plan.push(starts(Tok::If, case));
+                    open += 1;
+                }
+                plan.push(starts(Tok::Compare, case));
+                if k == 0 || short {
+                    self.operands_in_order("", on, value, inner, plan);
+                } else {
+                    plan.push(Task::Walk(value, inner));
+                }
+            }
+            let mut c = case.walk();
+            let statements: Vec<_> = case
+                .named_children(&mut c)
+                .filter(|s| Some(*s) != value && s.kind() != "break_statement")
+                .collect();
+            plan.extend(statements.into_iter().map(|s| Task::Walk(s, inner)));
+        }
+        plan.extend((0..open).map(|_| ends(Tok::IfEnd, node)));
     }
 
     /// The two operands of a binary operation, the one with the smaller
@@ -1121,6 +1237,44 @@ mod tests {
         let line = toks("n = int(input())\nm = int(input())\n", Lang::Python);
         let whole = toks("n, m = map(int, sys.stdin.read().split())\n", Lang::Python);
         assert_eq!(line, whole);
+    }
+
+    #[test]
+    fn a_block_extracted_into_a_function_called_once_changes_nothing() {
+        let inline = "int g[5][7];\nint main() {\n    for (int x = 0; x < 5; x++)\n        for (int y = 0; y < 7; y++)\n            if (g[x][y] == 9) g[x][y] = 0;\n    return 0;\n}\n";
+        let extracted = "int g[5][7];\nvoid clear_nines(void) {\n    for (int x = 0; x < 5; x++)\n        for (int y = 0; y < 7; y++)\n            if (g[x][y] == 9) g[x][y] = 0;\n}\nint main() {\n    clear_nines();\n    return 0;\n}\n";
+        assert_eq!(toks(inline, Lang::C), toks(extracted, Lang::C));
+    }
+
+    #[test]
+    fn a_switch_is_the_if_else_chain_it_stands_for() {
+        let chain = toks(
+            "void f(int k) { if (k == 0) { d = 1; } else if (k == 2) { d = 5; } else { d = -1; } }",
+            Lang::Cpp,
+        );
+        let switch = toks(
+            "void f(int k) { switch (k) { case 0: d = 1; break; case 2: d = 5; break; default: d = -1; } }",
+            Lang::Cpp,
+        );
+        assert_eq!(chain, switch);
+    }
+
+    #[test]
+    fn a_function_called_twice_or_calling_itself_stays_where_it_is() {
+        let twice = toks(
+            "void h(void) { x = 1; y = 2; }\nint main() { h(); h(); return 0; }\n",
+            Lang::C,
+        );
+        assert_eq!(twice.iter().filter(|&&t| t == Tok::Func).count(), 2, "{twice:?}");
+        let recursive = toks(
+            "void dfs(int d) { if (d) dfs(d - 1); }\nint main() { dfs(3); return 0; }\n",
+            Lang::C,
+        );
+        assert_eq!(
+            recursive.iter().filter(|&&t| t == Tok::Func).count(),
+            2,
+            "{recursive:?}"
+        );
     }
 
     #[test]

@@ -60,6 +60,11 @@ fn the_held_out_part_is_written_by_other_hands_than_the_tuning_part() {
     };
     let (tuning, held) = (originals(Part::Tuning), originals(Part::HeldOut));
     assert!(tuning.is_disjoint(&held));
+    let handout = originals(Part::Handout);
+    assert!(
+        handout.len() >= 3 && handout.is_disjoint(&held) && handout.is_disjoint(&tuning),
+        "the handout's programs are a class of their own: {handout:?}"
+    );
     assert!(held.len() >= 14, "{held:?}");
     assert!(
         held.iter().filter(|f| f.contains("outline")).count() >= 4,
@@ -385,6 +390,20 @@ fn serve_the_teachers_page_shows_copied_programs_and_contestants_get_403() {
         "{}",
         page.body
     );
+    assert!(
+        page.body
+            .contains("Threshold 0.550: the default for a class of fewer than 5 programs"),
+        "the page says which rule set the threshold: {}",
+        page.body
+    );
+    teacher.get("/language/zh-CN?back=/admin/similar");
+    let zh = teacher.get("/admin/similar");
+    assert!(
+        zh.body.contains("阈值 0.550：程序少于 5 个的班级没有自己的分布"),
+        "in Chinese too: {}",
+        zh.body
+    );
+    teacher.get("/language/en?back=/admin/similar");
     let pair = teacher.get("/admin/similar/0");
     assert_eq!(pair.status, 200);
     assert!(
