@@ -32,6 +32,7 @@
 use super::contest::Counterexamples;
 use super::db::{Claimed, Db, Judged, ToSearch};
 use super::events::{Event, Live};
+use super::scoreboard::Scoreboard;
 use crate::judge::grading::Counterexample;
 use crate::judge::grading::{Grader, SubmissionReport};
 use crate::judge::pool::{Item, Pool, Work};
@@ -90,6 +91,8 @@ pub struct Workers<'a> {
     pub live: &'a Live,
     /// Idle workers' wake-up.
     pub wake: &'a Wake,
+    /// The kept ranking, told of each verdict stored.
+    pub scoreboard: &'a Scoreboard,
     /// The counterexample search's bounds (`search` off: none).
     pub counterexamples: Counterexamples,
     /// The search's wake-up: a failing submission was stored.
@@ -365,6 +368,12 @@ impl Workers<'_> {
         let report = self.report(&c, pool, number);
         let judged = Judged::of(&report);
         self.store(&c, &judged);
+        if let Err(e) = self.scoreboard.judged(self.db, c.user_id) {
+            eprintln!(
+                "mayan-judge serve: error: updating the ranking after submission {}: {e}",
+                c.id
+            );
+        }
         if SEARCHED_VERDICTS.contains(&judged.verdict.as_str()) {
             self.failed.notify();
         }

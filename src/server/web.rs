@@ -11,14 +11,14 @@ use super::auth;
 use super::db::User;
 use super::events::Event;
 use super::http::{
-    CsrfForm, Fail, Identity, PageResult, check_csrf, cookie, device_cookie_of, locale, render, row_context,
-    signed_in, when,
+    CsrfForm, Fail, Identity, PAGE_SIZE, PageResult, Paging, check_csrf, cookie, device_cookie_of, locale,
+    render, row_context, signed_in, when,
 };
 use crate::i18n::Arg;
 use crate::judge::grading::GradeReport;
 use crate::report::replay_sections_in;
 use axum::Router;
-use axum::extract::{Multipart, Path, State};
+use axum::extract::{Multipart, Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::sse::{KeepAlive, Sse};
 use axum::response::{IntoResponse, Redirect, Response};
@@ -289,15 +289,19 @@ async fn submit(
 async fn my_submissions(
     State(app): State<Arc<App>>,
     axum::Extension(id): axum::Extension<Identity>,
+    Query(paging): Query<Paging>,
 ) -> PageResult {
     let viewer = signed_in(&id)?;
-    let rows = app.db.submissions(Some(viewer.0.id))?;
-    let submissions: Vec<_> = rows.iter().map(|s| row_context(&app, viewer.0, s)).collect();
+    let page = app.db.submissions(Some(viewer.0.id), paging.before, PAGE_SIZE)?;
+    let submissions: Vec<_> = page.rows.iter().map(|s| row_context(&app, viewer.0, s)).collect();
     render(
         &app,
         "submissions.html",
         Some(viewer),
-        context! { heading => locale().t("submissions-yours"), submissions, base => "/submissions", show_user => false },
+        context! {
+            heading => locale().t("submissions-yours"), submissions, base => "/submissions", show_user => false,
+            page_path => "/submissions", older => page.older, paged => paging.before.is_some(),
+        },
     )
 }
 

@@ -238,3 +238,56 @@ fn a_chinese_contest_refuses_in_chinese_and_its_api_in_english() {
     );
     assert!(api.body.contains("Wrong name or password."), "{}", api.body);
 }
+
+/// The API's list comes a page at a time, newest first, each page's
+/// `Link: <…>; rel="next"` the cursor of the next; the pages link to the
+/// older submissions and back to the newest.
+#[test]
+fn lists_are_paged_newest_first_with_a_cursor_in_the_api_and_links_on_the_pages() {
+    let server = Server::start(&["alice"], "", &["--trusted", "--rate-submit", "100"]);
+    let mut api = server.client();
+    api.api_sign_in("alice", "alice-pw");
+    let source = serde_json::json!({"file_name": "mayan.c", "source": "int main(){}"});
+    let ids: Vec<i64> = (0..5)
+        .map(|_| {
+            let page = api.post_json("/api/v1/submissions", &source);
+            assert_eq!(page.status, 201, "{}", page.body);
+            serde_json::from_str::<serde_json::Value>(&page.body).unwrap()["id"]
+                .as_i64()
+                .unwrap()
+        })
+        .collect();
+    let token = api.token.clone().unwrap();
+    let (mut seen, mut next) = (Vec::new(), Some("/api/v1/submissions?limit=2".to_string()));
+    while let Some(path) = next.take() {
+        let mut r = api
+            .agent
+            .get(format!("{}{path}", server.url))
+            .header("authorization", format!("Bearer {token}"))
+            .call()
+            .unwrap();
+        next = r.headers().get("link").map(|l| {
+            let l = l.to_str().unwrap();
+            assert!(l.ends_with(">; rel=\"next\""), "{l}");
+            l[1..l.find('>').unwrap()].to_string()
+        });
+        let rows: Vec<serde_json::Value> =
+            serde_json::from_str(&r.body_mut().read_to_string().unwrap()).unwrap();
+        assert!(rows.len() <= 2, "{rows:?}");
+        seen.extend(rows.iter().map(|v| v["id"].as_i64().unwrap()));
+    }
+    let newest_first: Vec<i64> = ids.iter().rev().copied().collect();
+    assert_eq!(seen, newest_first, "every submission once, newest first");
+    let bad = api.get("/api/v1/submissions?before=x");
+    assert_eq!(bad.status, 400, "{}", bad.body);
+    let alice = server.contestant("alice");
+    let older = alice.get(&format!("/submissions?before={}", ids[2])).body;
+    for (i, id) in ids.iter().enumerate() {
+        let listed = older.contains(&format!(">{id}</a>"));
+        assert_eq!(listed, i < 2, "#{id} on the page before #{}", ids[2]);
+    }
+    assert!(
+        older.contains("Newest submissions"),
+        "a link to the newest: {older}"
+    );
+}
