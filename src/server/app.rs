@@ -141,8 +141,9 @@ pub struct App {
     submissions: DefaultKeyedRateLimiter<i64>,
     /// The ranking, kept up to date as verdicts arrive.
     pub scoreboard: Arc<Scoreboard>,
-    /// The teacher's analysis, cached by the results' key.
-    pub analysis: super::cached::Cached<(i64, i64, i64, i64), crate::report::analysis::Analysis>,
+    /// The teacher's analysis, drawn, kept by the results' changes
+    /// (`Live::results`) and the language it is drawn in.
+    pub analysis: super::cached::Cached<(u64, Locale), String>,
     /// The admission of password checks (one per core at a time in each
     /// of two lanes, known sources and unknown ones: each argon2id check
     /// takes 19 MiB; fair between accounts and addresses).

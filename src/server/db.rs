@@ -761,6 +761,42 @@ impl Db {
         })
     }
 
+    /// Stores submissions judged elsewhere, all in one transaction, each
+    /// `(user, submitted, results)` with the same language, file name and
+    /// source (a benchmark's contest filled at once: `bench --only
+    /// contest-scale`); their numbers follow the stored ones.
+    pub fn import_judged(
+        &self,
+        language: &str,
+        file_name: &str,
+        source: &[u8],
+        rows: &[(i64, i64, Judged)],
+    ) -> DbResult<()> {
+        self.write(|tx| {
+            let mut stmt = tx.prepare(
+                "INSERT INTO submissions (user_id, language, file_name, source, submitted, state, verdict, score, \
+                 max_score, time_ms, memory_kib, report, judged, judgings) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, 'done', ?6, ?7, ?8, ?9, ?10, ?11, ?5, 1)",
+            )?;
+            for (user, submitted, j) in rows {
+                stmt.execute(params![
+                    user,
+                    language,
+                    file_name,
+                    source,
+                    submitted,
+                    j.verdict,
+                    j.score,
+                    j.max_score,
+                    j.time_ms as i64,
+                    j.memory_kib as i64,
+                    j.report
+                ])?;
+            }
+            Ok(())
+        })
+    }
+
     /// How many submissions a user has made.
     pub fn submission_count(&self, user_id: i64) -> DbResult<i64> {
         Ok(self.read().query_row(COUNT_OF_USER, [user_id], |r| r.get(0))?)
@@ -1139,19 +1175,6 @@ impl Db {
                 |r| r.get(0),
             )
             .optional()?)
-    }
-
-    /// A key that changes whenever a stored result does (a judging, a
-    /// rejudge's, a counterexample search): the analysis's cache key.
-    pub fn results_key(&self) -> DbResult<(i64, i64, i64, i64)> {
-        Ok(self.read().query_row(
-            "SELECT (SELECT COUNT(*) FROM submissions WHERE state = 'done'), \
-                    (SELECT COALESCE(MAX(judged), 0) FROM submissions), \
-                    (SELECT COALESCE(SUM(judgings), 0) FROM submissions), \
-                    (SELECT COUNT(*) FROM counterexamples)",
-            [],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-        )?)
     }
 
     /// Every counterexample found for a submission's latest judging:

@@ -368,12 +368,6 @@ impl Workers<'_> {
         let report = self.report(&c, pool, number);
         let judged = Judged::of(&report);
         self.store(&c, &judged);
-        if let Err(e) = self.scoreboard.judged(self.db, c.user_id) {
-            eprintln!(
-                "mayan-judge serve: error: updating the ranking after submission {}: {e}",
-                c.id
-            );
-        }
         if SEARCHED_VERDICTS.contains(&judged.verdict.as_str()) {
             self.failed.notify();
         }
@@ -444,12 +438,17 @@ impl Workers<'_> {
         prepare(self.sandbox, &path, language, &self.cache_dir, self.limit)
     }
 
-    /// Stores the results, trying again while the database refuses (a full
-    /// disk): they are never dropped, and never stored twice.
+    /// Stores the results and the contestant's line of the ranking (in one
+    /// step: `Scoreboard::storing`), trying again while the database
+    /// refuses (a full disk): they are never dropped, and never stored
+    /// twice.
     fn store(&self, c: &Claimed, judged: &Judged) {
         let (id, now) = (c.id, super::now());
         for attempt in 0.. {
-            match self.db.finish(c, judged, now) {
+            match self
+                .scoreboard
+                .storing(self.db, c.user_id, || self.db.finish(c, judged, now))
+            {
                 Ok(_) => return,
                 Err(e) => {
                     eprintln!(

@@ -2,7 +2,7 @@
 //! database as the truth (what DOMjudge's scoreboard cache does): each
 //! contestant's line, as everybody sees it and as it stood at the freeze,
 //! made again from their own judged submissions when one of them is
-//! judged ([`Scoreboard::judged`]); everything made again from the
+//! judged ([`Scoreboard::storing`]); everything made again from the
 //! database at the start and when a rejudge, a disqualification or the
 //! contestants change ([`Scoreboard::rebuild`]). A read sorts the lines
 //! once per change and then costs the ranking's size, not the number of
@@ -10,7 +10,7 @@
 //! `ranked`), so the kept ranking is the one recomputed from scratch.
 
 use super::contest::ContestConfig;
-use super::db::{Db, DbResult, SubmissionRow, User};
+use super::db::{Db, DbError, DbResult, SubmissionRow, User};
 use super::standings::{Standing, freeze_cutoff, line, ranked};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -74,19 +74,27 @@ impl Scoreboard {
         Ok(())
     }
 
-    /// A submission of `user_id` was judged: their line is made again from
-    /// their judged submissions in the database (the lock held meanwhile,
-    /// so a rebuild cannot be overwritten by an older read).
-    pub fn judged(&self, db: &Db, user_id: i64) -> DbResult<()> {
+    /// Stores a verdict of `user_id` (`store`: the database's write, which
+    /// says whether it stored one) and makes their line again from their
+    /// judged submissions in the database, the ranking locked meanwhile: a
+    /// read that follows the verdict sees it in the ranking, and a rebuild
+    /// is never overwritten by an older read.
+    pub fn storing<E: From<DbError>>(
+        &self,
+        db: &Db,
+        user_id: i64,
+        store: impl FnOnce() -> Result<bool, E>,
+    ) -> Result<bool, E> {
         let mut state = self.lock();
-        let Some(user) = state.users.iter().find(|u| u.id == user_id).cloned() else {
-            return Ok(());
-        };
-        let rows = db.judged_rows_of(user_id)?;
-        let lines = self.lines(&user, &rows);
-        state.lines.insert(user_id, lines);
-        state.sorted = None;
-        Ok(())
+        let stored = store()?;
+        let user = state.users.iter().find(|u| u.id == user_id).cloned();
+        if let (true, Some(user)) = (stored, user) {
+            let rows = db.judged_rows_of(user_id)?;
+            let lines = self.lines(&user, &rows);
+            state.lines.insert(user_id, lines);
+            state.sorted = None;
+        }
+        Ok(stored)
     }
 
     /// The ranking at `now` as a viewer sees it: the teacher through the
@@ -203,10 +211,15 @@ mod tests {
                 let Some(c) = self.db.claim_next().unwrap() else {
                     return;
                 };
-                assert!(self.db.finish(&c, &judged(rng), END).unwrap());
-                self.boards
-                    .iter()
-                    .for_each(|b| b.judged(&self.db, c.user_id).unwrap());
+                // The first ranking stores the verdict, as the workers do;
+                // the other is told of it.
+                let (first, others) = self.boards.split_first().unwrap();
+                let j = judged(rng);
+                let store = || self.db.finish(&c, &j, END);
+                assert!(first.storing(&self.db, c.user_id, store).unwrap());
+                for b in others {
+                    b.storing(&self.db, c.user_id, || Ok::<_, DbError>(true)).unwrap();
+                }
             }
         }
 
