@@ -62,7 +62,13 @@ pub fn run(o: &ScaleOptions) -> Result<()> {
     );
     let progress = Progress::new(o.quiet, 0, "steps");
     progress.phase("starting mayan-judge serve");
-    let load = LoadOptions::quiet_server(o.contestants, 0, 2);
+    // No counterexample search: it would search the thousands of failing
+    // submissions stored (each found changes the results, and the
+    // analysis is drawn again), which is not what a read costs.
+    let load = LoadOptions {
+        counterexamples: false,
+        ..LoadOptions::quiet_server(o.contestants, 0, 2)
+    };
     let mut server = Server::start(&load)?;
     let mut stored = 0;
     let mut measured = Vec::new();
