@@ -78,7 +78,10 @@ impl Scoreboard {
     /// says whether it stored one) and makes their line again from their
     /// judged submissions in the database, the ranking locked meanwhile: a
     /// read that follows the verdict sees it in the ranking, and a rebuild
-    /// is never overwritten by an older read.
+    /// is never overwritten by an older read. A ranking read waits for the
+    /// store meanwhile: its fsync, or up to the busy timeout while another
+    /// program holds the database's write lock (then the store fails, the
+    /// lock is released, and the worker tries again later).
     pub fn storing<E: From<DbError>>(
         &self,
         db: &Db,

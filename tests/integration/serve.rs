@@ -18,8 +18,14 @@ fn a_contestant_submits_through_the_form_and_the_verdict_reaches_the_ranking() {
     assert_eq!(judged["score"], judged["max_score"]);
     let ranking = alice.get("/ranking").body;
     let first_row = ranking.split("<tbody>").nth(1).unwrap();
+    let first_row = first_row.trim_start();
     assert!(
-        first_row.trim_start().starts_with("<tr><td>1</td><td>alice</td>"),
+        first_row.starts_with("<tr data-name=\"alice\"")
+            && first_row
+                .split("</tr>")
+                .next()
+                .unwrap()
+                .contains("<td class=\"rank\">1</td><td>alice</td>"),
         "{ranking}"
     );
 }
@@ -290,4 +296,55 @@ fn lists_are_paged_newest_first_with_a_cursor_in_the_api_and_links_on_the_pages(
         older.contains("Newest submissions"),
         "a link to the newest: {older}"
     );
+}
+
+/// A verdict's `ranking` event carries the lines of the ranking that
+/// changed (as the listener sees it), not an order to load the page again:
+/// alice's first accepted submission moves her line and bob's (no longer
+/// tied), her second only hers (one more try).
+#[test]
+fn a_ranking_event_carries_the_lines_that_changed() {
+    let server = Server::start(&["alice", "bob"], "", &["--trusted"]);
+    let alice = server.contestant("alice");
+    let bob = server.contestant("bob");
+    let stream = crate::serve_hostile::events(&server, &bob);
+    let page = bob.get("/ranking").body;
+    assert!(page.contains("data-name=\"alice\""), "{page}");
+    let next_ranking = || {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+        let mut event = String::new();
+        while let Ok(Some(line)) =
+            stream.recv_timeout(deadline.saturating_duration_since(std::time::Instant::now()))
+        {
+            if let Some(data) = line.strip_prefix("data: ").filter(|_| event == "ranking") {
+                return serde_json::from_str::<serde_json::Value>(data).unwrap();
+            }
+            if let Some(e) = line.strip_prefix("event: ") {
+                event = e.to_string();
+            }
+        }
+        panic!("no ranking event");
+    };
+    let lines = |r: &serde_json::Value| -> Vec<(String, i64, i64)> {
+        let all = r["lines"].as_array().unwrap_or_else(|| panic!("no lines: {r}"));
+        all.iter()
+            .map(|l| {
+                (
+                    l["name"].as_str().unwrap().to_string(),
+                    l["rank"].as_i64().unwrap(),
+                    l["tries"].as_i64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    alice.submit("mayan.c", &accepted_c());
+    let first = next_ranking();
+    assert_eq!(
+        lines(&first),
+        [("alice".into(), 1, 1), ("bob".into(), 2, 0)],
+        "{first}"
+    );
+    alice.submit("mayan.c", &accepted_c());
+    let second = next_ranking();
+    assert_eq!(lines(&second), [("alice".into(), 1, 2)], "{second}");
 }
