@@ -430,7 +430,8 @@ pub struct BenchArgs {
     /// contestants (at most 10 each: the default submission rate limit)
     /// [default: 1000]; `--only analysis`: the class's judged submissions
     /// [default: 2000]; `--only search`: the failing submissions searched
-    /// [default: 4].
+    /// [default: 4]; `--only contest-scale`: the largest contest measured
+    /// [default: 20000].
     #[arg(long)]
     pub submissions: Option<usize>,
     /// `--only serve`: the server does not search failing submissions'
@@ -575,6 +576,12 @@ pub enum BenchPart {
     /// runs asleep to the wall limit), against 0.1 s slower (only with
     /// --only; --jobs [default: 1]).
     Search,
+
+    /// Every read of a contest (the rankings, the submission lists, the
+    /// analysis) from four readers at once, with 100, 10,000 and 20,000
+    /// judged submissions stored (--submissions N: 100, N/2, N), as ratios
+    /// (only with --only).
+    ContestScale,
 }
 
 /// Options of `gen`.

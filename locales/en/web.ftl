@@ -79,6 +79,8 @@ submit-remaining = {$n} submissions left.
 
 ## Submissions (submissions.html, submission.html, replay.html).
 submissions-none = No submission yet.
+submissions-older = Older submissions →
+submissions-newest = ← Newest submissions
 submissions-yours = Your submissions
 submissions-of = Submissions of {$name}
 submission-heading = Submission {$id}

@@ -68,6 +68,8 @@ submit-at-most = 源代码不超过 {$kib} KiB。
 submit-remaining = 还可以提交 {$n} 次。
 
 submissions-none = 暂无提交。
+submissions-older = 更早的提交 →
+submissions-newest = ← 最新的提交
 submissions-yours = 我的提交
 submissions-of = {$name} 的提交
 submission-heading = 提交 #{$id}

@@ -11,6 +11,8 @@
 //! with `--only compile`, a compile-bound C++ class with and without the
 //! precompiled standard header (`bench/compile.rs`); with `--only analysis`,
 //! the teacher's analysis page of a large class (`bench/analysis.rs`);
+//! with `--only contest-scale`, every read of a contest as it grows to
+//! 20,000 submissions (`bench/contest_scale.rs`);
 //! with `--only search`, an accepted program's latency while failing
 //! programs' counterexample searches run (`bench/search.rs`).
 
@@ -36,6 +38,7 @@ mod analysis;
 mod busy;
 mod client;
 mod compile;
+mod contest_scale;
 mod launch;
 mod scaling;
 mod search;
@@ -105,6 +108,15 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
             sleepers: args.submissions.unwrap_or(4).max(1),
             jobs: args.jobs.unwrap_or(1).max(1),
             samples: 4,
+            quiet: args.quiet,
+        })?;
+    }
+    if args.only == Some(BenchPart::ContestScale) {
+        let most = args.submissions.unwrap_or(20_000).max(200);
+        contest_scale::run(&contest_scale::ScaleOptions {
+            contestants: args.contestants.max(4),
+            sizes: vec![100, most / 2, most],
+            rounds: 25,
             quiet: args.quiet,
         })?;
     }

@@ -341,19 +341,11 @@ pub fn load_report(json: &str) -> Option<SubmissionReport> {
     serde_json::from_str(json).ok()
 }
 
-/// The ranking as `viewer` sees it now.
+/// The ranking as `viewer` sees it now (kept as verdicts arrive: a read
+/// costs the ranking's size).
 pub fn current_standings(app: &App, viewer: &User) -> Result<Vec<super::standings::Standing>, Refusal> {
-    let users = app.db.users()?;
-    let judged = app.db.judged_rows()?;
-    let hide = !app.shows_result(viewer);
-    let judged = if hide { Vec::new() } else { judged };
-    Ok(super::standings::standings(
-        &app.contest,
-        &users,
-        &judged,
-        super::now(),
-        viewer.is_admin,
-    ))
+    let shown = app.shows_result(viewer);
+    Ok(app.scoreboard.standings(super::now(), viewer.is_admin, shown))
 }
 
 /// Stores a contestant's question (already checked) and tells the

@@ -13,7 +13,9 @@ use super::app::App;
 use super::auth;
 use super::db::User;
 use super::events::Event;
-use super::http::{CsrfForm, Fail, Identity, PageResult, check_csrf, locale, render, row_context, teacher};
+use super::http::{
+    CsrfForm, Fail, Identity, PAGE_SIZE, PageResult, Paging, check_csrf, locale, render, row_context, teacher,
+};
 use crate::i18n::Arg;
 use crate::judge::grading::{GradeReport, SubmissionReport};
 use crate::report::{Csv, Html, Json, ReportFormat};
@@ -81,7 +83,7 @@ fn holders(app: &App, users: &[User]) -> Vec<minijinja::Value> {
         .collect()
 }
 
-/// `?user=NAME`: one contestant's submissions.
+/// `?user=NAME`: one contestant's submissions (`?before=N` the page: [`Paging`]).
 #[derive(serde::Deserialize)]
 struct Who {
     user: Option<String>,
@@ -91,14 +93,17 @@ async fn submissions(
     State(app): State<Arc<App>>,
     axum::Extension(id): axum::Extension<Identity>,
     Query(who): Query<Who>,
+    Query(paging): Query<Paging>,
 ) -> PageResult {
     let viewer = teacher(&id)?;
     let user = match &who.user {
         Some(name) => Some(app.db.user_by_name(name)?.ok_or(Fail::NotFound)?.0),
         None => None,
     };
-    let rows = app.db.submissions(user.as_ref().map(|u| u.id))?;
-    let submissions: Vec<_> = rows.iter().map(|s| row_context(&app, viewer.0, s)).collect();
+    let page = app
+        .db
+        .submissions(user.as_ref().map(|u| u.id), paging.before, PAGE_SIZE)?;
+    let submissions: Vec<_> = page.rows.iter().map(|s| row_context(&app, viewer.0, s)).collect();
     let l = locale();
     let heading = match &user {
         Some(u) => l.text("submissions-of", &[("name", Arg::from(u.name.as_str()))]),
@@ -108,7 +113,11 @@ async fn submissions(
         &app,
         "submissions.html",
         Some(viewer),
-        context! { heading, submissions, base => "/submissions", show_user => true },
+        context! {
+            heading, submissions, base => "/submissions", show_user => true,
+            page_path => "/admin/submissions", user_param => who.user, older => page.older,
+            paged => paging.before.is_some(),
+        },
     )
 }
 
@@ -177,7 +186,7 @@ async fn rejudge(
             }
             (None, Some(u)) => {
                 let name = contestant_name(&app, u)?;
-                let n = app.db.submissions(Some(u))?.len();
+                let n = app.db.submissions_count(Some(u))?;
                 let args = [("name", Arg::from(name)), ("n", Arg::from(n.to_string()))];
                 (
                     ("user", u.to_string()),
@@ -186,7 +195,7 @@ async fn rejudge(
                 )
             }
             (None, None) => {
-                let n = app.db.submissions(None)?.len();
+                let n = app.db.submissions_count(None)?;
                 (
                     ("all", "1".to_string()),
                     l.text("confirm-rejudge-all", &[("n", Arg::from(n.to_string()))]),
@@ -244,7 +253,7 @@ async fn disqualify(
         );
     }
     app.db.set_disqualified(form.user, form.yes == 1)?;
-    app.live.send(Event::Ranking);
+    app.ranking_changed()?;
     Ok(Redirect::to("/admin").into_response())
 }
 

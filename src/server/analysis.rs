@@ -1,15 +1,16 @@
 //! The teacher's analysis page (`/admin/analysis`): where the class fails
 //! (`report::analysis`, a pure function of the stored results, drawn by
 //! `report::analysis_section`, the same section as the contest's HTML
-//! report). The figures are computed once per state of the results: cached
-//! by the last result's key ([`Db::results_key`]: a new judging, a rejudge
-//! or a new counterexample changes it), so a class of 200 and its 2,000
-//! submissions is read and computed again only when something changed.
+//! report). The section is read, computed and drawn once per state of the
+//! results, off the web server's threads: kept by the count of the results'
+//! changes (`Live::results`: a verdict, a rejudge, a counterexample), so a
+//! class and its 20,000 submissions is read again only when something
+//! changed, and a read of an unchanged page costs no query.
 
 use super::app::App;
 use super::db::{Db, DbResult};
 use super::http::{Fail, Identity, PageResult, locale, render};
-use crate::report::analysis::{Analysis, Final, Input, Judged, analyse};
+use crate::report::analysis::{Final, Input, Judged, analyse};
 use axum::Router;
 use axum::extract::State;
 use axum::routing::get;
@@ -21,11 +22,16 @@ pub fn routes() -> Router<Arc<App>> {
     Router::new().route("/admin/analysis", get(page))
 }
 
-/// The analysis of the results as stored now (computed again only when
-/// they changed).
-fn current(app: &App) -> DbResult<Arc<Analysis>> {
-    let key = app.db.results_key()?;
-    app.analysis.get_or(key, || Ok(analyse(&input(app, &app.db)?)))
+/// The analysis of the results as stored now, drawn in `l` (computed
+/// again only when they changed).
+fn current(app: &App, l: crate::i18n::Locale) -> DbResult<Arc<String>> {
+    let key = (app.live.results(), l);
+    app.analysis.get_or(key, || {
+        Ok(crate::report::analysis_section(
+            &analyse(&input(app, &app.db)?),
+            l,
+        ))
+    })
 }
 
 /// The stored results as the analysis reads them: contestants only (the
@@ -80,9 +86,13 @@ async fn page(State(app): State<Arc<App>>, axum::Extension(id): axum::Extension<
     // Read, computed and drawn off the web server's threads: a class's
     // reports are megabytes of JSON.
     let (l, shared) = (locale(), app.clone());
-    let section =
-        tokio::task::spawn_blocking(move || current(&shared).map(|a| crate::report::analysis_section(&a, l)))
-            .await
-            .map_err(|e| Fail::Storage(e.to_string()))??;
-    render(&app, "analysis.html", Some(viewer), context! { section })
+    let section = tokio::task::spawn_blocking(move || current(&shared, l))
+        .await
+        .map_err(|e| Fail::Storage(e.to_string()))??;
+    render(
+        &app,
+        "analysis.html",
+        Some(viewer),
+        context! { section => section.as_str() },
+    )
 }

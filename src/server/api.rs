@@ -11,7 +11,8 @@ use super::auth;
 use super::http::{self, Fail, Identity};
 use axum::Json;
 use axum::Router;
-use axum::extract::{Path, State};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -178,12 +179,41 @@ async fn one(
     ok(submission_json(&app, user, number)?)
 }
 
-async fn list(State(app): State<Arc<App>>, axum::Extension(id): axum::Extension<Identity>) -> ApiResult {
+/// `?before=N&limit=K`: a page of a list, newest first: the `K` rows
+/// (at most [`MAX_LIMIT`]; [`http::PAGE_SIZE`] when absent) numbered
+/// below `N` (the cursor the `Link` header of the page before gives).
+#[derive(Deserialize)]
+struct ListPage {
+    before: Option<i64>,
+    limit: Option<usize>,
+}
+
+/// Rows a page of the API holds at most.
+const MAX_LIMIT: usize = 500;
+
+/// The `Link` header of a page with older rows: `<URL>; rel="next"`.
+fn next_link(path: &str, older: Option<i64>, limit: usize) -> Option<(axum::http::HeaderName, String)> {
+    let before = older?;
+    Some((
+        axum::http::header::LINK,
+        format!("<{path}?before={before}&limit={limit}>; rel=\"next\""),
+    ))
+}
+
+async fn list(
+    State(app): State<Arc<App>>,
+    axum::Extension(id): axum::Extension<Identity>,
+    page: Result<Query<ListPage>, QueryRejection>,
+) -> ApiResult {
     let (user, _) = http::signed_in(&id)?;
+    let Ok(Query(page)) = page else {
+        return Ok(error(StatusCode::BAD_REQUEST, "before and limit are numbers"));
+    };
+    let limit = page.limit.unwrap_or(http::PAGE_SIZE).clamp(1, MAX_LIMIT);
     let scope = if user.is_admin { None } else { Some(user.id) };
-    let rows: Vec<Value> = app
-        .db
-        .submissions(scope)?
+    let found = app.db.submissions(scope, page.before, limit)?;
+    let rows: Vec<Value> = found
+        .rows
         .iter()
         .map(|s| {
             let (status, _, _) = actions::status(&app, user, s);
@@ -192,7 +222,8 @@ async fn list(State(app): State<Arc<App>>, axum::Extension(id): axum::Extension<
                     "score": if shows { s.score } else { None }, "submitted": s.submitted })
         })
         .collect();
-    ok(json!(rows))
+    let link = next_link("/api/v1/submissions", found.older, limit);
+    Ok((axum::response::AppendHeaders(link), Json(json!(rows))).into_response())
 }
 
 async fn ranking(State(app): State<Arc<App>>, axum::Extension(id): axum::Extension<Identity>) -> ApiResult {

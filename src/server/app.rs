@@ -11,6 +11,7 @@ use super::db::{Db, DbResult, User};
 use super::events::{Event, Live};
 use super::queue::{Wake, Workers};
 use super::roster::Plan;
+use super::scoreboard::Scoreboard;
 use super::signin::Admission;
 use crate::i18n::Locale;
 use crate::judge::grading::{Grader, SubmissionReport, TestResult};
@@ -138,8 +139,11 @@ pub struct App {
     per_address: DefaultKeyedRateLimiter<IpAddr>,
     per_user: DefaultKeyedRateLimiter<i64>,
     submissions: DefaultKeyedRateLimiter<i64>,
-    /// The teacher's analysis, cached by the results' key.
-    pub analysis: super::cached::Cached<(i64, i64, i64, i64), crate::report::analysis::Analysis>,
+    /// The ranking, kept up to date as verdicts arrive.
+    pub scoreboard: Arc<Scoreboard>,
+    /// The teacher's analysis, drawn, kept by the results' changes
+    /// (`Live::results`) and the language it is drawn in.
+    pub analysis: super::cached::Cached<(u64, Locale), String>,
     /// The admission of password checks (one per core at a time in each
     /// of two lanes, known sources and unknown ones: each argon2id check
     /// takes 19 MiB; fair between accounts and addresses).
@@ -236,6 +240,7 @@ impl App {
         let requeued = db.requeue_interrupted().with_context(writing)?;
         let new_passwords = add_users(&db, &o.contest).with_context(writing)?;
         let problem = problem_info(&o.problem, &o.cases, &o.languages, &o.contest)?;
+        let scoreboard = Arc::new(Scoreboard::load(&db, &o.contest).context("reading the ranking")?);
         let live = Arc::new(Live::default());
         let wake = Arc::new(Wake::default());
         let counterexamples = o.contest.counterexamples;
@@ -253,7 +258,7 @@ impl App {
             counterexamples,
             searches_from,
         };
-        let work_dir = judging.start(&db, &live, &wake)?;
+        let work_dir = judging.start(&db, &live, &wake, &scoreboard)?;
         let devices = device_key(&o.db);
         let r = o.rates;
         let app = App {
@@ -280,6 +285,7 @@ impl App {
             devices,
             similar: Default::default(),
             analysis: Default::default(),
+            scoreboard,
         };
         Ok(Arc::new(app))
     }
@@ -328,7 +334,7 @@ impl App {
     pub fn rejudge(&self, user_id: Option<i64>, id: Option<i64>) -> DbResult<usize> {
         let n = self.db.rejudge(user_id, id)?;
         self.wake.notify();
-        self.live.send(Event::Ranking);
+        self.ranking_changed()?;
         Ok(n)
     }
 
@@ -353,8 +359,17 @@ impl App {
     pub fn apply_roster(&self, plan: &Plan) -> Result<Vec<(String, String)>> {
         let generated = apply_plan(&self.db, plan)?;
         save_passwords(&self.contest, &generated)?;
-        self.live.send(Event::Ranking);
+        self.ranking_changed()?;
         Ok(generated)
+    }
+
+    /// Something beside a verdict changed the ranking (a rejudge, a
+    /// disqualification, the contestants): the kept ranking is made again
+    /// from the database, and the pages told.
+    pub fn ranking_changed(&self) -> DbResult<()> {
+        self.scoreboard.rebuild(&self.db)?;
+        self.live.send(Event::Ranking);
+        Ok(())
     }
 
     /// Whether `viewer` sees the scores (of submissions, in the ranking).
@@ -590,8 +605,14 @@ impl Judging {
     /// Starts the judging workers on a thread of their own; returns once
     /// the tests are loaded (or why they cannot be), with the folder
     /// submissions are compiled in.
-    fn start(self, db: &Arc<Db>, live: &Arc<Live>, wake: &Arc<Wake>) -> Result<PathBuf> {
-        let (db, live, wake) = (db.clone(), live.clone(), wake.clone());
+    fn start(
+        self,
+        db: &Arc<Db>,
+        live: &Arc<Live>,
+        wake: &Arc<Wake>,
+        scoreboard: &Arc<Scoreboard>,
+    ) -> Result<PathBuf> {
+        let (db, live, wake, scoreboard) = (db.clone(), live.clone(), wake.clone(), scoreboard.clone());
         let work_dir = super::queue::work_dir().context("making the folder submissions are compiled in")?;
         let path = work_dir.path().to_path_buf();
         let (ready_tx, ready_rx) = std::sync::mpsc::channel();
@@ -618,6 +639,7 @@ impl Judging {
                     db: &db,
                     live: &live,
                     wake: &wake,
+                    scoreboard: &scoreboard,
                     counterexamples: self.counterexamples,
                     searches_from: self.searches_from,
                     failed: &failed,

@@ -294,6 +294,66 @@ pub struct FullSubmission {
     pub report: Option<String>,
 }
 
+/// A page of a list, newest first.
+#[derive(Clone, Debug)]
+pub struct Page {
+    /// Its rows.
+    pub rows: Vec<SubmissionRow>,
+    /// The cursor of the next (older) page: the last row's number, when
+    /// older rows are left.
+    pub older: Option<i64>,
+}
+
+// The queries every page, submission or verdict makes: each reads through
+// an index, never the whole table of submissions, whatever the number
+// stored (`hot_queries_read_through_an_index` checks their plans).
+
+/// A page of [`Db::submissions`]: everybody's (by the row number), or one
+/// user's (by `submissions_by_user`).
+fn page_sql(of_user: bool) -> String {
+    let filter = if of_user { "s.user_id = ?3 AND " } else { "" };
+    format!(
+        "SELECT {SUBMISSION_COLUMNS} FROM submissions s JOIN users u ON u.id = s.user_id \
+         WHERE {filter}s.id < ?1 ORDER BY s.id DESC LIMIT ?2"
+    )
+}
+
+/// [`Db::judged_rows_of`].
+fn judged_of_user_sql() -> String {
+    format!(
+        "SELECT {SUBMISSION_COLUMNS} FROM submissions s JOIN users u ON u.id = s.user_id \
+         WHERE s.user_id = ?1 AND s.state = 'done' ORDER BY s.id"
+    )
+}
+
+/// [`Db::submission`].
+fn one_submission_sql() -> String {
+    format!(
+        "SELECT {SUBMISSION_COLUMNS}, s.source, s.report FROM submissions s JOIN users u ON u.id = s.user_id \
+         WHERE s.id = ?1"
+    )
+}
+
+/// A user's submissions counted (their cap).
+const COUNT_OF_USER: &str = "SELECT COUNT(*) FROM submissions WHERE user_id = ?1";
+
+/// [`Db::queue_length`].
+const QUEUE_LENGTH: &str = "SELECT COUNT(*) FROM submissions WHERE state IN ('queued', 'judging')";
+
+/// [`Db::claim_next`].
+const CLAIM_NEXT: &str = "UPDATE submissions SET state = 'judging', claim = claim + 1 WHERE id = (
+    SELECT id FROM (
+        SELECT id, state, priority,
+            ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY state = 'queued', id) AS k
+        FROM submissions WHERE state IN ('queued', 'judging'))
+    WHERE state = 'queued' ORDER BY priority, k, id LIMIT 1)
+RETURNING id, user_id, language, file_name, source, claim";
+
+/// [`Db::finish`].
+const FINISH: &str = "UPDATE submissions SET state = 'done', verdict = ?2, score = ?3, max_score = ?4, \
+    time_ms = ?5, memory_kib = ?6, report = ?7, judged = ?8, judgings = judgings + 1, priority = 0 \
+    WHERE id = ?1 AND state = 'judging' AND claim = ?9";
+
 /// A contestant's last program.
 #[derive(Clone, Debug)]
 pub struct FinalProgram {
@@ -688,8 +748,7 @@ impl Db {
     ) -> DbResult<Option<i64>> {
         self.write(|tx| {
             if let Some(max) = max {
-                let n: i64 =
-                    tx.query_row("SELECT COUNT(*) FROM submissions WHERE user_id = ?1", [user_id], |r| r.get(0))?;
+                let n: i64 = tx.query_row(COUNT_OF_USER, [user_id], |r| r.get(0))?;
                 if n >= i64::from(max) {
                     return Ok(None);
                 }
@@ -702,23 +761,52 @@ impl Db {
         })
     }
 
+    /// Stores submissions judged elsewhere, all in one transaction, each
+    /// `(user, submitted, results)` with the same language, file name and
+    /// source (a benchmark's contest filled at once: `bench --only
+    /// contest-scale`); their numbers follow the stored ones.
+    pub fn import_judged(
+        &self,
+        language: &str,
+        file_name: &str,
+        source: &[u8],
+        rows: &[(i64, i64, Judged)],
+    ) -> DbResult<()> {
+        self.write(|tx| {
+            let mut stmt = tx.prepare(
+                "INSERT INTO submissions (user_id, language, file_name, source, submitted, state, verdict, score, \
+                 max_score, time_ms, memory_kib, report, judged, judgings) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, 'done', ?6, ?7, ?8, ?9, ?10, ?11, ?5, 1)",
+            )?;
+            for (user, submitted, j) in rows {
+                stmt.execute(params![
+                    user,
+                    language,
+                    file_name,
+                    source,
+                    submitted,
+                    j.verdict,
+                    j.score,
+                    j.max_score,
+                    j.time_ms as i64,
+                    j.memory_kib as i64,
+                    j.report
+                ])?;
+            }
+            Ok(())
+        })
+    }
+
     /// How many submissions a user has made.
     pub fn submission_count(&self, user_id: i64) -> DbResult<i64> {
-        Ok(self.read().query_row(
-            "SELECT COUNT(*) FROM submissions WHERE user_id = ?1",
-            [user_id],
-            |r| r.get(0),
-        )?)
+        Ok(self.read().query_row(COUNT_OF_USER, [user_id], |r| r.get(0))?)
     }
 
     /// One submission, with its source and report.
     pub fn submission(&self, id: i64) -> DbResult<Option<FullSubmission>> {
-        let sql = format!(
-            "SELECT {SUBMISSION_COLUMNS}, s.source, s.report FROM submissions s JOIN users u ON u.id = s.user_id WHERE s.id = ?1"
-        );
         Ok(self
             .read()
-            .query_row(&sql, [id], |r| {
+            .query_row(&one_submission_sql(), [id], |r| {
                 Ok(FullSubmission {
                     row: submission_row(r)?,
                     source: r.get(13)?,
@@ -728,18 +816,35 @@ impl Db {
             .optional()?)
     }
 
-    /// Submissions, newest first: a user's, or everybody's.
-    pub fn submissions(&self, user_id: Option<i64>) -> DbResult<Vec<SubmissionRow>> {
-        let sql = format!(
-            "SELECT {SUBMISSION_COLUMNS} FROM submissions s JOIN users u ON u.id = s.user_id \
-             WHERE ?1 IS NULL OR s.user_id = ?1 ORDER BY s.id DESC"
-        );
+    /// A page of submissions, newest first: a user's, or everybody's;
+    /// `limit` at most, those numbered below `before` when given (the
+    /// cursor: the last number of the page before). Read through an index
+    /// whatever the number stored (a test checks its plan).
+    pub fn submissions(&self, user_id: Option<i64>, before: Option<i64>, limit: usize) -> DbResult<Page> {
         let conn = self.read();
-        let mut stmt = conn.prepare_cached(&sql)?;
-        let rows = stmt
-            .query_map([user_id], submission_row)?
-            .collect::<Result<_, _>>()?;
-        Ok(rows)
+        let mut stmt = conn.prepare_cached(&page_sql(user_id.is_some()))?;
+        let before = before.unwrap_or(i64::MAX);
+        let more = limit.saturating_add(1) as i64;
+        let mut rows: Vec<SubmissionRow> = match user_id {
+            Some(u) => stmt.query_map(params![before, more, u], submission_row)?,
+            None => stmt.query_map(params![before, more], submission_row)?,
+        }
+        .collect::<Result<_, _>>()?;
+        let older = (rows.len() > limit).then(|| {
+            rows.truncate(limit);
+            rows.last().map_or(0, |r| r.id)
+        });
+        Ok(Page { rows, older })
+    }
+
+    /// How many submissions there are: a user's, or everybody's.
+    pub fn submissions_count(&self, user_id: Option<i64>) -> DbResult<i64> {
+        match user_id {
+            Some(u) => self.submission_count(u),
+            None => Ok(self
+                .read()
+                .query_row("SELECT COUNT(*) FROM submissions", [], |r| r.get(0))?),
+        }
     }
 
     /// Every judged submission, oldest first, without its report (the
@@ -752,6 +857,17 @@ impl Db {
         let conn = self.read();
         let mut stmt = conn.prepare_cached(&sql)?;
         let rows = stmt.query_map([], submission_row)?.collect::<Result<_, _>>()?;
+        Ok(rows)
+    }
+
+    /// One contestant's judged submissions, oldest first, without their
+    /// reports (what the kept ranking makes their line from).
+    pub fn judged_rows_of(&self, user_id: i64) -> DbResult<Vec<SubmissionRow>> {
+        let conn = self.read();
+        let mut stmt = conn.prepare_cached(&judged_of_user_sql())?;
+        let rows = stmt
+            .query_map([user_id], submission_row)?
+            .collect::<Result<_, _>>()?;
         Ok(rows)
     }
 
@@ -817,14 +933,7 @@ impl Db {
     pub fn claim_next(&self) -> DbResult<Option<Claimed>> {
         block(|| -> DbResult<_> {
             let conn = self.conn();
-            let sql = "UPDATE submissions SET state = 'judging', claim = claim + 1 WHERE id = (
-                SELECT id FROM (
-                    SELECT id, state, priority,
-                        ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY state = 'queued', id) AS k
-                    FROM submissions WHERE state IN ('queued', 'judging'))
-                WHERE state = 'queued' ORDER BY priority, k, id LIMIT 1)
-            RETURNING id, user_id, language, file_name, source, claim";
-            let mut stmt = conn.prepare_cached(sql)?;
+            let mut stmt = conn.prepare_cached(CLAIM_NEXT)?;
             Ok(stmt
                 .query_row([], |r| {
                     Ok(Claimed {
@@ -846,21 +955,19 @@ impl Db {
     pub fn finish(&self, c: &Claimed, judged: &Judged, now: i64) -> DbResult<bool> {
         block(|| -> DbResult<_> {
             let n = self.conn().execute(
-            "UPDATE submissions SET state = 'done', verdict = ?2, score = ?3, max_score = ?4, time_ms = ?5, \
-             memory_kib = ?6, report = ?7, judged = ?8, judgings = judgings + 1, priority = 0 \
-             WHERE id = ?1 AND state = 'judging' AND claim = ?9",
-            params![
-                c.id,
-                judged.verdict,
-                judged.score,
-                judged.max_score,
-                judged.time_ms as i64,
-                judged.memory_kib as i64,
-                judged.report,
-                now,
-                c.claim
-            ],
-        )?;
+                FINISH,
+                params![
+                    c.id,
+                    judged.verdict,
+                    judged.score,
+                    judged.max_score,
+                    judged.time_ms as i64,
+                    judged.memory_kib as i64,
+                    judged.report,
+                    now,
+                    c.claim
+                ],
+            )?;
             Ok(n == 1)
         })
     }
@@ -879,11 +986,7 @@ impl Db {
 
     /// How many submissions wait or are being judged.
     pub fn queue_length(&self) -> DbResult<i64> {
-        Ok(self.read().query_row(
-            "SELECT COUNT(*) FROM submissions WHERE state != 'done'",
-            [],
-            |r| r.get(0),
-        )?)
+        Ok(self.read().query_row(QUEUE_LENGTH, [], |r| r.get(0))?)
     }
 
     /// Asks a question (or, with no user, the teacher writes a public
@@ -1074,19 +1177,6 @@ impl Db {
             .optional()?)
     }
 
-    /// A key that changes whenever a stored result does (a judging, a
-    /// rejudge's, a counterexample search): the analysis's cache key.
-    pub fn results_key(&self) -> DbResult<(i64, i64, i64, i64)> {
-        Ok(self.read().query_row(
-            "SELECT (SELECT COUNT(*) FROM submissions WHERE state = 'done'), \
-                    (SELECT COALESCE(MAX(judged), 0) FROM submissions), \
-                    (SELECT COALESCE(SUM(judgings), 0) FROM submissions), \
-                    (SELECT COUNT(*) FROM counterexamples)",
-            [],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-        )?)
-    }
-
     /// Every counterexample found for a submission's latest judging:
     /// (submission, contestant, JSON), oldest first.
     pub fn counterexamples(&self) -> DbResult<Vec<(i64, i64, String)>> {
@@ -1159,6 +1249,77 @@ mod tests {
             time_ms: 1,
             memory_kib: 1,
             report: "{}".into(),
+        }
+    }
+
+    /// The hot queries' plans, one line each (`SEARCH s USING INDEX …`).
+    fn plans(db: &Db) -> Vec<(String, Vec<String>)> {
+        let hot = [
+            page_sql(false),
+            page_sql(true),
+            judged_of_user_sql(),
+            one_submission_sql(),
+            COUNT_OF_USER.into(),
+            QUEUE_LENGTH.into(),
+            CLAIM_NEXT.into(),
+            FINISH.into(),
+        ];
+        let conn = db.conn();
+        hot.into_iter()
+            .map(|sql| {
+                let mut stmt = conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}")).unwrap();
+                let n = stmt.parameter_count();
+                let nulls = vec![rusqlite::types::Null; n];
+                let lines = stmt
+                    .query_map(rusqlite::params_from_iter(nulls), |r| r.get::<_, String>(3))
+                    .unwrap()
+                    .collect::<Result<_, _>>()
+                    .unwrap();
+                (sql, lines)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn hot_queries_read_through_an_index_never_the_whole_table_of_submissions() {
+        let (_dir, db) = db();
+        for (sql, lines) in plans(&db) {
+            let scans: Vec<&String> = lines
+                .iter()
+                .filter(|l| l.starts_with("SCAN s ") || l == &"SCAN s" || l.starts_with("SCAN submissions"))
+                .collect();
+            assert!(scans.is_empty(), "{sql}\nscans the submissions: {lines:?}");
+        }
+    }
+
+    #[test]
+    fn pages_of_submissions_are_newest_first_and_follow_each_other_without_a_gap_or_an_overlap() {
+        let (_dir, db) = db();
+        let a = db.add_user("a", None, "x", false).unwrap();
+        let b = db.add_user("b", None, "x", false).unwrap();
+        for i in 0..25 {
+            db.add_submission(if i % 3 == 0 { a } else { b }, "c", "m.c", b"x", i)
+                .unwrap();
+        }
+        for (user, count) in [(None, 25), (Some(a), 9), (Some(b), 16)] {
+            let (mut seen, mut before, mut pages) = (Vec::new(), None, 0);
+            loop {
+                let page = db.submissions(user, before, 4).unwrap();
+                assert!(page.rows.len() <= 4);
+                seen.extend(page.rows.iter().map(|r| r.id));
+                pages += 1;
+                match page.older {
+                    Some(older) => before = Some(older),
+                    None => break,
+                }
+            }
+            let mut newest_first = seen.clone();
+            newest_first.sort_by(|x, y| y.cmp(x));
+            newest_first.dedup();
+            assert_eq!(seen, newest_first, "{user:?}: newest first, each once");
+            assert_eq!(seen.len(), count, "{user:?}: every one");
+            assert_eq!(pages, count.div_ceil(4), "{user:?}: no empty last page");
+            assert_eq!(db.submissions_count(user).unwrap(), count as i64);
         }
     }
 
@@ -1235,7 +1396,7 @@ mod tests {
         assert_eq!((again.id, again.source.as_slice()), (id, &b"int main(){}"[..]));
         assert!(db.finish(&again, &judged(), 1).unwrap());
         assert!(!db.finish(&again, &judged(), 1).unwrap(), "stored twice");
-        assert_eq!(db.submissions(None).unwrap()[0].judgings, 1);
+        assert_eq!(db.submissions(None, None, 1).unwrap().rows[0].judgings, 1);
     }
 
     #[test]
@@ -1251,7 +1412,7 @@ mod tests {
             "the stale claim stored nothing"
         );
         assert!(db.finish(&fresh, &judged(), 2).unwrap());
-        assert_eq!(db.submissions(None).unwrap()[0].judgings, 1);
+        assert_eq!(db.submissions(None, None, 1).unwrap().rows[0].judgings, 1);
     }
 
     #[test]

@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 use tokio::sync::broadcast;
 
 /// Something changed; pages listening refresh what it concerns.
@@ -42,10 +43,12 @@ pub enum Event {
     },
 }
 
-/// The live status of submissions being judged, and the event channel.
+/// The live status of submissions being judged, the event channel, and
+/// how many times the stored results changed since the start.
 pub struct Live {
     status: Mutex<HashMap<i64, String>>,
     events: broadcast::Sender<Event>,
+    results: AtomicU64,
 }
 
 impl Default for Live {
@@ -53,6 +56,7 @@ impl Default for Live {
         Live {
             status: Mutex::new(HashMap::new()),
             events: broadcast::channel(1024).0,
+            results: AtomicU64::new(0),
         }
     }
 }
@@ -82,9 +86,21 @@ impl Live {
             .cloned()
     }
 
-    /// Sends an event to every listener (none listening is fine).
+    /// Sends an event to every listener (none listening is fine); a
+    /// `Ranking` or `Counterexample` event (sent once the change is stored)
+    /// counts a change of the results.
     pub fn send(&self, event: Event) {
+        if matches!(event, Event::Ranking | Event::Counterexample { .. }) {
+            self.results.fetch_add(1, Ordering::SeqCst);
+        }
         let _ = self.events.send(event);
+    }
+
+    /// How many times the stored results changed since the start (a
+    /// verdict, a rejudge, a disqualification, a counterexample searched):
+    /// what the teacher's analysis is kept by.
+    pub fn results(&self) -> u64 {
+        self.results.load(Ordering::SeqCst)
     }
 
     /// A new listener.

@@ -399,6 +399,17 @@ pub fn when(app: &App, secs: i64) -> String {
     }
 }
 
+/// Rows on a page of submissions.
+pub const PAGE_SIZE: usize = 50;
+
+/// `?before=N`: the page of a list after row N (newest first: the older
+/// rows); absent, the newest page.
+#[derive(Clone, Copy, Debug, Default, serde::Deserialize)]
+pub struct Paging {
+    /// The cursor: the last row of the page before.
+    pub before: Option<i64>,
+}
+
 /// A submission row as lists show it: status text and class, by what the
 /// viewer may see.
 pub fn row_context(app: &App, viewer: &User, s: &SubmissionRow) -> minijinja::Value {

@@ -10,8 +10,8 @@
 //! Map, imports pointing up this list only: `contest` (contest.toml),
 //! `db` (schema, queries), `auth` (passwords, sessions, tokens, device
 //! cookies), `roster` (contestants read again: a plan, then applied),
-//! `queue` (judging),
-//! `events` (live status), `standings` (the ranking), `signin` (admission
+//! `events` (live status), `standings` (the ranking), `scoreboard` (the
+//! ranking kept as verdicts arrive), `queue` (judging), `signin` (admission
 //! of password checks), `connections` (caps and timeouts of connections),
 //! `templates` → `app` (shared state, start-up, the feedback table, rate
 //! limits) → `actions` (sign in, submit, what a viewer may see: no HTTP)
@@ -35,6 +35,7 @@ mod language;
 pub mod queue;
 pub mod roster;
 mod router;
+mod scoreboard;
 mod signin;
 mod similar;
 pub mod standings;

@@ -32,6 +32,7 @@
 use super::contest::Counterexamples;
 use super::db::{Claimed, Db, Judged, ToSearch};
 use super::events::{Event, Live};
+use super::scoreboard::Scoreboard;
 use crate::judge::grading::Counterexample;
 use crate::judge::grading::{Grader, SubmissionReport};
 use crate::judge::pool::{Item, Pool, Work};
@@ -90,6 +91,8 @@ pub struct Workers<'a> {
     pub live: &'a Live,
     /// Idle workers' wake-up.
     pub wake: &'a Wake,
+    /// The kept ranking, told of each verdict stored.
+    pub scoreboard: &'a Scoreboard,
     /// The counterexample search's bounds (`search` off: none).
     pub counterexamples: Counterexamples,
     /// The search's wake-up: a failing submission was stored.
@@ -435,12 +438,17 @@ impl Workers<'_> {
         prepare(self.sandbox, &path, language, &self.cache_dir, self.limit)
     }
 
-    /// Stores the results, trying again while the database refuses (a full
-    /// disk): they are never dropped, and never stored twice.
+    /// Stores the results and the contestant's line of the ranking (in one
+    /// step: `Scoreboard::storing`), trying again while the database
+    /// refuses (a full disk): they are never dropped, and never stored
+    /// twice.
     fn store(&self, c: &Claimed, judged: &Judged) {
         let (id, now) = (c.id, super::now());
         for attempt in 0.. {
-            match self.db.finish(c, judged, now) {
+            match self
+                .scoreboard
+                .storing(self.db, c.user_id, || self.db.finish(c, judged, now))
+            {
                 Ok(_) => return,
                 Err(e) => {
                     eprintln!(

@@ -43,36 +43,54 @@ pub fn standings(
     now: i64,
     viewer_is_admin: bool,
 ) -> Vec<Standing> {
-    let cutoff = match config.window {
-        Window::Timed { end, freeze_secs, .. } if config.window.frozen(now) && !viewer_is_admin => {
-            Some(end - freeze_secs)
-        }
-        _ => None,
-    };
-    let mut lines: Vec<Standing> = users
+    let cutoff = freeze_cutoff(config).filter(|_| config.window.frozen(now) && !viewer_is_admin);
+    let lines = users
         .iter()
         .filter(|u| !u.is_admin && (viewer_is_admin || !u.disqualified))
         .map(|u| {
             let mine: Vec<&SubmissionRow> = judged.iter().filter(|s| s.user_id == u.id).collect();
-            let (seen, hidden): (Vec<&SubmissionRow>, Vec<&SubmissionRow>) = mine
-                .into_iter()
-                .partition(|s| cutoff.is_none_or(|c| s.submitted < c));
-            let (score, penalty, tries) = match config.scoring {
-                Scoring::Oi => oi(&seen),
-                Scoring::Icpc => icpc(&seen, config),
-            };
-            Standing {
-                rank: 0,
-                name: u.name.clone(),
-                display: u.display.clone(),
-                score,
-                penalty,
-                tries,
-                pending: hidden.len(),
-                disqualified: u.disqualified,
-            }
+            line(config, u, &mine, cutoff)
         })
         .collect();
+    ranked(lines)
+}
+
+/// The time before which submissions count in the frozen ranking (the
+/// freeze's start), for a timed contest.
+pub fn freeze_cutoff(config: &ContestConfig) -> Option<i64> {
+    match config.window {
+        Window::Timed { end, freeze_secs, .. } => Some(end - freeze_secs),
+        Window::Open => None,
+    }
+}
+
+/// One contestant's line (not ranked yet) from their judged submissions,
+/// counting only those submitted before `cutoff` when there is one.
+pub fn line(config: &ContestConfig, user: &User, mine: &[&SubmissionRow], cutoff: Option<i64>) -> Standing {
+    let (seen, hidden): (Vec<&SubmissionRow>, Vec<&SubmissionRow>) = mine
+        .iter()
+        .copied()
+        .partition(|s| cutoff.is_none_or(|c| s.submitted < c));
+    let (score, penalty, tries) = match config.scoring {
+        Scoring::Oi => oi(&seen),
+        Scoring::Icpc => icpc(&seen, config),
+    };
+    Standing {
+        rank: 0,
+        name: user.name.clone(),
+        display: user.display.clone(),
+        score,
+        penalty,
+        tries,
+        pending: hidden.len(),
+        disqualified: user.disqualified,
+    }
+}
+
+/// Lines sorted and ranked: by score, then penalty, then name; equal
+/// results share a rank; disqualified contestants last, rank 0 (so the
+/// ranks of the others are the same with or without them).
+pub fn ranked(mut lines: Vec<Standing>) -> Vec<Standing> {
     lines.sort_by(|a, b| {
         (a.disqualified, b.score, a.penalty, &a.name).cmp(&(b.disqualified, a.score, b.penalty, &b.name))
     });

@@ -11,14 +11,15 @@ use super::auth;
 use super::db::User;
 use super::events::Event;
 use super::http::{
-    CsrfForm, Fail, Identity, PageResult, check_csrf, cookie, device_cookie_of, locale, render, row_context,
-    signed_in, when,
+    CsrfForm, Fail, Identity, PAGE_SIZE, PageResult, Paging, check_csrf, cookie, device_cookie_of, locale,
+    render, row_context, signed_in, when,
 };
+use super::standings::Standing;
 use crate::i18n::Arg;
 use crate::judge::grading::GradeReport;
 use crate::report::replay_sections_in;
 use axum::Router;
-use axum::extract::{Multipart, Path, State};
+use axum::extract::{Multipart, Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::sse::{KeepAlive, Sse};
 use axum::response::{IntoResponse, Redirect, Response};
@@ -289,15 +290,19 @@ async fn submit(
 async fn my_submissions(
     State(app): State<Arc<App>>,
     axum::Extension(id): axum::Extension<Identity>,
+    Query(paging): Query<Paging>,
 ) -> PageResult {
     let viewer = signed_in(&id)?;
-    let rows = app.db.submissions(Some(viewer.0.id))?;
-    let submissions: Vec<_> = rows.iter().map(|s| row_context(&app, viewer.0, s)).collect();
+    let page = app.db.submissions(Some(viewer.0.id), paging.before, PAGE_SIZE)?;
+    let submissions: Vec<_> = page.rows.iter().map(|s| row_context(&app, viewer.0, s)).collect();
     render(
         &app,
         "submissions.html",
         Some(viewer),
-        context! { heading => locale().t("submissions-yours"), submissions, base => "/submissions", show_user => false },
+        context! {
+            heading => locale().t("submissions-yours"), submissions, base => "/submissions", show_user => false,
+            page_path => "/submissions", older => page.older, paged => paging.before.is_some(),
+        },
     )
 }
 
@@ -500,7 +505,8 @@ fn sse_message(
             Some(Sse::default().event("counterexample").data(data.to_string()))
         }
         Event::Counterexample { .. } => None,
-        Event::Ranking => Some(Sse::default().event("ranking").data("{}")),
+        // Each stream makes its own (`ranking_message`).
+        Event::Ranking => None,
         Event::Announcement => Some(Sse::default().event("announcement").data("{}")),
         Event::Clarification { user_id }
             if user_id.is_none() || user_id == Some(viewer.id) || viewer.is_admin =>
@@ -510,6 +516,39 @@ fn sse_message(
         Event::Clarification { .. } => None,
         Event::Sessions { .. } => None,
     }
+}
+
+/// The `ranking` event of a verdict (or a rejudge, a disqualification):
+/// the lines of the ranking as `viewer` sees it that differ from the ones
+/// `heard` (their rank, score, penalty, tries or pending changed), the
+/// names no longer in it, and whether it is frozen; `heard` becomes the
+/// ranking now. Sent even when nothing changed for this viewer (a
+/// listener counts verdicts by it).
+fn ranking_message(
+    app: &App,
+    viewer: &User,
+    heard: &mut Vec<Standing>,
+) -> Option<axum::response::sse::Event> {
+    let now = current_standings(app, viewer).ok()?;
+    let before: std::collections::HashMap<&str, &Standing> =
+        heard.iter().map(|l| (l.name.as_str(), l)).collect();
+    let lines: Vec<&Standing> = now
+        .iter()
+        .filter(|l| before.get(l.name.as_str()) != Some(l))
+        .collect();
+    let kept: std::collections::HashSet<&str> = now.iter().map(|l| l.name.as_str()).collect();
+    let removed: Vec<&str> = heard
+        .iter()
+        .map(|l| l.name.as_str())
+        .filter(|n| !kept.contains(n))
+        .collect();
+    let frozen = app.contest.window.frozen(super::now());
+    let data = serde_json::json!({ "lines": lines, "removed": removed, "frozen": frozen });
+    let message = axum::response::sse::Event::default()
+        .event("ranking")
+        .data(data.to_string());
+    *heard = now;
+    Some(message)
 }
 
 /// How often an `/events` stream checks that its session still lives
@@ -547,12 +586,16 @@ async fn events(
             || matches!(check_app.db.session(&session, super::now()), Ok(Some((u, _))) if u.id == user_id);
         std::future::ready(live)
     };
+    // The ranking as this page last heard it: each `ranking` event carries
+    // only the lines that changed since.
+    let mut heard = current_standings(&app, &viewer).unwrap_or_default();
     let stream = futures_util::stream::select(events, ticks)
         .take_while(alive)
         .filter_map(move |item| {
-            let message = item
-                .and_then(Result::ok)
-                .and_then(|e| sse_message(&app, &viewer, l, e));
+            let message = item.and_then(Result::ok).and_then(|e| match e {
+                Event::Ranking => ranking_message(&app, &viewer, &mut heard),
+                e => sse_message(&app, &viewer, l, e),
+            });
             std::future::ready(message.map(Ok::<_, std::convert::Infallible>))
         });
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()).into_response())

@@ -18,8 +18,14 @@ fn a_contestant_submits_through_the_form_and_the_verdict_reaches_the_ranking() {
     assert_eq!(judged["score"], judged["max_score"]);
     let ranking = alice.get("/ranking").body;
     let first_row = ranking.split("<tbody>").nth(1).unwrap();
+    let first_row = first_row.trim_start();
     assert!(
-        first_row.trim_start().starts_with("<tr><td>1</td><td>alice</td>"),
+        first_row.starts_with("<tr data-name=\"alice\"")
+            && first_row
+                .split("</tr>")
+                .next()
+                .unwrap()
+                .contains("<td class=\"rank\">1</td><td>alice</td>"),
         "{ranking}"
     );
 }
@@ -237,4 +243,108 @@ fn a_chinese_contest_refuses_in_chinese_and_its_api_in_english() {
         &serde_json::json!({"name": "alice", "password": "nope"}),
     );
     assert!(api.body.contains("Wrong name or password."), "{}", api.body);
+}
+
+/// The API's list comes a page at a time, newest first, each page's
+/// `Link: <…>; rel="next"` the cursor of the next; the pages link to the
+/// older submissions and back to the newest.
+#[test]
+fn lists_are_paged_newest_first_with_a_cursor_in_the_api_and_links_on_the_pages() {
+    let server = Server::start(&["alice"], "", &["--trusted", "--rate-submit", "100"]);
+    let mut api = server.client();
+    api.api_sign_in("alice", "alice-pw");
+    let source = serde_json::json!({"file_name": "mayan.c", "source": "int main(){}"});
+    let ids: Vec<i64> = (0..5)
+        .map(|_| {
+            let page = api.post_json("/api/v1/submissions", &source);
+            assert_eq!(page.status, 201, "{}", page.body);
+            serde_json::from_str::<serde_json::Value>(&page.body).unwrap()["id"]
+                .as_i64()
+                .unwrap()
+        })
+        .collect();
+    let token = api.token.clone().unwrap();
+    let (mut seen, mut next) = (Vec::new(), Some("/api/v1/submissions?limit=2".to_string()));
+    while let Some(path) = next.take() {
+        let mut r = api
+            .agent
+            .get(format!("{}{path}", server.url))
+            .header("authorization", format!("Bearer {token}"))
+            .call()
+            .unwrap();
+        next = r.headers().get("link").map(|l| {
+            let l = l.to_str().unwrap();
+            assert!(l.ends_with(">; rel=\"next\""), "{l}");
+            l[1..l.find('>').unwrap()].to_string()
+        });
+        let rows: Vec<serde_json::Value> =
+            serde_json::from_str(&r.body_mut().read_to_string().unwrap()).unwrap();
+        assert!(rows.len() <= 2, "{rows:?}");
+        seen.extend(rows.iter().map(|v| v["id"].as_i64().unwrap()));
+    }
+    let newest_first: Vec<i64> = ids.iter().rev().copied().collect();
+    assert_eq!(seen, newest_first, "every submission once, newest first");
+    let bad = api.get("/api/v1/submissions?before=x");
+    assert_eq!(bad.status, 400, "{}", bad.body);
+    let alice = server.contestant("alice");
+    let older = alice.get(&format!("/submissions?before={}", ids[2])).body;
+    for (i, id) in ids.iter().enumerate() {
+        let listed = older.contains(&format!(">{id}</a>"));
+        assert_eq!(listed, i < 2, "#{id} on the page before #{}", ids[2]);
+    }
+    assert!(
+        older.contains("Newest submissions"),
+        "a link to the newest: {older}"
+    );
+}
+
+/// A verdict's `ranking` event carries the lines of the ranking that
+/// changed (as the listener sees it), not an order to load the page again:
+/// alice's first accepted submission moves her line and bob's (no longer
+/// tied), her second only hers (one more try).
+#[test]
+fn a_ranking_event_carries_the_lines_that_changed() {
+    let server = Server::start(&["alice", "bob"], "", &["--trusted"]);
+    let alice = server.contestant("alice");
+    let bob = server.contestant("bob");
+    let stream = crate::serve_hostile::events(&server, &bob);
+    let page = bob.get("/ranking").body;
+    assert!(page.contains("data-name=\"alice\""), "{page}");
+    let next_ranking = || {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+        let mut event = String::new();
+        while let Ok(Some(line)) =
+            stream.recv_timeout(deadline.saturating_duration_since(std::time::Instant::now()))
+        {
+            if let Some(data) = line.strip_prefix("data: ").filter(|_| event == "ranking") {
+                return serde_json::from_str::<serde_json::Value>(data).unwrap();
+            }
+            if let Some(e) = line.strip_prefix("event: ") {
+                event = e.to_string();
+            }
+        }
+        panic!("no ranking event");
+    };
+    let lines = |r: &serde_json::Value| -> Vec<(String, i64, i64)> {
+        let all = r["lines"].as_array().unwrap_or_else(|| panic!("no lines: {r}"));
+        all.iter()
+            .map(|l| {
+                (
+                    l["name"].as_str().unwrap().to_string(),
+                    l["rank"].as_i64().unwrap(),
+                    l["tries"].as_i64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    alice.submit("mayan.c", &accepted_c());
+    let first = next_ranking();
+    assert_eq!(
+        lines(&first),
+        [("alice".into(), 1, 1), ("bob".into(), 2, 0)],
+        "{first}"
+    );
+    alice.submit("mayan.c", &accepted_c());
+    let second = next_ranking();
+    assert_eq!(lines(&second), [("alice".into(), 1, 2)], "{second}");
 }

@@ -374,3 +374,39 @@ fn contestants_are_added_while_the_contest_runs_after_a_dry_run() {
     assert!(page.status >= 400, "{}", page.body);
     assert_ne!(server.client().sign_in("erin", "x"), 303);
 }
+
+/// The analysis page is drawn once per state of the results, and again
+/// after a verdict.
+#[test]
+fn the_analysis_page_is_kept_until_a_verdict_changes_it() {
+    let server = Server::start(&["alice"], "", &["--trusted"]);
+    let teacher = server.teacher();
+    let summary = |judged: usize| format!("with a judged submission, {judged} submissions judged");
+    let before = teacher.get("/admin/analysis");
+    assert_eq!(before.status, 200);
+    assert!(!before.body.contains(&summary(1)), "{}", before.body);
+    let alice = api(&server, "alice");
+    let sent = alice.post_json(
+        "/api/v1/submissions",
+        &serde_json::json!({"file_name": "mayan.c", "source": accepted_c()}),
+    );
+    let id = serde_json::from_str::<serde_json::Value>(&sent.body).unwrap()["id"]
+        .as_i64()
+        .unwrap();
+    alice.wait_judged(id, 120);
+    // The results' change is counted just after the verdict is stored.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    let after = loop {
+        let page = teacher.get("/admin/analysis").body;
+        if page.contains(&summary(1)) || std::time::Instant::now() > deadline {
+            break page;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    assert!(after.contains(&summary(1)), "{after}");
+    assert_eq!(
+        teacher.get("/admin/analysis").body,
+        after,
+        "kept while nothing changes"
+    );
+}

@@ -220,7 +220,7 @@ impl Server {
     }
 
     /// The server's peak resident memory (`VmHWM`), bytes.
-    fn peak_memory(&self) -> Option<u64> {
+    pub(super) fn peak_memory(&self) -> Option<u64> {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
         let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
         let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
@@ -228,7 +228,7 @@ impl Server {
     }
 
     /// The server's resident memory now (`VmRSS`), bytes.
-    fn resident_memory(&self) -> Option<u64> {
+    pub(super) fn resident_memory(&self) -> Option<u64> {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
         let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
         let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
@@ -332,7 +332,7 @@ fn write_contest(dir: &Path, contestants: usize, counterexamples: bool) -> Resul
     Ok(())
 }
 
-fn contestant_names(n: usize) -> impl Iterator<Item = String> {
+pub(super) fn contestant_names(n: usize) -> impl Iterator<Item = String> {
     (1..=n).map(|i| format!("c{i}"))
 }
 
@@ -740,7 +740,7 @@ fn verify(url: &str, setup: &Setup, load: &Load, stats: &Stats) -> Result<Check>
 }
 
 /// The 50th, 90th, 99th percentiles and the maximum, ms.
-fn percentiles(v: &[Duration]) -> Option<[f64; 4]> {
+pub(super) fn percentiles(v: &[Duration]) -> Option<[f64; 4]> {
     let at = |q: f64| {
         let k = ((q * v.len() as f64).ceil() as usize).clamp(1, v.len());
         v[k - 1].as_secs_f64() * 1e3

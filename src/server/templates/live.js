@@ -25,6 +25,33 @@
     reloading = true;
     setTimeout(() => location.reload(), 300);
   };
+  // The lines of the ranking that changed, put in place (the page is
+  // reloaded when a contestant comes or goes, or the freeze begins or ends).
+  const applyRanking = (table, r) => {
+    if (!r.lines) return reload();
+    if (r.removed.length || (table.dataset.frozen === 'yes') !== r.frozen) return reload();
+    const body = table.tBodies[0];
+    const rows = [...body.rows];
+    for (const l of r.lines) {
+      const row = rows.find((tr) => tr.dataset.name === l.name);
+      if (!row || (row.dataset.dq === '1') !== l.disqualified) return reload();
+      row.dataset.score = l.score;
+      row.dataset.penalty = l.penalty;
+      row.querySelector('.rank').textContent = l.rank || '–';
+      row.querySelector('.score').textContent = l.score;
+      const penalty = row.querySelector('.penalty');
+      if (penalty) penalty.textContent = l.penalty;
+      row.querySelector('.tries').textContent = l.tries + (l.pending ? ' + ' + l.pending + '?' : '');
+    }
+    // The server's order: disqualified last, then score, penalty, name.
+    const key = (tr) => [+tr.dataset.dq, -tr.dataset.score, +tr.dataset.penalty, tr.dataset.name];
+    rows.sort((a, b) => {
+      const x = key(a), y = key(b);
+      for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] - y[i];
+      return x[3] < y[3] ? -1 : x[3] > y[3] ? 1 : 0;
+    });
+    rows.forEach((tr) => body.appendChild(tr));
+  };
   // One event, from this tab's stream or relayed by the leader.
   const handle = (kind, data) => {
     if (kind === 'submission') {
@@ -35,7 +62,8 @@
         if (s.final && el.id === 'status' && el.dataset.final !== 'yes') reload();
       });
     } else if (kind === 'ranking') {
-      if (document.getElementById('ranking')) reload();
+      const table = document.getElementById('ranking');
+      if (table) applyRanking(table, JSON.parse(data));
     } else if (kind === 'announcement') {
       if (document.getElementById('announcements')) reload();
     } else if (kind === 'clarification') {
