@@ -301,6 +301,8 @@ struct Loaded {
     /// The reference answer, or the FAIL judgement explaining why there is
     /// none (invalid input, stored answer that disagrees with the solver).
     reference: Result<(Puzzle, Option<Vec<Move>>), Box<Judgement>>,
+    /// What the test scores when accepted ([`Scoring::test_points`](crate::package::Scoring::test_points)).
+    points: u32,
 }
 
 /// A counterexample as stored and shown (serve's database, reports): the
@@ -520,7 +522,9 @@ impl<'a> Grader<'a> {
         cases: Vec<TestCase>,
     ) -> std::io::Result<Grader<'a>> {
         let mut tests = Vec::with_capacity(cases.len());
-        for case in cases {
+        let names: Vec<&str> = cases.iter().map(|c| c.name.as_str()).collect();
+        let points = problem.config.scoring.test_points(&names);
+        for (case, points) in cases.into_iter().zip(points) {
             let input = std::fs::read(&case.input)?;
             let answer = std::fs::read(&case.answer)?;
             let reference = match Puzzle::parse(&input) {
@@ -532,6 +536,7 @@ impl<'a> Grader<'a> {
                 case,
                 input,
                 reference,
+                points,
             });
         }
         let judge = Judge {
@@ -751,8 +756,8 @@ impl<'a> Grader<'a> {
         // (nor what only a budget of runs counts).
         result.transcript = Transcript::default();
         result.spent_ms = 0;
-        if result.verdict == Verdict::Accepted && self.problem.config.scoring.groups.is_empty() {
-            result.points = self.problem.config.scoring.points_per_test;
+        if result.verdict == Verdict::Accepted {
+            result.points = test.points;
         }
         result
     }

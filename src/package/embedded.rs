@@ -138,6 +138,23 @@ mod tests {
     }
 
     #[test]
+    fn the_bundled_package_scores_out_of_100_with_the_sample_unscored_as_noip_did() {
+        let e = Embedded::extract().unwrap();
+        let p = Problem::load(&e.package_dir()).unwrap();
+        let tests = p.tests().unwrap();
+        let names: Vec<&str> = tests.iter().map(|t| t.name.as_str()).collect();
+        let points = p.config.scoring.test_points(&names);
+        assert_eq!(points.iter().sum::<u32>(), 100, "{points:?}");
+        for (name, points) in names.iter().zip(&points) {
+            assert_eq!(
+                *points == 0,
+                name.starts_with("sample/"),
+                "{name}: {points} points"
+            );
+        }
+    }
+
+    #[test]
     fn the_binary_carries_inputs_and_no_answer() {
         let answers = FILES
             .iter()

@@ -11,7 +11,7 @@
 //! ```
 //!
 //! Scoring groups become Polygon groups with `points-policy="complete-group"`;
-//! without groups every test carries `points_per_test`.
+//! without groups every test carries its own points (`Scoring::test_points`).
 
 use super::checkers::testlib_checker;
 use super::data::{self, ExportTest, Subtask, checked_tests, reference_programs_of, subtasks};
