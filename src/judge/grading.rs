@@ -216,7 +216,7 @@ impl Judge<'_> {
             result.verdict = v;
             result.reason = reason;
         } else if let Some(reason) = self.missing_output(&run) {
-            result.verdict = Verdict::PresentationError;
+            result.verdict = Verdict::NoOutputFile;
             result.reason = reason;
         } else {
             let j = checker::judge(puzzle, &output, reference, self.options);
@@ -985,11 +985,27 @@ mod tests {
 
         let r = Scripted::new(vec![run(Status::Exited(0), 5, ANSWER, None)]);
         let t = judge_case4(&r, Some(&io), 0, None);
-        assert_eq!(t.verdict, Verdict::PresentationError);
+        assert_eq!(t.verdict, Verdict::NoOutputFile);
         assert!(t.reason.starts_with("no mayan.out was written"), "{}", t.reason);
         assert!(t.reason.ends_with("it wrote to stdout instead"), "{}", t.reason);
         let r = Scripted::new(vec![run(Status::Exited(0), 5, b" \n", None)]);
         assert!(!judge_case4(&r, Some(&io), 0, None).reason.contains("stdout"));
+    }
+
+    #[test]
+    fn under_file_io_no_output_file_is_its_own_outcome_and_a_malformed_file_is_pe() {
+        let io = FileIo::from_stem("mayan");
+        let r = Scripted::new(vec![run(Status::Exited(0), 5, b"", None)]);
+        let t = judge_case4(&r, Some(&io), 0, None);
+        assert_eq!((t.verdict, t.verdict.code()), (Verdict::NoOutputFile, "NOF"));
+        assert_eq!(serde_json::to_value(t.verdict).unwrap(), "NOF");
+        for malformed in [&b""[..], b"one two\n"] {
+            let r = Scripted::new(vec![run(Status::Exited(0), 5, b"", Some(malformed))]);
+            assert_eq!(
+                judge_case4(&r, Some(&io), 0, None).verdict,
+                Verdict::PresentationError
+            );
+        }
     }
 
     #[test]
