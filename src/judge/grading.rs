@@ -481,6 +481,13 @@ impl GradeReport {
     pub fn broken(&self, test: &str) -> Option<&BrokenTest> {
         self.broken_tests.iter().find(|b| b.test == test)
     }
+
+    /// The test's number as a person reads it, `#1` to `#N` in test order
+    /// as Chinese judges number them (its place among [`GradeReport::tests`],
+    /// from 1); `None` for a name not among them.
+    pub fn test_number(&self, test: &str) -> Option<usize> {
+        self.tests.iter().position(|n| n == test).map(|i| i + 1)
+    }
 }
 
 /// A test no submission can be judged on (the judge's fault).
@@ -500,6 +507,21 @@ pub struct Grader<'a> {
     problem: &'a Problem,
     judge: Judge<'a>,
     tests: Vec<Loaded>,
+}
+
+/// Each of `cases`' points as the package gives them among all its tests
+/// (`grade --tests` grades a subset: each test keeps its points, a `total`
+/// is not shared again among the few); the cases alone where the package's
+/// tests cannot be listed.
+fn package_points(problem: &Problem, cases: &[TestCase]) -> Vec<u32> {
+    let scoring = &problem.config.scoring;
+    let all = problem.tests().unwrap_or_else(|_| cases.to_vec());
+    let names: Vec<&str> = all.iter().map(|c| c.name.as_str()).collect();
+    let points = scoring.test_points(&names);
+    cases
+        .iter()
+        .map(|c| names.iter().position(|n| *n == c.name).map_or(0, |i| points[i]))
+        .collect()
 }
 
 /// Sandbox limits of a test run from a package's limits.
@@ -522,8 +544,7 @@ impl<'a> Grader<'a> {
         cases: Vec<TestCase>,
     ) -> std::io::Result<Grader<'a>> {
         let mut tests = Vec::with_capacity(cases.len());
-        let names: Vec<&str> = cases.iter().map(|c| c.name.as_str()).collect();
-        let points = problem.config.scoring.test_points(&names);
+        let points = package_points(problem, &cases);
         for (case, points) in cases.into_iter().zip(points) {
             let input = std::fs::read(&case.input)?;
             let answer = std::fs::read(&case.answer)?;
@@ -611,6 +632,22 @@ impl<'a> Grader<'a> {
     /// `(score, most possible)` of a submission's results, by the package's
     /// scoring (per test, or by groups).
     pub fn score(&self, results: &[TestResult]) -> (u32, u32) {
+        let accepted = |name: &str| {
+            results
+                .iter()
+                .any(|r| r.test == name && r.verdict == Verdict::Accepted)
+        };
+        if self.problem.config.scoring.groups.is_empty() {
+            // Each test's own points (a subset of the tests keeps them).
+            let max = self.tests.iter().map(|t| t.points).sum();
+            let score = self
+                .tests
+                .iter()
+                .filter(|t| accepted(&t.case.name))
+                .map(|t| t.points)
+                .sum();
+            return (score, max);
+        }
         let passed: Vec<(&str, bool)> = self
             .tests
             .iter()

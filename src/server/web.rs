@@ -329,12 +329,16 @@ async fn submission_page(
     };
     let hidden_tests = if tests.is_empty() { 0 } else { hidden };
     let l = locale();
+    // Tests are numbered #1..#N (the shown ones are the first of the
+    // report's); the file name is the teacher's detail.
     let tests: Vec<_> = tests
         .iter()
-        .map(|t| {
+        .enumerate()
+        .map(|(i, t)| {
             let verdict_name = (!l.is_english()).then(|| crate::report::words::verdict_name(l, t.verdict));
+            let file = viewer.0.is_admin.then(|| t.test.clone());
             context! {
-                reason => crate::report::words::test_reason(l, t), verdict_name,
+                reason => crate::report::words::test_reason(l, t), verdict_name, number => i + 1, file,
                 ..minijinja::Value::from(minijinja::value::Serde(t))
             }
         })
@@ -386,6 +390,13 @@ async fn replay(
     shown.tests = app.visible_tests(viewer.0, &report).to_vec();
     if shown.tests.is_empty() {
         return Err(Fail::NotFound);
+    }
+    // A contestant reads the tests as #1..#N, the teacher their files too
+    // (the report's sections number them: see `report::test_label`).
+    if !viewer.0.is_admin {
+        for (i, t) in shown.tests.iter_mut().enumerate() {
+            t.test = format!("#{}", i + 1);
+        }
     }
     let display = app
         .db

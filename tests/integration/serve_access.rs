@@ -293,6 +293,37 @@ fn serve_every_route_answers_by_who_asks() {
 }
 
 #[test]
+fn serve_numbers_tests_1_to_n_for_the_contestant_and_shows_the_teacher_their_files() {
+    let server = Server::start(&["alice"], "", &[]);
+    let alice = server.contestant("alice");
+    let id = submission_number(&alice.submit("mayan.c", WRONG_C));
+    api(&server, "alice", "alice-pw").wait_judged(id, 240);
+    let pages = [
+        (format!("/submissions/{id}"), "<td class=\"nw\">#2</td>"),
+        (format!("/submissions/{id}/replay"), "<h3>#2 <span"),
+    ];
+    for (page, numbered) in pages {
+        let body = alice.get(&page).body;
+        assert!(body.contains(numbered), "{page}: no `{numbered}` in {body}");
+        for file in ["sample/", "secret/", "sample&#x2f;", "secret&#x2f;"] {
+            assert!(
+                !body.contains(file),
+                "{page}: a test's file on alice's page: {body}"
+            );
+        }
+    }
+    let teacher = server.teacher().get(&format!("/submissions/{id}")).body;
+    assert!(
+        teacher.contains("#1 <span class=\"file\">sample&#x2f;1</span>"),
+        "{teacher}"
+    );
+    assert!(
+        teacher.contains("#2 <span class=\"file\">secret&#x2f;1</span>"),
+        "{teacher}"
+    );
+}
+
+#[test]
 fn serve_hidden_feedback_stays_hidden_from_the_contestant() {
     for feedback in ["score", "none-until-end"] {
         let server = Server::start(&["alice"], &format!("feedback = \"{feedback}\"\n"), &[]);
