@@ -89,11 +89,12 @@ async fn home(State(app): State<Arc<App>>, axum::Extension(id): axum::Extension<
             ],
         ),
     };
+    let rules = l.t(&format!("home-rules-{}", app.contest.scoring.rules().as_str()));
     render(
         &app,
         "home.html",
         Some(viewer),
-        context! { announcements, window },
+        context! { announcements, window, rules },
     )
 }
 
