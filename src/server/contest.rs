@@ -461,6 +461,21 @@ pub struct ContestConfig {
     /// The language of its pages (`language = "zh-CN"`); `None`: each
     /// browser's (`Accept-Language`), else English.
     pub language: Option<crate::i18n::Locale>,
+    /// What contestants may fetch once the contest has ended (`[after_end]`).
+    pub after_end: AfterEnd,
+}
+
+/// `[after_end]` of contest.toml: what contestants may fetch once a timed
+/// contest has ended, as LOJ, Luogu and LemonLime let them (nothing by
+/// default; never during the contest, never in an open practice, which
+/// does not end). The teacher may fetch what is allowed at any time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AfterEnd {
+    /// The package's tests, inputs and answers, as one zip (`tests`).
+    pub tests: bool,
+    /// The package's write-up, 题解 (`solution`: `solution.md`, or
+    /// `solution.LANG.md` in the viewer's language).
+    pub solution: bool,
 }
 
 /// `[counterexamples]` of contest.toml: whether the server searches for the
@@ -530,6 +545,7 @@ impl fmt::Debug for ContestConfig {
             .field("file", &self.file)
             .field("utc_offset", &self.utc_offset)
             .field("language", &self.language)
+            .field("after_end", &self.after_end)
             .finish()
     }
 }
@@ -568,6 +584,7 @@ impl ContestConfig {
             dir: PathBuf::from("."),
             file: None,
             utc_offset: time::UtcOffset::UTC,
+            after_end: AfterEnd::default(),
             counterexamples: Counterexamples::default(),
             language: None,
         }
@@ -802,7 +819,16 @@ struct RawContest {
     admin_password: Option<Spanned<String>>,
     penalty_minutes: Option<Spanned<u32>>,
     counterexamples: Option<RawCounterexamples>,
+    after_end: Option<RawAfterEnd>,
     language: Option<Spanned<String>>,
+}
+
+/// The `[after_end]` table.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAfterEnd {
+    tests: Option<bool>,
+    solution: Option<bool>,
 }
 
 /// The `[counterexamples]` table.
@@ -902,6 +928,13 @@ impl Doc<'_> {
                 .unwrap_or(time::UtcOffset::UTC),
             counterexamples: self.counterexamples(raw.counterexamples.as_ref())?,
             language: self.language(raw.language.as_ref())?,
+            after_end: raw
+                .after_end
+                .as_ref()
+                .map_or_else(AfterEnd::default, |a| AfterEnd {
+                    tests: a.tests.unwrap_or(false),
+                    solution: a.solution.unwrap_or(false),
+                }),
         })
     }
 
