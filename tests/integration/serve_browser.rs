@@ -956,6 +956,12 @@ const LATIN_ALLOWED: &[&str] = &[
     "RE",
     "CE",
     "FAIL",
+    "NOF",
+    // 赛制 as Hydro and Luogu name them; the tests' download.
+    "OI",
+    "IOI",
+    "ACM",
+    "zip",
     "ms",
     "KiB",
     "MiB",
