@@ -293,6 +293,19 @@ pub fn statement(problem: &Problem, format: &str) -> Result<String, ExportError>
     }
 }
 
+/// The package's Chinese statement (`statement.zh-CN.md`), if it has one
+/// as a plain file (a link is left out: nothing outside the package goes
+/// into an export).
+pub fn chinese_statement(problem: &Problem) -> Result<Option<String>, ExportError> {
+    let path = problem.dir.join("statement.zh-CN.md");
+    match std::fs::symlink_metadata(&path) {
+        Ok(m) if m.is_file() => std::fs::read_to_string(&path)
+            .map(Some)
+            .map_err(ExportError::io(&path)),
+        _ => Ok(None),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
