@@ -342,7 +342,14 @@ impl Session<'_> {
                     } else {
                         String::new()
                     };
-                    format!("{who}{}: {} ({} ms)", r.test, r.verdict, r.time_ms)
+                    // Numbered as the report numbers it (`#3 secret/2`).
+                    let n = self
+                        .grader
+                        .test_names()
+                        .iter()
+                        .position(|t| *t == r.test)
+                        .map_or(0, |i| i + 1);
+                    format!("{who}#{n} {}: {} ({} ms)", r.test, r.verdict, r.time_ms)
                 })
             });
         if !ran {

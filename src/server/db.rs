@@ -755,11 +755,6 @@ impl Db {
         Ok(rows)
     }
 
-    /// Each contestant's last judged submission with its report.
-    pub fn last_judged_reports(&self) -> DbResult<Vec<(SubmissionRow, String)>> {
-        self.counted_reports(false)
-    }
-
     /// Each contestant's counted submission with its report: the last
     /// judged one, or with `best` (IOI) the best scoring one (the earliest
     /// of the best).
