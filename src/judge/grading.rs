@@ -303,6 +303,8 @@ struct Loaded {
     reference: Result<(Puzzle, Option<Vec<Move>>), Box<Judgement>>,
     /// What the test scores when accepted ([`Scoring::test_points`](crate::package::Scoring::test_points)).
     points: u32,
+    /// Its number among the package's tests, from 1.
+    number: usize,
 }
 
 /// A counterexample as stored and shown (serve's database, reports): the
@@ -453,6 +455,11 @@ pub struct GradeReport {
     pub contest: Option<String>,
     /// The tests graded, in order.
     pub tests: Vec<String>,
+    /// Each test's number as a person reads it (`#N`, its place among the
+    /// package's tests), where that is not its place in `tests` (`grade
+    /// --tests` grades a subset); empty: `tests`' own order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub numbers: Vec<usize>,
     /// Tests that cannot be judged (a stored answer that disagrees with the
     /// solver, an invalid input): FAIL for every submission, listed once.
     pub broken_tests: Vec<BrokenTest>,
@@ -472,6 +479,7 @@ impl GradeReport {
             file_io: None,
             contest: None,
             tests: Vec::new(),
+            numbers: Vec::new(),
             broken_tests: Vec::new(),
             submissions: Vec::new(),
         }
@@ -486,7 +494,8 @@ impl GradeReport {
     /// as Chinese judges number them (its place among [`GradeReport::tests`],
     /// from 1); `None` for a name not among them.
     pub fn test_number(&self, test: &str) -> Option<usize> {
-        self.tests.iter().position(|n| n == test).map(|i| i + 1)
+        let i = self.tests.iter().position(|n| n == test)?;
+        Some(self.numbers.get(i).copied().unwrap_or(i + 1))
     }
 }
 
@@ -509,18 +518,22 @@ pub struct Grader<'a> {
     tests: Vec<Loaded>,
 }
 
-/// Each of `cases`' points as the package gives them among all its tests
-/// (`grade --tests` grades a subset: each test keeps its points, a `total`
-/// is not shared again among the few); the cases alone where the package's
-/// tests cannot be listed.
-fn package_points(problem: &Problem, cases: &[TestCase]) -> Vec<u32> {
+/// Each of `cases`' points and number (`#N`, from 1) as the package gives
+/// them among all its tests (`grade --tests` grades a subset: each test
+/// keeps its points and its number, a `total` is not shared again among the
+/// few); the cases alone where the package's tests cannot be listed.
+fn package_points(problem: &Problem, cases: &[TestCase]) -> Vec<(u32, usize)> {
     let scoring = &problem.config.scoring;
     let all = problem.tests().unwrap_or_else(|_| cases.to_vec());
     let names: Vec<&str> = all.iter().map(|c| c.name.as_str()).collect();
     let points = scoring.test_points(&names);
     cases
         .iter()
-        .map(|c| names.iter().position(|n| *n == c.name).map_or(0, |i| points[i]))
+        .enumerate()
+        .map(|(k, c)| match names.iter().position(|n| *n == c.name) {
+            Some(i) => (points[i], i + 1),
+            None => (0, k + 1),
+        })
         .collect()
 }
 
@@ -545,7 +558,7 @@ impl<'a> Grader<'a> {
     ) -> std::io::Result<Grader<'a>> {
         let mut tests = Vec::with_capacity(cases.len());
         let points = package_points(problem, &cases);
-        for (case, points) in cases.into_iter().zip(points) {
+        for (case, (points, number)) in cases.into_iter().zip(points) {
             let input = std::fs::read(&case.input)?;
             let answer = std::fs::read(&case.answer)?;
             let reference = match Puzzle::parse(&input) {
@@ -558,6 +571,7 @@ impl<'a> Grader<'a> {
                 input,
                 reference,
                 points,
+                number,
             });
         }
         let judge = Judge {
@@ -598,6 +612,12 @@ impl<'a> Grader<'a> {
     /// The tests' names, in order.
     pub fn test_names(&self) -> Vec<String> {
         self.tests.iter().map(|t| t.case.name.clone()).collect()
+    }
+
+    /// Each test's number among the package's tests (`#N`, from 1), in
+    /// the order of [`Grader::test_names`]: 1 to N unless a subset is graded.
+    pub fn test_numbers(&self) -> Vec<usize> {
+        self.tests.iter().map(|t| t.number).collect()
     }
 
     /// The tests no submission can be judged on, and why.
@@ -1027,6 +1047,20 @@ mod tests {
         assert!(t.reason.ends_with("it wrote to stdout instead"), "{}", t.reason);
         let r = Scripted::new(vec![run(Status::Exited(0), 5, b" \n", None)]);
         assert!(!judge_case4(&r, Some(&io), 0, None).reason.contains("stdout"));
+    }
+
+    #[test]
+    fn a_test_is_numbered_by_its_place_among_the_packages_tests_even_in_a_subset() {
+        let mut report = GradeReport::new("p", String::new());
+        report.tests = vec!["secret/none-2".into(), "secret/none-3".into()];
+        assert_eq!(report.test_number("secret/none-3"), Some(2));
+        report.numbers = vec![30, 31];
+        assert_eq!(report.test_number("secret/none-3"), Some(31));
+        assert_eq!(
+            crate::report::test_label(&report, "secret/none-2"),
+            "#30 secret/none-2"
+        );
+        assert_eq!(report.test_number("secret/1"), None);
     }
 
     #[test]
