@@ -11,6 +11,7 @@ date-time = {$year}-{$month2}-{$day2} {$time}
 verdict-AC = accepted
 verdict-WA = wrong answer
 verdict-PE = presentation error
+verdict-NOF = no output file
 verdict-TLE = time limit exceeded
 verdict-MLE = memory limit exceeded
 verdict-OLE = output limit exceeded

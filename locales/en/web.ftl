@@ -62,6 +62,12 @@ home-problem = {$title}: {$tests} tests, {$points} points, {$ms} ms, {$mib} MiB.
 home-announcements = Announcements
 home-window-open = Open practice: submit at any time.
 home-window-timed = From {$start} to {$end}.
+home-rules-oi = Rules: OI. Your last submission counts.
+home-rules-ioi = Rules: IOI. Your best submission counts.
+home-rules-acm = Rules: ACM. Problems solved, then penalty minutes.
+home-solution = The write-up
+home-tests-zip = The tests (zip)
+solution-heading = The write-up
 
 ## The statement (statement.html).
 statement-samples = The samples, drawn

@@ -4,6 +4,7 @@ date-time = {$year}年{$month}月{$day}日 {$time}
 verdict-AC = 答案正确
 verdict-WA = 答案错误
 verdict-PE = 格式错误
+verdict-NOF = 找不到输出文件
 verdict-TLE = 超出时间限制
 verdict-MLE = 超出内存限制
 verdict-OLE = 输出超限

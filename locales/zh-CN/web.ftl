@@ -55,6 +55,12 @@ home-problem = {$title}：{$tests} 个测试点，满分 {$points} 分，时间�
 home-announcements = 公告
 home-window-open = 自由练习：随时可以提交。
 home-window-timed = 比赛时间：{$start} 至 {$end}。
+home-rules-oi = 赛制：OI。以最后一次提交为准。
+home-rules-ioi = 赛制：IOI。以得分最高的一次提交为准。
+home-rules-acm = 赛制：ACM。按通过题数排名，同题数按罚时排名。
+home-solution = 题解
+home-tests-zip = 下载测试数据（zip）
+solution-heading = 题解
 
 statement-samples = 样例图示
 statement-sample = 样例 {$k}：n = {$n}

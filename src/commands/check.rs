@@ -6,7 +6,9 @@
 //! The testlib protocol is testlib 0.9.21's, word for word: `ok`, `wrong
 //! answer`, `wrong output format` or `FAIL` and the message on stderr, exit
 //! code 0, 1, 2 or 3, and the optional result file (`RESULT_FILE`, with
-//! `-appes` the XML that Polygon's invokers read).
+//! `-appes` the XML that Polygon's invokers read). An OUTPUT that does not
+//! exist is testlib's `Output file not found` (exit code 2), the judge's
+//! `NOF` (no output file) in its JSON.
 
 use super::read_input;
 use crate::cli::{CheckArgs, ColorChoice, Protocol};
@@ -52,7 +54,7 @@ fn testlib_word(verdict: Verdict) -> &'static str {
     match verdict {
         Verdict::Accepted => "ok",
         Verdict::WrongAnswer => "wrong answer",
-        Verdict::PresentationError => "wrong output format",
+        Verdict::PresentationError | Verdict::NoOutputFile => "wrong output format",
         _ => "FAIL",
     }
 }
@@ -62,7 +64,7 @@ fn testlib_outcome(verdict: Verdict) -> &'static str {
     match verdict {
         Verdict::Accepted => "accepted",
         Verdict::WrongAnswer => "wrong-answer",
-        Verdict::PresentationError => "presentation-error",
+        Verdict::PresentationError | Verdict::NoOutputFile => "presentation-error",
         _ => "fail",
     }
 }
@@ -138,6 +140,15 @@ fn testlib_report(verdict: Verdict, message: &str, result: Option<&ResultFile>) 
     verdict.testlib_exit_code()
 }
 
+/// testlib's words when the contestant's output file does not exist (the
+/// input does): it quits with `wrong output format Output file not found:
+/// "PATH"`, exit code 2, as testlib's `InStream` does for `ouf`.
+fn output_not_found(args: &CheckArgs) -> Option<String> {
+    let (input, output) = (args.files.first()?, args.files.get(1)?);
+    let missing = input.is_file() && output != Path::new("-") && !output.exists();
+    missing.then(|| format!("Output file not found: \"{}\"", output.display()))
+}
+
 fn testlib(args: &CheckArgs, opts: Options) -> Result<i32> {
     // The result file, when one is named, gets every verdict, FAIL included.
     let result = args.files.get(3).map(|path| ResultFile {
@@ -146,6 +157,9 @@ fn testlib(args: &CheckArgs, opts: Options) -> Result<i32> {
     });
     let (input, output, answer) = match testlib_files(args) {
         Ok(f) => f,
+        Err(_) if let Some(message) = output_not_found(args) => {
+            return Ok(testlib_report(Verdict::NoOutputFile, &message, result.as_ref()));
+        }
         Err(e) => {
             let message = format!("judge error: {e:#}");
             return Ok(testlib_report(Verdict::Fail, &message, result.as_ref()));

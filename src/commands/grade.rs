@@ -250,6 +250,10 @@ fn blank_report(
     report.file_io = problem.config.io.clone();
     report.contest = contest;
     report.tests = grader.test_names();
+    let numbers = grader.test_numbers();
+    if numbers.iter().enumerate().any(|(i, &n)| n != i + 1) {
+        report.numbers = numbers;
+    }
     report.broken_tests = grader.broken_tests();
     report.submissions = entries
         .iter()
@@ -342,7 +346,11 @@ impl Session<'_> {
                     } else {
                         String::new()
                     };
-                    format!("{who}{}: {} ({} ms)", r.test, r.verdict, r.time_ms)
+                    // Numbered as the report numbers it (`#3 secret/2`).
+                    let names = self.grader.test_names();
+                    let i = names.iter().position(|t| *t == r.test).unwrap_or(0);
+                    let n = self.grader.test_numbers().get(i).copied().unwrap_or(i + 1);
+                    format!("{who}#{n} {}: {} ({} ms)", r.test, r.verdict, r.time_ms)
                 })
             });
         if !ran {

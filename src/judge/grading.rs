@@ -216,7 +216,7 @@ impl Judge<'_> {
             result.verdict = v;
             result.reason = reason;
         } else if let Some(reason) = self.missing_output(&run) {
-            result.verdict = Verdict::PresentationError;
+            result.verdict = Verdict::NoOutputFile;
             result.reason = reason;
         } else {
             let j = checker::judge(puzzle, &output, reference, self.options);
@@ -301,6 +301,10 @@ struct Loaded {
     /// The reference answer, or the FAIL judgement explaining why there is
     /// none (invalid input, stored answer that disagrees with the solver).
     reference: Result<(Puzzle, Option<Vec<Move>>), Box<Judgement>>,
+    /// What the test scores when accepted ([`Scoring::test_points`](crate::package::Scoring::test_points)).
+    points: u32,
+    /// Its number among the package's tests, from 1.
+    number: usize,
 }
 
 /// A counterexample as stored and shown (serve's database, reports): the
@@ -451,6 +455,11 @@ pub struct GradeReport {
     pub contest: Option<String>,
     /// The tests graded, in order.
     pub tests: Vec<String>,
+    /// Each test's number as a person reads it (`#N`, its place among the
+    /// package's tests), where that is not its place in `tests` (`grade
+    /// --tests` grades a subset); empty: `tests`' own order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub numbers: Vec<usize>,
     /// Tests that cannot be judged (a stored answer that disagrees with the
     /// solver, an invalid input): FAIL for every submission, listed once.
     pub broken_tests: Vec<BrokenTest>,
@@ -470,6 +479,7 @@ impl GradeReport {
             file_io: None,
             contest: None,
             tests: Vec::new(),
+            numbers: Vec::new(),
             broken_tests: Vec::new(),
             submissions: Vec::new(),
         }
@@ -478,6 +488,14 @@ impl GradeReport {
     /// The broken test of this name, if it is one.
     pub fn broken(&self, test: &str) -> Option<&BrokenTest> {
         self.broken_tests.iter().find(|b| b.test == test)
+    }
+
+    /// The test's number as a person reads it, `#1` to `#N` in test order
+    /// as Chinese judges number them (its place among [`GradeReport::tests`],
+    /// from 1); `None` for a name not among them.
+    pub fn test_number(&self, test: &str) -> Option<usize> {
+        let i = self.tests.iter().position(|n| n == test)?;
+        Some(self.numbers.get(i).copied().unwrap_or(i + 1))
     }
 }
 
@@ -500,6 +518,25 @@ pub struct Grader<'a> {
     tests: Vec<Loaded>,
 }
 
+/// Each of `cases`' points and number (`#N`, from 1) as the package gives
+/// them among all its tests (`grade --tests` grades a subset: each test
+/// keeps its points and its number, a `total` is not shared again among the
+/// few); the cases alone where the package's tests cannot be listed.
+fn package_points(problem: &Problem, cases: &[TestCase]) -> Vec<(u32, usize)> {
+    let scoring = &problem.config.scoring;
+    let all = problem.tests().unwrap_or_else(|_| cases.to_vec());
+    let names: Vec<&str> = all.iter().map(|c| c.name.as_str()).collect();
+    let points = scoring.test_points(&names);
+    cases
+        .iter()
+        .enumerate()
+        .map(|(k, c)| match names.iter().position(|n| *n == c.name) {
+            Some(i) => (points[i], i + 1),
+            None => (0, k + 1),
+        })
+        .collect()
+}
+
 /// Sandbox limits of a test run from a package's limits.
 pub fn run_limits(l: ProblemLimits) -> Limits {
     Limits {
@@ -520,7 +557,8 @@ impl<'a> Grader<'a> {
         cases: Vec<TestCase>,
     ) -> std::io::Result<Grader<'a>> {
         let mut tests = Vec::with_capacity(cases.len());
-        for case in cases {
+        let points = package_points(problem, &cases);
+        for (case, (points, number)) in cases.into_iter().zip(points) {
             let input = std::fs::read(&case.input)?;
             let answer = std::fs::read(&case.answer)?;
             let reference = match Puzzle::parse(&input) {
@@ -532,6 +570,8 @@ impl<'a> Grader<'a> {
                 case,
                 input,
                 reference,
+                points,
+                number,
             });
         }
         let judge = Judge {
@@ -574,6 +614,12 @@ impl<'a> Grader<'a> {
         self.tests.iter().map(|t| t.case.name.clone()).collect()
     }
 
+    /// Each test's number among the package's tests (`#N`, from 1), in
+    /// the order of [`Grader::test_names`]: 1 to N unless a subset is graded.
+    pub fn test_numbers(&self) -> Vec<usize> {
+        self.tests.iter().map(|t| t.number).collect()
+    }
+
     /// The tests no submission can be judged on, and why.
     pub fn broken_tests(&self) -> Vec<BrokenTest> {
         self.tests
@@ -606,6 +652,22 @@ impl<'a> Grader<'a> {
     /// `(score, most possible)` of a submission's results, by the package's
     /// scoring (per test, or by groups).
     pub fn score(&self, results: &[TestResult]) -> (u32, u32) {
+        let accepted = |name: &str| {
+            results
+                .iter()
+                .any(|r| r.test == name && r.verdict == Verdict::Accepted)
+        };
+        if self.problem.config.scoring.groups.is_empty() {
+            // Each test's own points (a subset of the tests keeps them).
+            let max = self.tests.iter().map(|t| t.points).sum();
+            let score = self
+                .tests
+                .iter()
+                .filter(|t| accepted(&t.case.name))
+                .map(|t| t.points)
+                .sum();
+            return (score, max);
+        }
         let passed: Vec<(&str, bool)> = self
             .tests
             .iter()
@@ -751,8 +813,8 @@ impl<'a> Grader<'a> {
         // (nor what only a budget of runs counts).
         result.transcript = Transcript::default();
         result.spent_ms = 0;
-        if result.verdict == Verdict::Accepted && self.problem.config.scoring.groups.is_empty() {
-            result.points = self.problem.config.scoring.points_per_test;
+        if result.verdict == Verdict::Accepted {
+            result.points = test.points;
         }
         result
     }
@@ -980,11 +1042,41 @@ mod tests {
 
         let r = Scripted::new(vec![run(Status::Exited(0), 5, ANSWER, None)]);
         let t = judge_case4(&r, Some(&io), 0, None);
-        assert_eq!(t.verdict, Verdict::PresentationError);
+        assert_eq!(t.verdict, Verdict::NoOutputFile);
         assert!(t.reason.starts_with("no mayan.out was written"), "{}", t.reason);
         assert!(t.reason.ends_with("it wrote to stdout instead"), "{}", t.reason);
         let r = Scripted::new(vec![run(Status::Exited(0), 5, b" \n", None)]);
         assert!(!judge_case4(&r, Some(&io), 0, None).reason.contains("stdout"));
+    }
+
+    #[test]
+    fn a_test_is_numbered_by_its_place_among_the_packages_tests_even_in_a_subset() {
+        let mut report = GradeReport::new("p", String::new());
+        report.tests = vec!["secret/none-2".into(), "secret/none-3".into()];
+        assert_eq!(report.test_number("secret/none-3"), Some(2));
+        report.numbers = vec![30, 31];
+        assert_eq!(report.test_number("secret/none-3"), Some(31));
+        assert_eq!(
+            crate::report::test_label(&report, "secret/none-2"),
+            "#30 secret/none-2"
+        );
+        assert_eq!(report.test_number("secret/1"), None);
+    }
+
+    #[test]
+    fn under_file_io_no_output_file_is_its_own_outcome_and_a_malformed_file_is_pe() {
+        let io = FileIo::from_stem("mayan");
+        let r = Scripted::new(vec![run(Status::Exited(0), 5, b"", None)]);
+        let t = judge_case4(&r, Some(&io), 0, None);
+        assert_eq!((t.verdict, t.verdict.code()), (Verdict::NoOutputFile, "NOF"));
+        assert_eq!(serde_json::to_value(t.verdict).unwrap(), "NOF");
+        for malformed in [&b""[..], b"one two\n"] {
+            let r = Scripted::new(vec![run(Status::Exited(0), 5, b"", Some(malformed))]);
+            assert_eq!(
+                judge_case4(&r, Some(&io), 0, None).verdict,
+                Verdict::PresentationError
+            );
+        }
     }
 
     #[test]

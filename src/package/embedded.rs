@@ -138,6 +138,60 @@ mod tests {
     }
 
     #[test]
+    fn the_chinese_statement_is_in_noips_layout_and_words() {
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(repo.join("problems/mayan/statement.zh-CN.md")).unwrap();
+        let sections = [
+            "## 题目描述",
+            "## 输入格式",
+            "## 输出格式",
+            "## 输入输出样例",
+            "## 说明/提示",
+            "## 数据范围",
+        ];
+        let at: Vec<usize> = sections
+            .iter()
+            .map(|s| text.find(s).unwrap_or_else(|| panic!("no `{s}`")))
+            .collect();
+        assert!(
+            at.windows(2).all(|w| w[0] < w[1]),
+            "the sections out of NOIP's order: {at:?}"
+        );
+        for words in [
+            "字典序",
+            "`mayan.in`",
+            "`mayan.out`",
+            "### 输入 #1",
+            "### 输出 #1",
+            "3000 ms",
+            "128 MiB",
+        ] {
+            assert!(text.contains(words), "no `{words}`");
+        }
+        assert!(
+            !text.contains('秒'),
+            "the limit in seconds beside the page's milliseconds"
+        );
+    }
+
+    #[test]
+    fn the_bundled_package_scores_out_of_100_with_the_sample_unscored_as_noip_did() {
+        let e = Embedded::extract().unwrap();
+        let p = Problem::load(&e.package_dir()).unwrap();
+        let tests = p.tests().unwrap();
+        let names: Vec<&str> = tests.iter().map(|t| t.name.as_str()).collect();
+        let points = p.config.scoring.test_points(&names);
+        assert_eq!(points.iter().sum::<u32>(), 100, "{points:?}");
+        for (name, points) in names.iter().zip(&points) {
+            assert_eq!(
+                *points == 0,
+                name.starts_with("sample/"),
+                "{name}: {points} points"
+            );
+        }
+    }
+
+    #[test]
     fn the_binary_carries_inputs_and_no_answer() {
         let answers = FILES
             .iter()

@@ -160,11 +160,25 @@ fn positive_source_kib<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D:
 
 /// How tests score: so many points per accepted test, or, when groups are
 /// given, a group's points only when every test in it is accepted.
+///
+/// Without groups, `total` (when given) replaces `points_per_test`: the
+/// scored tests share it as NOIP's did (100 points over its tests), each
+/// `total / n` points and the last `total % n` of them one point more, so
+/// the most a submission scores is exactly `total`. Tests matching
+/// `unscored` (the sample, as NOIP scored it) are run and shown but score
+/// nothing.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields, default)]
 pub struct Scoring {
-    /// Points for each accepted test (when there are no groups).
+    /// Points for each accepted test (when there are no groups and no `total`).
     pub points_per_test: u32,
+    /// The package's own total, shared by its scored tests (without groups)
+    /// or the sum its groups must add up to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total: Option<u32>,
+    /// Glob over test names that score nothing (e.g. `sample/*`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unscored: Option<String>,
     /// Test groups; when present, only groups score.
     #[serde(rename = "group")]
     pub groups: Vec<Group>,
@@ -186,28 +200,74 @@ impl Group {
     /// Whether the test named `test` is in the group (a glob that does not
     /// parse matches nothing; loading a package rejects one).
     pub fn matches(&self, test: &str) -> bool {
-        glob::Pattern::new(&self.tests).is_ok_and(|p| p.matches(test))
+        glob_matches(&self.tests, test)
     }
+}
+
+/// Whether `glob` matches `name` (a glob that does not parse matches
+/// nothing; loading a package rejects one).
+fn glob_matches(glob: &str, name: &str) -> bool {
+    glob::Pattern::new(glob).is_ok_and(|p| p.matches(name))
 }
 
 impl Default for Scoring {
     fn default() -> Self {
         Scoring {
             points_per_test: 10,
+            total: None,
+            unscored: None,
             groups: Vec::new(),
         }
     }
 }
 
 impl Scoring {
-    /// `(score, most possible)` for tests named with whether each passed.
+    /// Whether the test named `test` scores nothing (matches `unscored`).
+    pub fn is_unscored(&self, test: &str) -> bool {
+        self.unscored.as_deref().is_some_and(|g| glob_matches(g, test))
+    }
+
+    /// Each test's own points, in the order of `tests` (every test's name, in
+    /// test order), when the package scores per test; with groups, every
+    /// test's own points are 0 (only groups score). The one place a test's
+    /// points are worked out: grading, reports, the server and the exports
+    /// all read them here.
+    pub fn test_points(&self, tests: &[&str]) -> Vec<u32> {
+        if !self.groups.is_empty() {
+            return vec![0; tests.len()];
+        }
+        let scored = tests.iter().filter(|t| !self.is_unscored(t)).count() as u32;
+        let (base, extra) = match self.total {
+            Some(total) if scored > 0 => (total / scored, total % scored),
+            Some(_) => (0, 0),
+            None => (self.points_per_test, 0),
+        };
+        let mut seen = 0;
+        tests
+            .iter()
+            .map(|t| {
+                if self.is_unscored(t) {
+                    return 0;
+                }
+                seen += 1;
+                base + u32::from(seen > scored - extra)
+            })
+            .collect()
+    }
+
+    /// `(score, most possible)` for tests named with whether each passed
+    /// (every test of the package, in test order).
     pub fn score(&self, results: &[(&str, bool)]) -> (u32, u32) {
         if self.groups.is_empty() {
-            let passed = results.iter().filter(|(_, ok)| *ok).count() as u32;
-            return (
-                passed * self.points_per_test,
-                results.len() as u32 * self.points_per_test,
-            );
+            let names: Vec<&str> = results.iter().map(|(n, _)| *n).collect();
+            let points = self.test_points(&names);
+            let score = points
+                .iter()
+                .zip(results)
+                .filter(|(_, (_, ok))| *ok)
+                .map(|(p, _)| p)
+                .sum();
+            return (score, points.iter().sum());
         }
         let mut score = 0;
         let mut max = 0;
@@ -453,6 +513,9 @@ impl Problem {
                 ),
             });
         }
+        if let Some(message) = scoring_error(&config.scoring) {
+            return Err(PackageError::Invalid { path, message });
+        }
         for g in &config.scoring.groups {
             if let Err(e) = glob::Pattern::new(&g.tests) {
                 return Err(PackageError::Invalid {
@@ -480,6 +543,28 @@ impl Problem {
     pub fn tests(&self) -> Result<Vec<TestCase>, PackageError> {
         find_tests(&self.tests_dir)
     }
+}
+
+/// What is wrong with `[scoring]`'s `total` and `unscored`, if anything: an
+/// `unscored` glob that does not parse, a total of 0, or groups whose points
+/// do not add up to the package's stated total.
+fn scoring_error(scoring: &Scoring) -> Option<String> {
+    if let Some(glob) = &scoring.unscored
+        && let Err(e) = glob::Pattern::new(glob)
+    {
+        return Some(format!("[scoring] unscored = `{glob}`: {e}"));
+    }
+    let total = scoring.total?;
+    if total == 0 {
+        return Some("[scoring] total = 0: must be a positive number of points".into());
+    }
+    let groups: u32 = scoring.groups.iter().map(|g| g.points).sum();
+    if !scoring.groups.is_empty() && groups != total {
+        return Some(format!(
+            "[scoring] total = {total}, but the groups' points add up to {groups}"
+        ));
+    }
+    None
 }
 
 /// `path` taken relative to `dir`, canonical when it exists (so
@@ -719,6 +804,8 @@ mod tests {
     fn groups_score_only_when_all_their_tests_pass() {
         let scoring = Scoring {
             points_per_test: 0,
+            total: None,
+            unscored: None,
             groups: vec![
                 Group {
                     name: "bottom".into(),
@@ -740,6 +827,39 @@ mod tests {
         ];
         assert_eq!(scoring.score(&results), (30, 100));
         assert_eq!(Scoring::default().score(&results), (30, 40));
+    }
+
+    #[test]
+    fn a_total_is_shared_by_the_scored_tests_the_last_ones_one_point_more() {
+        let scoring = Scoring {
+            total: Some(100),
+            unscored: Some("sample/*".into()),
+            ..Scoring::default()
+        };
+        let mut names = vec!["sample/1".to_string()];
+        names.extend((1..=30).map(|i| format!("secret/{i}")));
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let points = scoring.test_points(&names);
+        assert_eq!(points[0], 0, "the sample scores nothing");
+        assert_eq!(points[1..21], [3; 20]);
+        assert_eq!(points[21..], [4; 10]);
+        let all: Vec<(&str, bool)> = names.iter().map(|n| (*n, true)).collect();
+        assert_eq!(scoring.score(&all), (100, 100));
+        let only_sample: Vec<(&str, bool)> = names.iter().map(|n| (*n, n.starts_with("sample"))).collect();
+        assert_eq!(scoring.score(&only_sample), (0, 100));
+    }
+
+    #[test]
+    fn a_total_that_the_groups_do_not_add_up_to_is_an_error() {
+        let (_root, p) = package(
+            "name = \"p\"\ntitle = \"P\"\n[scoring]\ntotal = 100\n\
+             [[scoring.group]]\nname = \"a\"\ntests = \"secret/*\"\npoints = 90\n",
+        );
+        let err = p.unwrap_err().to_string();
+        assert!(
+            err.contains("total = 100") && err.contains("add up to 90"),
+            "{err}"
+        );
     }
 
     #[test]

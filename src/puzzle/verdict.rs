@@ -16,6 +16,12 @@ pub enum Verdict {
     /// Presentation error: the output is not in the answer format.
     #[serde(rename = "PE")]
     PresentationError,
+    /// No output file (找不到输出文件): under file I/O, the program ended
+    /// without writing its output file; distinct from PE, where a file
+    /// exists but is not in the answer format (LemonLime's and every NOIP
+    /// judge's outcome of its own).
+    #[serde(rename = "NOF")]
+    NoOutputFile,
     /// Time limit exceeded.
     #[serde(rename = "TLE")]
     TimeLimit,
@@ -43,6 +49,7 @@ impl Verdict {
             Verdict::Accepted => "AC",
             Verdict::WrongAnswer => "WA",
             Verdict::PresentationError => "PE",
+            Verdict::NoOutputFile => "NOF",
             Verdict::TimeLimit => "TLE",
             Verdict::MemoryLimit => "MLE",
             Verdict::OutputLimit => "OLE",
@@ -53,12 +60,14 @@ impl Verdict {
     }
 
     /// The exit code of `check` under the testlib protocol: 0 AC, 1 WA,
-    /// 2 PE, 3 FAIL (other verdicts do not come out of a checker).
+    /// 2 PE, 3 FAIL (other verdicts do not come out of a checker). testlib
+    /// has no code of its own for a missing output file: it quits with PE
+    /// (`Output file not found`), and so does `check`.
     pub fn testlib_exit_code(self) -> i32 {
         match self {
             Verdict::Accepted => 0,
             Verdict::WrongAnswer => 1,
-            Verdict::PresentationError => 2,
+            Verdict::PresentationError | Verdict::NoOutputFile => 2,
             _ => 3,
         }
     }

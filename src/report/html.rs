@@ -396,7 +396,7 @@ fn tests_table(report: &GradeReport, i: usize, s: &SubmissionReport, l: Locale) 
         let _ = write!(
             b,
             "<tr{row_id}><td>{}</td><td>{cell}</td><td>{} ms</td><td>{:.1} MiB</td><td>{}</td></tr>",
-            esc(&t.test),
+            esc(&super::test_label(report, &t.test)),
             t.time_ms,
             t.memory_kib as f64 / 1024.0,
             esc(&reason)
@@ -444,7 +444,7 @@ fn failed_test(i: usize, j: usize, s: &SubmissionReport, t: &TestResult, shared:
     };
     let mut b = format!(
         "<section class=\"test\" id=\"{id}\"><h3>{} <span class=\"bad\">{}</span></h3><p>{}</p>",
-        esc(&t.test),
+        esc(&super::numbered(j + 1, &t.test)),
         esc(&verdict),
         esc(&words::test_reason(l, t))
     );
@@ -530,7 +530,11 @@ fn references(report: &GradeReport, shared: &Shared) -> String {
         let _ = write!(
             b,
             "<section class=\"test\" id=\"t{j}\"><h3>{}</h3><p>{}</p>{}",
-            esc(&say(l, "html-reference-heading", &[("test", name.clone())])),
+            esc(&say(
+                l,
+                "html-reference-heading",
+                &[("test", super::numbered(j + 1, name))]
+            )),
             esc(&say(
                 l,
                 "html-reference-size",

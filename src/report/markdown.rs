@@ -58,7 +58,7 @@ impl ReportFormat for Markdown {
                 let _ = writeln!(
                     out,
                     "| {} | **{}** | {} ms | {:.1} MiB | {} |",
-                    cell(&t.test),
+                    cell(&super::test_label(report, &t.test)),
                     t.verdict,
                     t.time_ms,
                     t.memory_kib as f64 / 1024.0,

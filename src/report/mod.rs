@@ -92,6 +92,28 @@ pub(crate) fn result_of<'a>(s: &'a SubmissionReport, test: &str) -> Option<&'a T
     s.tests.iter().find(|t| t.test == test)
 }
 
+/// A test as the teacher reads it in a report: its number and its file
+/// name (`#3 secret/2`); the name alone where the report does not list it.
+/// Machine output (JSON, CSV, JUnit) keeps the name alone.
+pub fn test_label(report: &GradeReport, test: &str) -> String {
+    match report.test_number(test) {
+        Some(n) => numbered(n, test),
+        None => test.to_string(),
+    }
+}
+
+/// Test number `n` (from 1) named `test`: `#n test`, or `#n` alone for a
+/// test already named by its number (a contestant's replay names the tests
+/// `#1..#N`, never by their files).
+pub(crate) fn numbered(n: usize, test: &str) -> String {
+    let number = format!("#{n}");
+    if test == number {
+        number
+    } else {
+        format!("{number} {test}")
+    }
+}
+
 /// The short verdict of a test in a grid: `AC`, `AC*` (accepted over 80%
 /// of the time limit), `WA`, ..., `CE` for a program that did not compile,
 /// `-` when nothing ran.

@@ -54,7 +54,12 @@ fn submission(out: &mut String, report: &GradeReport, s: &SubmissionReport, l: L
         }
     } else {
         let test = l.t("text-test");
-        let width = s.tests.iter().map(|t| t.test.len()).max().unwrap_or(4).max(4);
+        let labels: Vec<String> = s
+            .tests
+            .iter()
+            .map(|t| super::test_label(report, &t.test))
+            .collect();
+        let width = labels.iter().map(String::len).max().unwrap_or(4).max(4);
         let width = width.max(unicode_width::UnicodeWidthStr::width(test.as_str()));
         let _ = writeln!(
             out,
@@ -65,7 +70,7 @@ fn submission(out: &mut String, report: &GradeReport, s: &SubmissionReport, l: L
             pad(&l.t("text-memory"), 10, false),
             l.t("text-reason")
         );
-        for t in &s.tests {
+        for (t, label) in s.tests.iter().zip(&labels) {
             let reason = match report.broken(&t.test) {
                 Some(_) => l.t("run-broken-test"),
                 None => super::words::test_reason(l, t),
@@ -73,7 +78,7 @@ fn submission(out: &mut String, report: &GradeReport, s: &SubmissionReport, l: L
             let _ = writeln!(
                 out,
                 "{:<width$}  {:<7}  {:>5} ms  {:>10}  {}",
-                t.test,
+                label,
                 super::short_verdict(report, s, &t.test),
                 t.time_ms,
                 memory(t.memory_kib),

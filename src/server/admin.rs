@@ -352,10 +352,13 @@ async fn announce(
     Ok(Redirect::to("/admin").into_response())
 }
 
-/// The contest as `grade --contest` reports it: every contestant's last
-/// judged submission (a contestant with none: "no submission").
+/// The contest as `grade --contest` reports it: every contestant's counted
+/// submission, the last judged one (IOI: the best; see
+/// [`super::db::Db::counted_reports`]); a contestant with none: "no
+/// submission".
 pub fn contest_report(app: &App) -> Result<GradeReport, Fail> {
-    let judged = app.db.last_judged_reports()?;
+    let best = app.contest.scoring == super::contest::Scoring::Ioi;
+    let judged = app.db.counted_reports(best)?;
     let mut report = GradeReport::new(&app.problem.name, "mayan-judge serve".into());
     report.time_limit_ms = app.problem.time_ms;
     report.contest = Some(app.contest.title.clone());
@@ -475,7 +478,7 @@ async fn grades(
         })
         .collect();
     let possible = match app.contest.scoring {
-        super::contest::Scoring::Oi => i64::from(app.problem.max_score),
+        super::contest::Scoring::Oi | super::contest::Scoring::Ioi => i64::from(app.problem.max_score),
         super::contest::Scoring::Icpc => 1,
     };
     let body = gradebook(lms, &app.problem.title, possible, &finals);

@@ -48,8 +48,11 @@ fn input(app: &App, db: &Db) -> DbResult<Input> {
             verdict: r.verdict.unwrap_or_default(),
         })
         .collect();
+    // Each contestant's counted submission, as the ranking counts it (IOI:
+    // the best).
+    let best = app.contest.scoring == super::contest::Scoring::Ioi;
     let finals = db
-        .last_judged_reports()?
+        .counted_reports(best)?
         .into_iter()
         .filter(|(r, _)| !admins.contains(&r.user_id))
         .map(|(r, json)| Final {

@@ -25,7 +25,7 @@ use anyhow::{Context, Result};
 use governor::{DefaultKeyedRateLimiter, Quota};
 use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroU32;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Rate limits.
@@ -103,6 +103,13 @@ pub struct ProblemInfo {
     pub statements: Vec<(String, String)>,
     /// The samples (input text), drawn on the statement page.
     pub samples: Vec<String>,
+    /// The package's write-up (题解), as HTML, by its language's tag
+    /// (`solution.zh-CN.md`: `zh-CN`; `solution.md`: `en`): read only where
+    /// `[after_end] solution` allows it.
+    pub solutions: Vec<(String, String)>,
+    /// The tests, inputs and answers, as one zip: built only where
+    /// `[after_end] tests` allows it.
+    pub tests_zip: Option<Vec<u8>>,
 }
 
 /// The state every request handler shares.
@@ -575,7 +582,65 @@ fn problem_info(
             })
             .collect(),
         samples,
+        solutions: match contest.after_end.solution {
+            true => by_language(&problem.dir, "solution")?,
+            false => Vec::new(),
+        },
+        tests_zip: match contest.after_end.tests {
+            true => Some(tests_zip(cases).context("the tests' zip ([after_end] tests)")?),
+            false => None,
+        },
     })
+}
+
+/// `STEM.md` (`en`) and every `STEM.LANG.md` of a package folder, as HTML
+/// by their tags. Only plain files are read: a link, which could lead
+/// outside the package, is an error.
+fn by_language(dir: &Path, stem: &str) -> Result<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(tag) = name.strip_prefix(stem).and_then(|t| t.strip_suffix(".md")) else {
+            continue;
+        };
+        let tag = match tag.strip_prefix('.') {
+            Some(t) if !t.is_empty() => t,
+            None if tag.is_empty() => "en",
+            _ => continue,
+        };
+        anyhow::ensure!(
+            entry.file_type()?.is_file(),
+            "{}: not a plain file (a link could lead outside the package)",
+            entry.path().display()
+        );
+        let text = std::fs::read_to_string(entry.path())
+            .with_context(|| format!("reading {}", entry.path().display()))?;
+        out.push((tag.to_string(), markdown(&text)));
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// The tests as one zip: `NAME.in` and its answer under its own name, as
+/// the package holds them. Only plain files are read (a link is an error:
+/// nothing outside the package goes in).
+fn tests_zip(cases: &[TestCase]) -> Result<Vec<u8>> {
+    use std::io::Write;
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+    for case in cases {
+        for path in [&case.input, &case.answer] {
+            let meta =
+                std::fs::symlink_metadata(path).with_context(|| format!("reading {}", path.display()))?;
+            anyhow::ensure!(meta.is_file(), "{}: not a plain file", path.display());
+            let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("in");
+            zip.start_file(format!("{}.{ext}", case.name), options)?;
+            zip.write_all(&std::fs::read(path).with_context(|| format!("reading {}", path.display()))?)?;
+        }
+    }
+    Ok(zip.finish()?.into_inner())
 }
 
 /// Markdown to HTML, raw HTML in it escaped (a package is data, not code).

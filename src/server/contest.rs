@@ -206,6 +206,9 @@ pub enum Scoring {
     /// OI: the points of each contestant's final (last) submission.
     #[default]
     Oi,
+    /// IOI: the points of each contestant's best submission (the earliest
+    /// of the best, should two score the same).
+    Ioi,
     /// ICPC: problems solved, then penalty minutes (the time of the first
     /// accepted submission plus `penalty_minutes` per rejected one before).
     Icpc,
@@ -213,14 +216,83 @@ pub enum Scoring {
 
 impl Scoring {
     /// Every value, in the order messages list them.
-    pub const ALL: [Scoring; 2] = [Scoring::Oi, Scoring::Icpc];
+    pub const ALL: [Scoring; 3] = [Scoring::Oi, Scoring::Ioi, Scoring::Icpc];
 
     /// The name `contest.toml` uses.
     pub fn as_str(self) -> &'static str {
         match self {
             Scoring::Oi => "oi",
+            Scoring::Ioi => "ioi",
             Scoring::Icpc => "icpc",
         }
+    }
+
+    /// The 赛制 this ranking belongs to, as Hydro and Luogu name it.
+    pub fn rules(self) -> Rules {
+        match self {
+            Scoring::Oi => Rules::Oi,
+            Scoring::Ioi => Rules::Ioi,
+            Scoring::Icpc => Rules::Acm,
+        }
+    }
+}
+
+/// A contest's rules (赛制) as Hydro and Luogu name them: `rules` in
+/// `contest.toml`, each a bundle of a ranking ([`Scoring`]) and a feedback
+/// policy ([`Feedback`]); `feedback` may still be set beside it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rules {
+    /// OI (NOIP): the last submission counts, nothing is shown until the end.
+    Oi,
+    /// IOI: the best submission counts, every test's verdict shown at once.
+    Ioi,
+    /// ACM (ICPC): solved and penalty minutes, the verdict of the first
+    /// failed test shown at once.
+    Acm,
+}
+
+impl Rules {
+    /// Every value, in the order messages list them.
+    pub const ALL: [Rules; 3] = [Rules::Oi, Rules::Ioi, Rules::Acm];
+
+    /// The name `contest.toml` uses.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Rules::Oi => "oi",
+            Rules::Ioi => "ioi",
+            Rules::Acm => "acm",
+        }
+    }
+
+    /// The name a person reads (`OI`, `IOI`, `ACM`).
+    pub fn title(self) -> &'static str {
+        match self {
+            Rules::Oi => "OI",
+            Rules::Ioi => "IOI",
+            Rules::Acm => "ACM",
+        }
+    }
+
+    /// The ranking and the feedback the rules bundle.
+    pub fn bundle(self) -> (Scoring, Feedback) {
+        match self {
+            Rules::Oi => (Scoring::Oi, Feedback::NoneUntilEnd),
+            Rules::Ioi => (Scoring::Ioi, Feedback::AllTests),
+            Rules::Acm => (Scoring::Icpc, Feedback::FirstFailure),
+        }
+    }
+}
+
+impl FromStr for Rules {
+    type Err = UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        parse_named("rules", s, &Rules::ALL, Rules::as_str)
+    }
+}
+
+impl<'de> Deserialize<'de> for Rules {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        parse_value(d)
     }
 }
 
@@ -389,6 +461,21 @@ pub struct ContestConfig {
     /// The language of its pages (`language = "zh-CN"`); `None`: each
     /// browser's (`Accept-Language`), else English.
     pub language: Option<crate::i18n::Locale>,
+    /// What contestants may fetch once the contest has ended (`[after_end]`).
+    pub after_end: AfterEnd,
+}
+
+/// `[after_end]` of contest.toml: what contestants may fetch once a timed
+/// contest has ended, as LOJ, Luogu and LemonLime let them (nothing by
+/// default; never during the contest, never in an open practice, which
+/// does not end). The teacher may fetch what is allowed at any time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AfterEnd {
+    /// The package's tests, inputs and answers, as one zip (`tests`).
+    pub tests: bool,
+    /// The package's write-up, 题解 (`solution`: `solution.md`, or
+    /// `solution.LANG.md` in the viewer's language).
+    pub solution: bool,
 }
 
 /// `[counterexamples]` of contest.toml: whether the server searches for the
@@ -458,6 +545,7 @@ impl fmt::Debug for ContestConfig {
             .field("file", &self.file)
             .field("utc_offset", &self.utc_offset)
             .field("language", &self.language)
+            .field("after_end", &self.after_end)
             .finish()
     }
 }
@@ -496,6 +584,7 @@ impl ContestConfig {
             dir: PathBuf::from("."),
             file: None,
             utc_offset: time::UtcOffset::UTC,
+            after_end: AfterEnd::default(),
             counterexamples: Counterexamples::default(),
             language: None,
         }
@@ -723,13 +812,23 @@ struct RawContest {
     freeze_minutes: Option<Spanned<u32>>,
     feedback: Option<Feedback>,
     scoring: Option<Scoring>,
+    rules: Option<Spanned<Rules>>,
     max_submissions: Option<u32>,
     max_questions: Option<u32>,
     languages: Option<Spanned<Vec<String>>>,
     admin_password: Option<Spanned<String>>,
     penalty_minutes: Option<Spanned<u32>>,
     counterexamples: Option<RawCounterexamples>,
+    after_end: Option<RawAfterEnd>,
     language: Option<Spanned<String>>,
+}
+
+/// The `[after_end]` table.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAfterEnd {
+    tests: Option<bool>,
+    solution: Option<bool>,
 }
 
 /// The `[counterexamples]` table.
@@ -807,12 +906,12 @@ impl Doc<'_> {
 
     /// The whole configuration, every value checked.
     fn config(&self, raw: &RawContest, dir: &Path) -> Result<ContestConfig, ContestConfigError> {
-        let scoring = raw.scoring.unwrap_or_default();
+        let (scoring, feedback) = self.rules(raw)?;
         Ok(ContestConfig {
             title: self.title(raw.title.as_ref())?,
             problem: self.problem(raw.problem.as_ref(), dir)?,
             window: self.window(raw)?,
-            feedback: raw.feedback.unwrap_or_default(),
+            feedback,
             scoring,
             max_submissions: raw.max_submissions.filter(|&n| n > 0),
             max_questions: Some(raw.max_questions.unwrap_or(DEFAULT_MAX_QUESTIONS)).filter(|&n| n > 0),
@@ -829,6 +928,13 @@ impl Doc<'_> {
                 .unwrap_or(time::UtcOffset::UTC),
             counterexamples: self.counterexamples(raw.counterexamples.as_ref())?,
             language: self.language(raw.language.as_ref())?,
+            after_end: raw
+                .after_end
+                .as_ref()
+                .map_or_else(AfterEnd::default, |a| AfterEnd {
+                    tests: a.tests.unwrap_or(false),
+                    solution: a.solution.unwrap_or(false),
+                }),
         })
     }
 
@@ -1006,11 +1112,34 @@ impl Doc<'_> {
         Ok(Some(text.clone()))
     }
 
+    /// The ranking and the feedback: `rules`' bundle (its feedback replaced
+    /// by `feedback` where that is set too), else `scoring` and `feedback`
+    /// as written. `rules` beside `scoring` is an error: one names the
+    /// ranking.
+    fn rules(&self, raw: &RawContest) -> Result<(Scoring, Feedback), ContestConfigError> {
+        match (&raw.rules, raw.scoring) {
+            (Some(rules), Some(_)) => Err(self.error(
+                rules,
+                "rules",
+                "sets the ranking already: leave `scoring` out, or `rules` (`feedback` may stay)",
+            )),
+            (Some(rules), None) => {
+                let (scoring, feedback) = rules.get_ref().bundle();
+                Ok((scoring, raw.feedback.unwrap_or(feedback)))
+            }
+            (None, scoring) => Ok((scoring.unwrap_or_default(), raw.feedback.unwrap_or_default())),
+        }
+    }
+
     fn penalty(&self, penalty: Option<&Spanned<u32>>, scoring: Scoring) -> Result<u32, ContestConfigError> {
         match penalty {
             None => Ok(DEFAULT_PENALTY_MINUTES),
             Some(p) if scoring == Scoring::Icpc => Ok(*p.get_ref()),
-            Some(p) => Err(self.error(p, "penalty_minutes", "only with scoring = \"icpc\"")),
+            Some(p) => Err(self.error(
+                p,
+                "penalty_minutes",
+                "only with scoring = \"icpc\" (rules = \"acm\")",
+            )),
         }
     }
 
@@ -1454,9 +1583,19 @@ penalty_minutes = 15
             "unknown feedback `verbose` (expected one of: all-tests, first-failure, score, none-until-end)",
         ),
         (
-            "contestants = \"students.csv\"\n\nscoring = \"ioi\"\n",
+            "contestants = \"students.csv\"\n\nscoring = \"best\"\n",
             3,
-            "unknown scoring `ioi` (expected one of: oi, icpc)",
+            "unknown scoring `best` (expected one of: oi, ioi, icpc)",
+        ),
+        (
+            "contestants = \"students.csv\"\nrules = \"noi\"\n",
+            2,
+            "unknown rules `noi` (expected one of: oi, ioi, acm)",
+        ),
+        (
+            "contestants = \"students.csv\"\nscoring = \"oi\"\nrules = \"ioi\"\n",
+            3,
+            "`rules`: sets the ranking already: leave `scoring` out",
         ),
         (
             "contestants = \"students.csv\"\nstart = 2026-12-01T09:00:00+08:00\n",
@@ -1853,7 +1992,38 @@ penalty_minutes = 15
         }
         assert_eq!(
             "ICPC".parse::<Scoring>().unwrap_err().to_string(),
-            "unknown scoring `ICPC` (expected one of: oi, icpc)"
+            "unknown scoring `ICPC` (expected one of: oi, ioi, icpc)"
         );
+        for r in Rules::ALL {
+            assert_eq!(r.as_str().parse(), Ok(r));
+            assert_eq!(r.bundle().0.rules(), r, "{r:?}");
+        }
+    }
+
+    #[test]
+    fn rules_name_a_bundle_of_ranking_and_feedback_and_feedback_may_stay_beside_them() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("students.csv"), "name\nalice\n").unwrap();
+        let load = |extra: &str| {
+            let path = dir.path().join("contest.toml");
+            std::fs::write(&path, format!("contestants = \"students.csv\"\n{extra}")).unwrap();
+            ContestConfig::load(&path).unwrap()
+        };
+        let bundles = [
+            ("oi", Scoring::Oi, Feedback::NoneUntilEnd),
+            ("ioi", Scoring::Ioi, Feedback::AllTests),
+            ("acm", Scoring::Icpc, Feedback::FirstFailure),
+        ];
+        for (rules, scoring, feedback) in bundles {
+            let c = load(&format!("rules = \"{rules}\"\n"));
+            assert_eq!((c.scoring, c.feedback), (scoring, feedback), "{rules}");
+        }
+        let c = load("rules = \"oi\"\nfeedback = \"score\"\n");
+        assert_eq!((c.scoring, c.feedback), (Scoring::Oi, Feedback::Score));
+        let c = load("rules = \"acm\"\npenalty_minutes = 5\n");
+        assert_eq!(c.penalty_minutes, 5);
+        // Today's keys keep working.
+        let c = load("scoring = \"icpc\"\nfeedback = \"all-tests\"\n");
+        assert_eq!((c.scoring, c.feedback), (Scoring::Icpc, Feedback::AllTests));
     }
 }

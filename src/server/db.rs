@@ -871,11 +871,21 @@ impl Db {
         Ok(rows)
     }
 
-    /// Each contestant's last judged submission with its report.
-    pub fn last_judged_reports(&self) -> DbResult<Vec<(SubmissionRow, String)>> {
+    /// Each contestant's counted submission with its report: the last
+    /// judged one, or with `best` (IOI) the best scoring one (the earliest
+    /// of the best).
+    pub fn counted_reports(&self, best: bool) -> DbResult<Vec<(SubmissionRow, String)>> {
+        let counted = if best {
+            "SELECT b.id FROM submissions b WHERE b.state = 'done' AND NOT EXISTS \
+             (SELECT 1 FROM submissions o WHERE o.user_id = b.user_id AND o.state = 'done' \
+             AND (COALESCE(o.score, 0) > COALESCE(b.score, 0) \
+             OR (COALESCE(o.score, 0) = COALESCE(b.score, 0) AND o.id < b.id)))"
+        } else {
+            "SELECT MAX(id) FROM submissions WHERE state = 'done' GROUP BY user_id"
+        };
         let sql = format!(
             "SELECT {SUBMISSION_COLUMNS}, s.report FROM submissions s JOIN users u ON u.id = s.user_id \
-             WHERE s.id IN (SELECT MAX(id) FROM submissions WHERE state = 'done' GROUP BY user_id) ORDER BY s.id"
+             WHERE s.id IN ({counted}) ORDER BY s.id"
         );
         let conn = self.read();
         let mut stmt = conn.prepare_cached(&sql)?;
@@ -1321,6 +1331,27 @@ mod tests {
             assert_eq!(pages, count.div_ceil(4), "{user:?}: no empty last page");
             assert_eq!(db.submissions_count(user).unwrap(), count as i64);
         }
+    }
+
+    #[test]
+    fn the_counted_submission_is_the_last_judged_or_under_ioi_the_earliest_best() {
+        let (_d, db) = db();
+        let a = db.add_user("a", None, "x", false).unwrap();
+        let mut ids = Vec::new();
+        for score in [40, 70, 70, 10] {
+            ids.push(db.add_submission(a, "c", "m.c", b"", 0).unwrap());
+            let c = db.claim_next().unwrap().unwrap();
+            db.finish(&c, &Judged { score, ..judged() }, 1).unwrap();
+        }
+        let counted = |best| -> Vec<i64> {
+            db.counted_reports(best)
+                .unwrap()
+                .iter()
+                .map(|(r, _)| r.id)
+                .collect()
+        };
+        assert_eq!(counted(false), [ids[3]], "the last");
+        assert_eq!(counted(true), [ids[1]], "the earliest of the best");
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! The live ranking: OI (the points of each contestant's last judged
-//! submission) or ICPC (solved, then penalty minutes: the time of the first
+//! submission), IOI (the points of their best) or ICPC (solved, then penalty minutes: the time of the first
 //! accepted submission plus a penalty per rejected one before it), frozen
 //! for contestants during the contest's last minutes. A pure function of
 //! the submissions, so it is tested without a server.
@@ -73,6 +73,7 @@ pub fn line(config: &ContestConfig, user: &User, mine: &[&SubmissionRow], cutoff
         .partition(|s| cutoff.is_none_or(|c| s.submitted < c));
     let (score, penalty, tries) = match config.scoring {
         Scoring::Oi => oi(&seen),
+        Scoring::Ioi => ioi(&seen),
         Scoring::Icpc => icpc(&seen, config),
     };
     Standing {
@@ -109,6 +110,12 @@ pub fn ranked(mut lines: Vec<Standing>) -> Vec<Standing> {
 fn oi(seen: &[&SubmissionRow]) -> (i64, i64, usize) {
     let last = seen.iter().max_by_key(|s| s.id);
     (last.and_then(|s| s.score).unwrap_or(0), 0, seen.len())
+}
+
+/// IOI: the best judged submission's points.
+fn ioi(seen: &[&SubmissionRow]) -> (i64, i64, usize) {
+    let best = seen.iter().filter_map(|s| s.score).max();
+    (best.unwrap_or(0), 0, seen.len())
 }
 
 /// ICPC: solved or not, and the penalty of the first accepted submission.
@@ -193,6 +200,24 @@ mod tests {
         let s = standings(&c, &users, &subs, 100, false);
         let ranks: Vec<_> = s.iter().map(|l| (l.name.as_str(), l.score, l.rank)).collect();
         assert_eq!(ranks, [("a", 40, 1), ("b", 40, 1), ("c", 0, 3)]);
+    }
+
+    #[test]
+    fn ioi_counts_each_contestants_best_judged_submission() {
+        let c = timed(Scoring::Ioi);
+        let users = [user(1, "a"), user(2, "b")];
+        let subs = [
+            sub(1, 1, 10, "WA", 70),
+            sub(2, 1, 20, "WA", 40),
+            sub(3, 2, 30, "WA", 40),
+            sub(4, 2, 40, "WA", 60),
+        ];
+        let s = standings(&c, &users, &subs, 100, false);
+        let ranks: Vec<_> = s.iter().map(|l| (l.name.as_str(), l.score, l.rank)).collect();
+        assert_eq!(ranks, [("a", 70, 1), ("b", 60, 2)]);
+        // The same submissions under OI: the last ones.
+        let s = standings(&timed(Scoring::Oi), &users, &subs, 100, false);
+        assert_eq!((s[0].name.as_str(), s[0].score), ("b", 60));
     }
 
     #[test]

@@ -10,6 +10,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("login.html", include_str!("templates/login.html")),
     ("home.html", include_str!("templates/home.html")),
     ("statement.html", include_str!("templates/statement.html")),
+    ("solution.html", include_str!("templates/solution.html")),
     ("submit.html", include_str!("templates/submit.html")),
     ("submissions.html", include_str!("templates/submissions.html")),
     ("submission.html", include_str!("templates/submission.html")),

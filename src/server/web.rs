@@ -35,6 +35,8 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/login", get(login_page).post(login))
         .route("/logout", post(logout))
         .route("/statement", get(statement))
+        .route("/solution", get(solution))
+        .route("/tests.zip", get(tests_zip))
         .route("/submit", get(submit_page).post(submit))
         .route("/submissions", get(my_submissions))
         .route("/submissions/{id}", get(submission_page))
@@ -90,11 +92,15 @@ async fn home(State(app): State<Arc<App>>, axum::Extension(id): axum::Extension<
             ],
         ),
     };
+    let rules = l.t(&format!("home-rules-{}", app.contest.scoring.rules().as_str()));
+    let open = after_end_open(&app, viewer.0);
+    let solution = open && app.contest.after_end.solution && !app.problem.solutions.is_empty();
+    let tests_zip = open && app.problem.tests_zip.is_some();
     render(
         &app,
         "home.html",
         Some(viewer),
-        context! { announcements, window },
+        context! { announcements, window, rules, solution, tests_zip },
     )
 }
 
@@ -187,11 +193,72 @@ async fn statement(
     )
 }
 
+/// Whether `viewer` may fetch what `[after_end]` allows: the teacher at
+/// any time, a contestant once the contest has ended (an open practice
+/// never ends).
+fn after_end_open(app: &App, viewer: &super::db::User) -> bool {
+    viewer.is_admin || app.contest.window.ended(super::now())
+}
+
+/// The package's write-up (题解), where `[after_end] solution` allows it
+/// and the contest has ended (the teacher: at any time); else not found.
+async fn solution(State(app): State<Arc<App>>, axum::Extension(id): axum::Extension<Identity>) -> PageResult {
+    let viewer = signed_in(&id)?;
+    if !app.contest.after_end.solution || !after_end_open(&app, viewer.0) || app.problem.solutions.is_empty()
+    {
+        return Err(Fail::NotFound);
+    }
+    let (solution, solution_lang, solution_note) =
+        in_language(&app.problem.solutions, locale(), String::new());
+    render(
+        &app,
+        "solution.html",
+        Some(viewer),
+        context! { solution, solution_lang, solution_note },
+    )
+}
+
+/// The tests as one zip, where `[after_end] tests` allows it and the
+/// contest has ended (the teacher: at any time); else not found.
+async fn tests_zip(
+    State(app): State<Arc<App>>,
+    axum::Extension(id): axum::Extension<Identity>,
+) -> PageResult {
+    let viewer = signed_in(&id)?;
+    let Some(zip) = app
+        .problem
+        .tests_zip
+        .as_ref()
+        .filter(|_| after_end_open(&app, viewer.0))
+    else {
+        return Err(Fail::NotFound);
+    };
+    let disposition = format!("attachment; filename=\"{}-tests.zip\"", app.problem.name);
+    Ok((
+        [
+            (axum::http::header::CONTENT_TYPE, "application/zip".to_string()),
+            (axum::http::header::CONTENT_DISPOSITION, disposition),
+        ],
+        zip.clone(),
+    )
+        .into_response())
+}
+
 /// The statement in the viewer's language where the package has it, else
 /// in another (English first), with a note saying so: `(html, its tag,
 /// the note)`.
 fn statement_for(app: &App, l: crate::i18n::Locale) -> (String, Option<String>, Option<String>) {
-    let all = &app.problem.statements;
+    in_language(&app.problem.statements, l, app.problem.statement.clone())
+}
+
+/// Of texts by language tag, the one in `l` where there is one, else
+/// another (English first) with a note saying so, else `none`: `(html,
+/// its tag, the note)`.
+fn in_language(
+    all: &[(String, String)],
+    l: crate::i18n::Locale,
+    none: String,
+) -> (String, Option<String>, Option<String>) {
     let same = |tag: &str| crate::i18n::Locale::parse(tag) == Some(l);
     if let Some((tag, html)) = all.iter().find(|(tag, _)| same(tag)) {
         return (html.clone(), Some(tag.clone()), None);
@@ -203,7 +270,7 @@ fn statement_for(app: &App, l: crate::i18n::Locale) -> (String, Option<String>, 
             let note = l.text("statement-other-language", &[("language", Arg::from(name))]);
             (html.clone(), Some(tag.clone()), Some(note))
         }
-        None => (app.problem.statement.clone(), None, None),
+        None => (none, None, None),
     }
 }
 
@@ -334,12 +401,16 @@ async fn submission_page(
     };
     let hidden_tests = if tests.is_empty() { 0 } else { hidden };
     let l = locale();
+    // Tests are numbered #1..#N (the shown ones are the first of the
+    // report's); the file name is the teacher's detail.
     let tests: Vec<_> = tests
         .iter()
-        .map(|t| {
+        .enumerate()
+        .map(|(i, t)| {
             let verdict_name = (!l.is_english()).then(|| crate::report::words::verdict_name(l, t.verdict));
+            let file = viewer.0.is_admin.then(|| t.test.clone());
             context! {
-                reason => crate::report::words::test_reason(l, t), verdict_name,
+                reason => crate::report::words::test_reason(l, t), verdict_name, number => i + 1, file,
                 ..minijinja::Value::from(minijinja::value::Serde(t))
             }
         })
@@ -391,6 +462,13 @@ async fn replay(
     shown.tests = app.visible_tests(viewer.0, &report).to_vec();
     if shown.tests.is_empty() {
         return Err(Fail::NotFound);
+    }
+    // A contestant reads the tests as #1..#N, the teacher their files too
+    // (the report's sections number them: see `report::test_label`).
+    if !viewer.0.is_admin {
+        for (i, t) in shown.tests.iter_mut().enumerate() {
+            t.test = format!("#{}", i + 1);
+        }
     }
     let display = app
         .db

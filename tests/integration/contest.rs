@@ -114,7 +114,7 @@ fn a_class_is_graded_into_a_ranking_a_csv_a_json_and_a_page_with_the_same_verdic
         row(&ranking, "heidi")[..6],
         ["2", "heidi", "10", "WA", "WA", "AC"]
     );
-    assert_eq!(row(&ranking, "alice")[2..], ["0", "PE", "PE", "PE"]);
+    assert_eq!(row(&ranking, "alice")[2..], ["0", "NOF", "NOF", "NOF"]);
     assert_eq!(row(&ranking, "carol")[2..], ["0", "CE", "CE", "CE"]);
     assert_eq!(row(&ranking, "dave")[2..], ["0", "no", "program"]);
     for why in [
@@ -125,6 +125,8 @@ fn a_class_is_graded_into_a_ranking_a_csv_a_json_and_a_page_with_the_same_verdic
         assert!(ranking.contains(why), "`{why}` not in\n{ranking}");
     }
 
+    // No output file is an outcome of its own (NOF), not PE, in the JSON too.
+    assert_eq!(verdicts(&json[0])["alice"], ["NOF", "NOF", "NOF"]);
     // The JSON keeps the reasons: a missing output file, and where the
     // output went instead.
     let alice = first_reason(&json[0], "alice");

@@ -536,7 +536,6 @@ fn the_cms_comparator_scores_every_test_of_its_task() {
     export("cms", &manifest().join("problems/mayan"), &task);
     let yaml = std::fs::read_to_string(task.join("task.yaml")).unwrap();
     let n_input = format!("n_input: {}\n", bundled_tests());
-    let total_value = format!("total_value: {}\n", bundled_tests() * 10);
     for line in [
         "name: \"mayan\"",
         "time_limit: 3\n",
@@ -545,10 +544,20 @@ fn the_cms_comparator_scores_every_test_of_its_task() {
         "infile: \"\"",
         "outfile: \"\"",
         "public_testcases: \"0\"",
-        &total_value,
     ] {
         assert!(yaml.contains(line), "{line} in\n{yaml}");
     }
+    // Out of 100 as NOIP scored it: each test a subtask of its own points
+    // (total_value would give the sample a share).
+    assert!(!yaml.contains("total_value"), "{yaml}");
+    let generator = std::fs::read_to_string(task.join("gen/GEN")).unwrap();
+    let points: Vec<u32> = generator
+        .lines()
+        .filter_map(|l| l.strip_prefix("# ST: "))
+        .map(|p| p.parse().unwrap())
+        .collect();
+    assert_eq!((points.len(), points[0]), (bundled_tests(), 0), "{generator}");
+    assert_eq!(points.iter().sum::<u32>(), 100, "{generator}");
     let checker = task.join("check/checker");
     let run = |input: &Path, answer: &Path, output: &Path| {
         let out = Command::new(&python)
@@ -600,11 +609,11 @@ fn the_lemonlime_contest_holds_the_task_and_its_special_judge_scores() {
     let cases = task["testCases"].as_array().unwrap();
     assert_eq!(cases.len(), bundled_tests());
     assert!(contest.join("source").is_dir());
+    // Out of 100 as NOIP scored it: the sample's case scores nothing.
+    let full: Vec<u64> = cases.iter().map(|c| c["fullScore"].as_u64().unwrap()).collect();
+    assert_eq!((full[0], full.iter().sum::<u64>()), (0, 100), "{full:?}");
     for case in cases {
-        assert_eq!(
-            (case["fullScore"].as_u64(), case["timeLimit"].as_u64()),
-            (Some(10), Some(3000))
-        );
+        assert_eq!(case["timeLimit"].as_u64(), Some(3000));
         assert_eq!(case["memoryLimit"], 128);
         let input = contest.join("data").join(case["inputFiles"][0].as_str().unwrap());
         let answer = contest

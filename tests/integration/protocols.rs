@@ -1,7 +1,8 @@
 //! `check` called exactly as each judging engine calls a checker: testlib
 //! (Polygon, Hydro, LOJ, UOJ: result words on stderr, result file, `-appes`), Kattis/DOMjudge output validators, and
 //! LemonLime special judges. A missing or unreadable file is always a judge
-//! error, never an accepted verdict.
+//! error, never an accepted verdict, but for testlib's missing output file
+//! (`Output file not found`, a wrong output format, as testlib says it).
 
 use crate::util::{CASE4, CASE4_ANSWER as RIGHT, CASE4_WRONG as WRONG, judge, write_in};
 use predicates::prelude::*;
@@ -114,7 +115,7 @@ fn testlib_writes_the_result_file_plain_or_as_appes_xml() {
     let xml = f.read("result");
     assert!(xml.contains("`&lt;?&gt;`") && xml.is_ascii(), "{xml}");
     // A judge error reaches the result file too.
-    check(&f, &[], &["in", "missing", "ans", "result"])
+    check(&f, &[], &["missing", "out", "ans", "result"])
         .arg("-appes")
         .assert()
         .code(3)
@@ -122,6 +123,23 @@ fn testlib_writes_the_result_file_plain_or_as_appes_xml() {
     assert!(
         f.read("result")
             .contains("<result outcome = \"fail\">judge error")
+    );
+}
+
+#[test]
+fn testlib_says_output_file_not_found_as_testlib_does_a_wrong_output_format() {
+    let f = Files::new();
+    check(&f, &[], &["in", "mayan.out", "ans", "result"])
+        .arg("-appes")
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::starts_with("wrong output format Output file not found: \"")
+                .and(predicate::str::contains("mayan.out")),
+        );
+    assert!(
+        f.read("result")
+            .contains("<result outcome = \"presentation-error\">Output file not found")
     );
 }
 

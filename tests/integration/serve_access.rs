@@ -33,6 +33,8 @@ const ROUTES: &[(&str, &str, Access)] = &[
     ("POST", "/login", Access::Public),
     ("POST", "/logout", Access::Page),
     ("GET", "/statement", Access::Page),
+    ("GET", "/solution", Access::Page),
+    ("GET", "/tests.zip", Access::Page),
     ("GET", "/submit", Access::Page),
     ("POST", "/submit", Access::Page),
     ("GET", "/submissions", Access::Page),
@@ -282,7 +284,8 @@ fn serve_every_route_answers_by_who_asks() {
         if *method != "GET" || p == "/events" || !matches!(access, Access::Teacher | Access::Page) {
             continue;
         }
-        let expected = if *path == "/admin/similar/{pair}" {
+        // No pair of similar programs; the contest allows no download after its end.
+        let expected = if ["/admin/similar/{pair}", "/solution", "/tests.zip"].contains(path) {
             404
         } else {
             200
@@ -290,6 +293,89 @@ fn serve_every_route_answers_by_who_asks() {
         assert_eq!(teacher.get(&p).status, expected, "{p} as the teacher");
     }
     assert_eq!(alice.get(&format!("/submissions/{id}")).status, 200);
+}
+
+#[test]
+fn serve_numbers_tests_1_to_n_for_the_contestant_and_shows_the_teacher_their_files() {
+    let server = Server::start(&["alice"], "", &[]);
+    let alice = server.contestant("alice");
+    let id = submission_number(&alice.submit("mayan.c", WRONG_C));
+    api(&server, "alice", "alice-pw").wait_judged(id, 240);
+    let pages = [
+        (format!("/submissions/{id}"), "<td class=\"nw\">#2</td>"),
+        (format!("/submissions/{id}/replay"), "<h3>#2 <span"),
+    ];
+    for (page, numbered) in pages {
+        let body = alice.get(&page).body;
+        assert!(body.contains(numbered), "{page}: no `{numbered}` in {body}");
+        for file in ["sample/", "secret/", "sample&#x2f;", "secret&#x2f;"] {
+            assert!(
+                !body.contains(file),
+                "{page}: a test's file on alice's page: {body}"
+            );
+        }
+    }
+    let teacher = server.teacher().get(&format!("/submissions/{id}")).body;
+    assert!(
+        teacher.contains("#1 <span class=\"file\">sample&#x2f;1</span>"),
+        "{teacher}"
+    );
+    assert!(
+        teacher.contains("#2 <span class=\"file\">secret&#x2f;1</span>"),
+        "{teacher}"
+    );
+}
+
+#[test]
+fn serve_gives_the_tests_and_the_write_up_only_after_the_end_and_only_where_the_teacher_allows() {
+    const ALLOW: &str = "[after_end]\ntests = true\nsolution = true\n";
+    let ended = "start = 2020-01-01T09:00:00+08:00\nend = 2020-01-01T12:00:00+08:00\n";
+    let running = "start = 2020-01-01T09:00:00+08:00\nend = 2099-01-01T12:00:00+08:00\n";
+    let status = |server: &Server, who: &str, path: &str| match who {
+        "teacher" => server.teacher().get(path).status,
+        _ => server.contestant(who).get(path).status,
+    };
+    // Ended and allowed: the zip holds every input and answer, the write-up
+    // is the package's, in the contestant's language where it has one.
+    let server = Server::start(&["alice"], &format!("{ended}language = \"zh-CN\"\n{ALLOW}"), &[]);
+    let alice = server.contestant("alice");
+    let (code, zip) = alice.get_bytes("/tests.zip");
+    assert_eq!(code, 200);
+    let zip = zip::ZipArchive::new(std::io::Cursor::new(zip)).unwrap();
+    let files: Vec<String> = zip.file_names().map(|n| n.unwrap().into_owned()).collect();
+    assert_eq!(files.len(), 62, "31 inputs and 31 answers: {files:?}");
+    for file in [
+        "sample/1.in",
+        "sample/1.ans",
+        "secret/none-3.in",
+        "secret/none-3.ans",
+    ] {
+        assert!(files.iter().any(|f| f == file), "no {file} in {files:?}");
+    }
+    let solution = alice.get("/solution").body;
+    assert!(
+        solution.contains("题解") && solution.contains("字典序"),
+        "{solution}"
+    );
+    let home = alice.get("/").body;
+    assert!(
+        home.contains("href=\"/solution\"") && home.contains("href=\"/tests.zip\""),
+        "{home}"
+    );
+    drop(server);
+    // During the contest: nothing for contestants, everything for the teacher.
+    let server = Server::start(&["alice"], &format!("{running}{ALLOW}"), &[]);
+    for path in ["/solution", "/tests.zip"] {
+        assert_eq!(status(&server, "alice", path), 404, "{path} during the contest");
+        assert_eq!(status(&server, "teacher", path), 200, "{path} for the teacher");
+    }
+    assert!(!server.contestant("alice").get("/").body.contains("/tests.zip"));
+    drop(server);
+    // Not allowed (the default): nothing, even after the end.
+    let server = Server::start(&["alice"], ended, &[]);
+    for path in ["/solution", "/tests.zip"] {
+        assert_eq!(status(&server, "alice", path), 404, "{path} not allowed");
+    }
 }
 
 #[test]

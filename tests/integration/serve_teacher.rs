@@ -410,3 +410,31 @@ fn the_analysis_page_is_kept_until_a_verdict_changes_it() {
         "kept while nothing changes"
     );
 }
+
+#[test]
+fn serve_under_ioi_rules_the_best_submission_counts_in_the_ranking_the_report_and_the_grades() {
+    let server = Server::start(&["alice"], "rules = \"ioi\"\n", &[]);
+    let alice = server.contestant("alice");
+    let home = alice.get("/").body;
+    assert!(home.contains("IOI"), "the rules on the home page: {home}");
+    let mut api = server.client();
+    api.api_sign_in("admin", crate::serve_util::ADMIN_PASSWORD);
+    let best = submission_number(&alice.submit("mayan.c", &accepted_c()));
+    assert_eq!(api.wait_judged(best, 240)["score"], 100);
+    let wrong = "#include <stdio.h>\nint main(void) { puts(\"-1\"); return 0; }\n";
+    let last = submission_number(&alice.submit("mayan.c", wrong));
+    assert!(api.wait_judged(last, 240)["score"].as_i64().unwrap() < 100);
+
+    let ranking: serde_json::Value = serde_json::from_str(&api.get("/api/v1/ranking").body).unwrap();
+    assert_eq!(ranking["standings"][0]["score"], 100, "the ranking: {ranking}");
+    let teacher = server.teacher();
+    let grades = teacher.get("/admin/grades-moodle.csv").body;
+    assert!(
+        grades
+            .lines()
+            .any(|l| l.starts_with("alice,") && l.ends_with(",100")),
+        "{grades}"
+    );
+    let report: serde_json::Value = serde_json::from_str(&teacher.get("/admin/report.json").body).unwrap();
+    assert_eq!(report["submissions"][0]["score"], 100, "the report: {report}");
+}

@@ -236,6 +236,22 @@ impl Client {
         Self::page(req.call())
     }
 
+    /// GET a path's bytes (a download: a zip is no text), with the status.
+    pub fn get_bytes(&self, path: &str) -> (u16, Vec<u8>) {
+        let mut r = self
+            .agent
+            .get(format!("{}{path}", self.url))
+            .call()
+            .expect("the server answers");
+        let body = r
+            .body_mut()
+            .with_config()
+            .limit(64 << 20)
+            .read_to_vec()
+            .unwrap_or_default();
+        (r.status().as_u16(), body)
+    }
+
     /// POST a form (url-encoded fields).
     pub fn post_form(&self, path: &str, fields: &[(&str, &str)]) -> Page {
         Self::page(

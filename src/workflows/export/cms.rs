@@ -7,8 +7,9 @@
 //! output/output0.txt ...     their answers
 //! check/checker              the Python checker as a CMS comparator: the score on
 //!                            stdout, `translate:success` / `translate:wrong` on stderr
-//! gen/GEN                    with scoring groups only: `# ST: points` before each
-//!                            subtask's tests (CMS's GroupMin)
+//! gen/GEN                    with scoring groups, or tests of unequal points (the
+//!                            bundled problem's sample 0, 3 and 4): `# ST: points`
+//!                            before each subtask's tests (CMS's GroupMin)
 //! statement/statement.md     the statement (CMS wants statement/statement.pdf:
 //!                            make one, or import with --no-statement)
 //! ```
@@ -37,13 +38,17 @@ impl PackageFormat for Cms {
         };
         let tests = checked_tests(problem)?;
         let groups = subtasks(problem, &tests.tests)?;
-        let grouped = !config.scoring.groups.is_empty();
+        // CMS's total_value gives every test the same share, the sample
+        // included: tests of their own points (a package's `total`, an
+        // unscored sample) go as one subtask each, as groups do.
+        let uneven = groups.iter().any(|g| g.points != groups[0].points);
+        let grouped = !config.scoring.groups.is_empty() || uneven;
         let total: u32 = groups.iter().map(|g| g.points).sum();
         if grouped && total != 100 {
             return Err(ExportError::Unsupported {
                 package: config.name.clone(),
                 message: format!(
-                    "the scoring groups add up to {total} points: CMS's loader wants subtasks that add up to 100"
+                    "the scoring groups (or the tests' own points) add up to {total} points: CMS's loader wants subtasks that add up to 100"
                 ),
             });
         }

@@ -124,19 +124,21 @@ pub struct Subtask {
     pub tests: Vec<usize>,
 }
 
-/// The package's scoring as subtasks: one per test (`points_per_test`)
+/// The package's scoring as subtasks: one per test (its own points)
 /// without groups; with groups, one per group, and the tests no group holds
 /// in a last one worth 0 points (the package gives them none). A test in two
 /// groups cannot be carried by the formats' subtasks, and is an error.
 pub fn subtasks(problem: &Problem, tests: &[ExportTest]) -> Result<Vec<Subtask>, ExportError> {
     let scoring = &problem.config.scoring;
     if scoring.groups.is_empty() {
+        let names: Vec<&str> = tests.iter().map(|t| t.name.as_str()).collect();
         return Ok(tests
             .iter()
+            .zip(scoring.test_points(&names))
             .enumerate()
-            .map(|(i, t)| Subtask {
+            .map(|(i, (t, points))| Subtask {
                 name: t.name.clone(),
-                points: scoring.points_per_test,
+                points,
                 tests: vec![i],
             })
             .collect());
@@ -291,6 +293,19 @@ pub fn statement(problem: &Problem, format: &str) -> Result<String, ExportError>
     }
 }
 
+/// The package's Chinese statement (`statement.zh-CN.md`), if it has one
+/// as a plain file (a link is left out: nothing outside the package goes
+/// into an export).
+pub fn chinese_statement(problem: &Problem) -> Result<Option<String>, ExportError> {
+    let path = problem.dir.join("statement.zh-CN.md");
+    match std::fs::symlink_metadata(&path) {
+        Ok(m) if m.is_file() => std::fs::read_to_string(&path)
+            .map(Some)
+            .map_err(ExportError::io(&path)),
+        _ => Ok(None),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -334,8 +349,10 @@ mod tests {
             .collect();
         let (_e, plain) = problem_with("");
         let s = subtasks(&plain, &tests).unwrap();
-        assert_eq!(s.len(), 4);
-        assert!(s.iter().all(|s| s.points == 10 && s.tests.len() == 1));
+        // The bundled package's 100 points over its scored tests, the sample
+        // scoring nothing.
+        assert!(s.iter().all(|s| s.tests.len() == 1));
+        assert_eq!(s.iter().map(|s| s.points).collect::<Vec<_>>(), [0, 33, 33, 34]);
         let (_e, grouped) = problem_with(
             "[[scoring.group]]\nname = \"b\"\ntests = \"secret/b-*\"\npoints = 60\n\
              [[scoring.group]]\nname = \"none\"\ntests = \"nothing/*\"\npoints = 40\n",

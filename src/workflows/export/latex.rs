@@ -4,6 +4,28 @@
 //! prose, so this is all they need; anything else passes through as text,
 //! with LaTeX's special characters escaped.
 
+/// A Chinese statement as a document of its own, to print: `ctexart`
+/// (TeX Live's ctex) typesets it with a CJK font (`xelatex FILE`; ctex
+/// picks the system's, Fandol where it finds none). The title is the
+/// statement's level-1 heading, else `title`.
+pub fn chinese_document(title: &str, markdown: &str) -> String {
+    let heading = markdown
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .and_then(|l| heading(l.trim_end()))
+        .filter(|(level, _)| *level == 1)
+        .map_or(title, |(_, text)| text);
+    format!(
+        "% xelatex this file: ctex typesets Chinese with a CJK font.\n\
+         \\documentclass[UTF8,a4paper,zihao=-4]{{ctexart}}\n\
+         \\usepackage[margin=2.5cm]{{geometry}}\n\
+         \\title{{{}}}\n\\date{{}}\n\
+         \\begin{{document}}\n\\maketitle\n\n{}\n\n\\end{{document}}\n",
+        inline(heading),
+        convert(markdown, |_| false)
+    )
+}
+
 /// Converts a Markdown statement to the body of a LaTeX document.
 /// `skip_section` decides, from a level-2 heading's text, whether to leave
 /// that section out (a format that typesets the samples itself drops the

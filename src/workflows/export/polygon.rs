@@ -7,11 +7,13 @@
 //! files/check.cpp                  the testlib checker (Polygon supplies testlib.h)
 //! tests/01, tests/01.a, ...        the tests and their answers, in the package's order
 //! statements/english/problem.tex   statement.md converted
+//! statements/chinese/problem.tex   statement.zh-CN.md converted, where the package has it
+//! statements/chinese/statement.tex the same as a document to print (`xelatex`: ctex, a CJK font)
 //! solutions/<name>.<ext>           the reference programs (C, C++, Rust, Python 3)
 //! ```
 //!
 //! Scoring groups become Polygon groups with `points-policy="complete-group"`;
-//! without groups every test carries `points_per_test`.
+//! without groups every test carries its own points (`Scoring::test_points`).
 
 use super::checkers::testlib_checker;
 use super::data::{self, ExportTest, Subtask, checked_tests, reference_programs_of, subtasks};
@@ -73,8 +75,19 @@ impl PackageFormat for Polygon {
             &dir.join("statements/english/problem.tex"),
             latex::convert(&statement, |_| false),
         )?;
+        let chinese = data::chinese_statement(problem)?;
+        if let Some(zh) = &chinese {
+            write(
+                &dir.join("statements/chinese/problem.tex"),
+                latex::convert(zh, |_| false),
+            )?;
+            write(
+                &dir.join("statements/chinese/statement.tex"),
+                latex::chinese_document(&problem.config.title, zh),
+            )?;
+        }
         let solutions = self.write_solutions(problem, dir, &mut summary)?;
-        let xml = problem_xml(problem, &tests.tests, &groups, &solutions);
+        let xml = problem_xml(problem, &tests.tests, &groups, &solutions, chinese.is_some());
         write(&dir.join("problem.xml"), xml)?;
         summary
             .notes
@@ -126,12 +139,13 @@ impl Polygon {
     }
 }
 
-/// `problem.xml`.
+/// `problem.xml` (with `chinese`, the Chinese statement listed beside the English one).
 fn problem_xml(
     problem: &Problem,
     tests: &[ExportTest],
     groups: &[Subtask],
     solutions: &[Solution],
+    chinese: bool,
 ) -> String {
     let config = &problem.config;
     let (input_file, output_file) = match &config.io {
@@ -149,7 +163,12 @@ fn problem_xml(
         attr(&config.title)
     );
     x += "  <statements>\n    <statement charset=\"UTF-8\" language=\"english\" mathjax=\"true\" \
-          path=\"statements/english/problem.tex\" type=\"application/x-tex\"/>\n  </statements>\n";
+          path=\"statements/english/problem.tex\" type=\"application/x-tex\"/>\n";
+    if chinese {
+        x += "    <statement charset=\"UTF-8\" language=\"chinese\" mathjax=\"true\" \
+              path=\"statements/chinese/problem.tex\" type=\"application/x-tex\"/>\n";
+    }
+    x += "  </statements>\n";
     x += &format!(
         "  <judging input-file=\"{}\" output-file=\"{}\">\n    <testset name=\"tests\">\n",
         attr(input_file),
@@ -219,5 +238,33 @@ mod tests {
         assert_eq!(tag("run_time_error", false), "rejected");
         assert_eq!(source_type("cpp"), Some("cpp.g++17"));
         assert_eq!(source_type("exe"), None);
+    }
+
+    #[test]
+    fn the_chinese_statement_goes_with_the_english_one_and_as_a_document_to_print_with_a_cjk_font() {
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let problem = Problem::load(&repo.join("problems/mayan")).unwrap();
+        let out = tempfile::tempdir().unwrap();
+        Polygon.write(&problem, out.path(), "mayan").unwrap();
+        let read = |f: &str| std::fs::read_to_string(out.path().join(f)).unwrap();
+        assert!(
+            read("problem.xml")
+                .contains("language=\"chinese\" mathjax=\"true\" path=\"statements/chinese/problem.tex\"")
+        );
+        let fragment = read("statements/chinese/problem.tex");
+        assert!(
+            fragment.contains("\\section*{题目描述}") && fragment.contains("\\textbf{字典序最小}"),
+            "{fragment}"
+        );
+        let document = read("statements/chinese/statement.tex");
+        assert!(
+            document.contains("\\documentclass[UTF8,a4paper,zihao=-4]{ctexart}"),
+            "{document}"
+        );
+        assert!(
+            document.contains("\\title{玛雅游戏}") && document.contains("30\\% 的数据"),
+            "{document}"
+        );
+        assert!(document.trim_end().ends_with("\\end{document}"));
     }
 }
