@@ -917,7 +917,7 @@ impl Html {
                 esc(&l.t("html-broken-tests"))
             );
             for t in &report.broken_tests {
-                let _ = write!(body, "<li>{}: {}</li>", esc(&t.test), esc(&t.reason));
+                let _ = write!(body, "<li>{}</li>", esc(&words::broken_test(l, t)));
             }
             body.push_str("</ul>");
         }

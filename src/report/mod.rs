@@ -157,6 +157,7 @@ mod tests {
 mod snapshots {
     use super::*;
     use crate::judge::grading::{SubmissionReport, TestResult};
+    use crate::judge::reason::RunReason;
     use crate::puzzle::checker::{Options, check};
     use crate::puzzle::verdict::Verdict;
     use crate::workflows::ci::{Check, Expectation};
@@ -181,6 +182,8 @@ mod snapshots {
             reason: j.message.clone(),
             points: if j.verdict == Verdict::Accepted { 10 } else { 0 },
             judgement: Some(j),
+            run_reason: None,
+            notes: Default::default(),
             diff,
             runs: 1,
             spent_ms: 0,
@@ -188,21 +191,40 @@ mod snapshots {
         }
     }
 
-    fn crashed(name: &str, verdict: Verdict, reason: &str) -> TestResult {
-        TestResult {
+    fn crashed(name: &str, verdict: Verdict, why: RunReason) -> TestResult {
+        let mut t = TestResult {
             test: name.into(),
             input: EARLY.into(),
             verdict,
             time_ms: 3001,
             wall_ms: 3010,
             memory_kib: 2048,
-            reason: reason.into(),
-            judgement: None,
-            diff: None,
-            points: 0,
-            runs: 1,
-            spent_ms: 0,
-            transcript: Default::default(),
+            ..TestResult::new(name.into(), b"")
+        };
+        t.set_run_reason(why);
+        t
+    }
+
+    /// A test whose stored answer disagrees with the solver (FAIL).
+    fn broken(name: &str) -> TestResult {
+        let j = check(EARLY.as_bytes(), b"-1\n", None, Options::default());
+        let mut j = crate::puzzle::checker::Judgement {
+            verdict: Verdict::Fail,
+            ..j
+        };
+        j.reason = crate::puzzle::checker::Reason::AnswerDisagrees {
+            stored: "2 0 1".into(),
+            solver: "-1".into(),
+        };
+        j.message = j.reason.to_string();
+        TestResult {
+            input: EARLY.into(),
+            time_ms: 3001,
+            wall_ms: 3010,
+            memory_kib: 2048,
+            reason: j.message.clone(),
+            judgement: Some(j),
+            ..TestResult::new(name.into(), b"")
         }
     }
 
@@ -211,14 +233,23 @@ mod snapshots {
             test("sample/1", CASE4, "2 0 1\n1 1 1\n3 4 -1\n", 3),
             test("secret/1", EARLY, "2 0 -1\n3 0 -1\n", 4),
             test("secret/2", CASE4, "2 0 1\n1 one 1\n", 2),
-            crashed("secret/3", Verdict::TimeLimit, "CPU time over 3000 ms"),
-            crashed("secret/4", Verdict::RuntimeError, "killed by SIGSEGV"),
-            test("secret/5", EARLY, "2 0 1\n0 0 1\n", 2800),
             crashed(
-                "secret/6",
-                Verdict::Fail,
-                "stored answer is wrong: the solver's answer is `-1`",
+                "secret/3",
+                Verdict::TimeLimit,
+                RunReason::CpuOver {
+                    limit_ms: 3000,
+                    time_ms: None,
+                },
             ),
+            crashed(
+                "secret/4",
+                Verdict::RuntimeError,
+                RunReason::Killed {
+                    signal: "SIGSEGV".into(),
+                },
+            ),
+            test("secret/5", EARLY, "2 0 1\n0 0 1\n", 2800),
+            broken("secret/6"),
         ];
         let mut alice = SubmissionReport::new("class/alice/mayan.cpp".into(), "cpp", 60);
         alice.contestant = Some("alice".into());
@@ -240,7 +271,8 @@ mod snapshots {
         .to_vec();
         report.broken_tests = vec![crate::judge::grading::BrokenTest {
             test: "secret/6".into(),
-            reason: "stored answer is wrong: the solver's answer is `-1`".into(),
+            reason: broken("secret/6").reason,
+            judgement: broken("secret/6").judgement,
         }];
         report.submissions = vec![alice, bob, carol];
         report

@@ -152,7 +152,7 @@ fn legend(out: &mut String, report: &GradeReport, l: Locale) {
     if !report.broken_tests.is_empty() {
         let _ = writeln!(out, "{}", l.t("ranking-broken-tests"));
         for b in &report.broken_tests {
-            let _ = writeln!(out, "  {}: {}", b.test, b.reason);
+            let _ = writeln!(out, "  {}", super::words::broken_test(l, b));
         }
     }
     let notes: Vec<String> = report

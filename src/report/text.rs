@@ -107,7 +107,7 @@ impl Text {
         if !report.broken_tests.is_empty() {
             let _ = writeln!(out, "{}", l.t("text-broken-tests"));
             for b in &report.broken_tests {
-                let _ = writeln!(out, "  {}: {}", b.test, b.reason);
+                let _ = writeln!(out, "  {}", super::words::broken_test(l, b));
             }
             out.push('\n');
         }

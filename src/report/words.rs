@@ -1,11 +1,13 @@
 //! The words of a result in a language (the catalogues of `crate::i18n`):
 //! a checker's [`Reason`] (data) with its positions and move numbers, a
-//! judgement placed at its line, a test's reason, a verdict's name. English
-//! reads exactly as the checker's and the judge's own text (which JSON,
-//! JUnit, CSV and `check`'s protocols carry, unchanged).
+//! judgement placed at its line, how a run ended ([`RunReason`], data), a
+//! test's reason, a verdict's name. English reads exactly as the checker's
+//! and the judge's own text (which JSON, JUnit, CSV and `check`'s protocols
+//! carry, unchanged); no language is derived from that English text.
 
 use crate::i18n::{Arg, Locale};
-use crate::judge::grading::TestResult;
+use crate::judge::grading::{BrokenTest, TestResult};
+use crate::judge::reason::{Notes, RunReason, ms_list};
 use crate::puzzle::checker::{Illegal, Judgement, Reason};
 use crate::puzzle::sim::IllegalMove;
 use crate::puzzle::verdict::Verdict;
@@ -121,102 +123,83 @@ pub fn judgement(l: Locale, j: &Judgement) -> String {
 }
 
 /// A test's reason in words: in English the judge's own text; in another
-/// language the judgement's words, or the run's recognised in the judge's
-/// text (its numbers kept), else the judge's text as it is.
+/// language the words of its data (the checker's judgement or how the run
+/// ended, with its notes), or the judge's text as it is where a report
+/// holds no data (nothing ran).
 pub fn test_reason(l: Locale, t: &TestResult) -> String {
     if l.is_english() {
         return t.reason.clone();
     }
-    let (body, again) = split_again(&t.reason);
-    let words = match &t.judgement {
-        Some(j) if body.starts_with(&j.message) => {
-            let hint = &body[j.message.len()..];
-            format!(
-                "{}{}",
-                judgement(l, j),
-                run_words(l, hint).unwrap_or_else(|| hint.to_string())
-            )
-        }
-        _ => run_words(l, body).unwrap_or_else(|| body.to_string()),
+    let words = match (&t.run_reason, &t.judgement) {
+        (Some(r), _) => run_reason(l, r),
+        (None, Some(j)) => format!("{}{}", judgement(l, j), hint(l, &t.notes)),
+        (None, None) => return t.reason.clone(),
     };
-    match again {
-        Some((runs, times)) => l.text(
+    match t.notes.earlier_runs_ms.as_slice() {
+        [] => words,
+        earlier => l.text(
             "run-again",
             &args([
                 ("reason", words),
-                ("runs", runs.to_string()),
-                ("times", times.to_string()),
+                ("runs", (earlier.len() + 1).to_string()),
+                ("times", ms_list(earlier)),
             ]),
         ),
-        None => words,
     }
 }
 
-/// A reason and the note of a TLE run again (`[run 3 times: ... (1040 ms,
-/// 1017 ms)]`): `(the reason, Some((runs, times)))`.
-fn split_again(reason: &str) -> (&str, Option<(&str, &str)>) {
-    let parsed = || {
-        let (body, note) = reason.rsplit_once(" [run ")?;
-        let (runs, rest) = note.split_once(" times: TLE close to the limit before (")?;
-        let times = rest.strip_suffix(")]")?;
-        Some((body, Some((runs, times))))
+/// A test that cannot be judged and why, in words (its judgement's, else
+/// the judge's text as it is): `secret/6: judge error: ...`.
+pub fn broken_test(l: Locale, b: &BrokenTest) -> String {
+    let why = match &b.judgement {
+        Some(j) if !l.is_english() => judgement(l, j),
+        _ => b.reason.clone(),
     };
-    parsed().unwrap_or((reason, None))
+    l.text("broken-test", &args([("test", b.test.clone()), ("reason", why)]))
 }
 
-/// The judge's words of how a run ended (`grading::run_verdict`,
-/// `missing_output`), recognised with their numbers; `None` where they
-/// are not those.
-fn run_words(l: Locale, text: &str) -> Option<String> {
-    let between = |prefix: &str, suffix: &str| -> Option<String> {
-        Some(text.strip_prefix(prefix)?.strip_suffix(suffix)?.to_string())
+/// The hint of an empty output from a program that opens a `.in` file.
+fn hint(l: Locale, notes: &Notes) -> String {
+    let Some(name) = &notes.opens_input else {
+        return String::new();
     };
-    let one = |id: &str, name: &'static str, value: String| Some(l.text(id, &args([(name, value)])));
-    if text.is_empty() {
-        return Some(String::new());
-    }
-    if text == "; it wrote to stdout instead" {
-        return Some(l.t("run-stdout-instead"));
-    }
-    if let Some(inner) = between("CPU time over ", " ms)") {
-        let (limit, time) = inner.split_once(" ms (")?;
-        return Some(l.text(
+    let stem = Notes::file_io_stem(name);
+    l.text(
+        "run-file-io-hint",
+        &args([("file", name.clone()), ("stem", stem.to_string())]),
+    )
+}
+
+/// How a run ended, in words.
+pub fn run_reason(l: Locale, r: &RunReason) -> String {
+    let s = |v: &dyn ToString| v.to_string();
+    let (id, a) = match r {
+        RunReason::CpuOver {
+            limit_ms,
+            time_ms: Some(t),
+        } => (
             "run-cpu-over-measured",
-            &args([("limit", limit.to_string()), ("time", time.to_string())]),
-        ));
-    }
-    if let Some(limit) = between("CPU time over ", " ms") {
-        return one("run-cpu-over", "limit", limit);
-    }
-    if let Some(time) = between("wall time over the limit (CPU ", " ms): sleeping or blocked?") {
-        return one("run-wall-over", "time", time);
-    }
-    if let Some(code) = text.strip_prefix("exit code ") {
-        return one("run-exit-code", "code", code.to_string());
-    }
-    if let Some(signal) = text.strip_prefix("killed by ") {
-        return one("run-killed", "signal", signal.to_string());
-    }
-    if let Some(mib) = between("memory over ", " MiB") {
-        return one("run-memory-over", "mib", mib);
-    }
-    if let Some(kib) = between("output over ", " KiB (or a file over its limit)") {
-        return one("run-output-over", "kib", kib);
-    }
-    let missing = |t: &str| {
-        t.strip_prefix("no ")?
-            .strip_suffix(" was written (file I/O: the output is judged from that file)")
-            .map(str::to_string)
+            args([("limit", s(limit_ms)), ("time", s(t))]),
+        ),
+        RunReason::CpuOver {
+            limit_ms,
+            time_ms: None,
+        } => ("run-cpu-over", args([("limit", s(limit_ms))])),
+        RunReason::WallOver { cpu_ms } => ("run-wall-over", args([("time", s(cpu_ms))])),
+        RunReason::ExitCode { code } => ("run-exit-code", args([("code", s(code))])),
+        RunReason::Killed { signal } => ("run-killed", args([("signal", s(signal))])),
+        RunReason::MemoryOver { limit_mib } => ("run-memory-over", args([("mib", s(limit_mib))])),
+        RunReason::OutputOver { limit_kib } => ("run-output-over", args([("kib", s(limit_kib))])),
+        RunReason::NoOutputFile { file, wrote_stdout } => {
+            let words = l.text("run-no-output-file", &args([("file", s(file))]));
+            return match wrote_stdout {
+                true => words + &l.t("run-stdout-instead"),
+                false => words,
+            };
+        }
+        RunReason::JudgeError { detail } => ("run-judge-error", args([("detail", s(detail))])),
     };
-    if let Some(file) = missing(text) {
-        return one("run-no-output-file", "file", file);
-    }
-    let (first, rest) = text.split_once("; ")?;
-    let stdout = (rest == "it wrote to stdout instead").then(|| l.t("run-stdout-instead"))?;
-    Some(format!(
-        "{}{stdout}",
-        one("run-no-output-file", "file", missing(first)?)?
-    ))
+    l.text(id, &a)
 }
 
 #[cfg(test)]
@@ -329,28 +312,89 @@ mod tests {
         );
     }
 
+    /// One run reason of every kind, as the judge builds them.
+    fn every_run_reason() -> Vec<RunReason> {
+        vec![
+            RunReason::CpuOver {
+                limit_ms: 1000,
+                time_ms: Some(1040),
+            },
+            RunReason::CpuOver {
+                limit_ms: 1000,
+                time_ms: None,
+            },
+            RunReason::WallOver { cpu_ms: 12 },
+            RunReason::ExitCode { code: 3 },
+            RunReason::Killed {
+                signal: "SIGSEGV".into(),
+            },
+            RunReason::MemoryOver { limit_mib: 256 },
+            RunReason::OutputOver { limit_kib: 64 },
+            RunReason::NoOutputFile {
+                file: "mayan.out".into(),
+                wrote_stdout: false,
+            },
+            RunReason::NoOutputFile {
+                file: "mayan.out".into(),
+                wrote_stdout: true,
+            },
+            RunReason::JudgeError {
+                detail: "fork failed".into(),
+            },
+        ]
+    }
+
     #[test]
-    fn a_runs_reason_keeps_its_numbers_in_chinese() {
-        let mut t = TestResult::new("secret/1".into(), b"");
-        for (english, chinese) in [
-            (
-                "CPU time over 1000 ms (1040 ms)",
-                "CPU 时间超过 1000 ms（用时 1040 ms）",
-            ),
-            ("exit code 3", "退出码 3"),
-            ("memory over 256 MiB", "内存超过 256 MiB"),
-            (
-                "CPU time over 1000 ms [run 2 times: TLE close to the limit before (1040 ms)]",
-                "CPU 时间超过 1000 ms [共运行 2 次：之前几次都是接近时限的 TLE（1040 ms）]",
-            ),
-            (
-                "no mayan.out was written (file I/O: the output is judged from that file); it wrote to stdout instead",
-                "没有写出 mayan.out（文件输入输出：评测的是这个文件）；程序写到了标准输出",
-            ),
-        ] {
-            t.reason = english.into();
-            assert_eq!(test_reason(Locale::english(), &t), english);
-            assert_eq!(test_reason(zh(), &t), chinese);
+    fn english_run_reasons_read_exactly_as_the_judges_own_words() {
+        for r in every_run_reason() {
+            assert_eq!(run_reason(Locale::english(), &r), r.to_string(), "{r:?}");
         }
+        let notes = Notes {
+            opens_input: Some("mayan.in".into()),
+            earlier_runs_ms: vec![1040, 1017],
+        };
+        assert_eq!(hint(Locale::english(), &notes), notes.hint());
+    }
+
+    #[test]
+    fn every_run_reason_reads_in_every_language_with_its_numbers() {
+        for l in Locale::all() {
+            for r in every_run_reason() {
+                let words = run_reason(l, &r);
+                assert!(!words.contains(crate::i18n::MISSING.0), "{l}: {words}");
+                assert_eq!(numbers(&words), numbers(&r.to_string()), "{l}: {words}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_tests_reason_is_worded_from_its_data_never_from_its_english_text() {
+        let mut t = TestResult::new("secret/1".into(), b"");
+        t.set_run_reason(RunReason::CpuOver {
+            limit_ms: 1000,
+            time_ms: Some(1040),
+        });
+        t.notes.earlier_runs_ms = vec![1040];
+        t.reason = t.notes.again(&t.reason);
+        assert_eq!(
+            t.reason,
+            "CPU time over 1000 ms (1040 ms) [run 2 times: TLE close to the limit before (1040 ms)]"
+        );
+        assert_eq!(test_reason(Locale::english(), &t), t.reason);
+        let chinese =
+            "CPU 时间超过 1000 ms（用时 1040 ms）（共运行 2 次：之前几次都是接近时限的 TLE，用时 1040 ms）";
+        assert_eq!(test_reason(zh(), &t), chinese);
+        // The English text is not read: another one changes nothing.
+        t.reason = "something else".into();
+        assert_eq!(test_reason(zh(), &t), chinese);
+        t.set_run_reason(RunReason::NoOutputFile {
+            file: "mayan.out".into(),
+            wrote_stdout: true,
+        });
+        t.notes = Notes::default();
+        assert_eq!(
+            test_reason(zh(), &t),
+            "没有写出 mayan.out（文件输入输出：评测的是这个文件）；程序写到了标准输出"
+        );
     }
 }
