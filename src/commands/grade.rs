@@ -8,8 +8,9 @@ use super::progress::Progress;
 use crate::cli::GradeArgs;
 use crate::cli::ReportArgs;
 use crate::i18n::Locale;
-use crate::judge::grading::{GradeReport, Grader, SubmissionReport};
+use crate::judge::grading::{ContestFolder, GradeReport, Grader, SubmissionReport};
 use crate::judge::pool::{Item, Pool, Work};
+use crate::judge::reason::NoProgram;
 use crate::judge::runner::Sandboxed;
 use crate::judge::sandbox::Sandbox;
 use crate::judge::submission::{SourceLimit, default_cache_dir, prepare};
@@ -77,7 +78,7 @@ struct Entry {
     /// In a contest, the contestant.
     contestant: Option<String>,
     /// The program, or why there is none to grade.
-    source: Result<PathBuf, String>,
+    source: Result<PathBuf, NoProgram>,
 }
 
 /// The tests to grade: the package's, narrowed by `--tests`.
@@ -93,13 +94,17 @@ fn select_tests(problem: &Problem, pattern: Option<&str>) -> Result<Vec<TestCase
     Ok(cases)
 }
 
+/// A contest folder as the report names it: in English, and as data (its
+/// folder and its layout's code).
+type ContestShown = (String, ContestFolder);
+
 /// What to grade: the files given, or the contestants of `--contest`
 /// (with the folder and its layout, for the report).
 fn entries(
     args: &GradeArgs,
     problem: &Problem,
     languages: &LanguageTable,
-) -> Result<(Vec<Entry>, Option<String>)> {
+) -> Result<(Vec<Entry>, Option<ContestShown>)> {
     let Some(dir) = &args.contest else {
         let files = expand(&args.submissions, languages)?;
         let entries = files
@@ -126,8 +131,12 @@ fn entries(
             source: c.program,
         })
         .collect();
-    let shown = format!("{} ({})", contest.dir.display(), contest.layout);
-    Ok((entries, Some(shown)))
+    let folder = ContestFolder {
+        dir: contest.dir.display().to_string(),
+        layout: contest.layout.code().to_string(),
+    };
+    let shown = format!("{} ({})", folder.dir, contest.layout);
+    Ok((entries, Some((shown, folder))))
 }
 
 /// The smallest failing board of a graded program (compiled again: from
@@ -243,12 +252,12 @@ fn blank_report(
     sandbox: &Sandbox,
     grader: &Grader,
     entries: &[Entry],
-    contest: Option<String>,
+    contest: Option<ContestShown>,
 ) -> GradeReport {
     let mut report = GradeReport::new(&problem.config.name, sandbox.protections());
     report.time_limit_ms = problem.config.limits.time_ms;
     report.file_io = problem.config.io.clone();
-    report.contest = contest;
+    (report.contest, report.contest_folder) = contest.unzip();
     report.tests = grader.test_names();
     report.broken_tests = grader.broken_tests();
     report.submissions = entries
@@ -256,7 +265,9 @@ fn blank_report(
         .map(|e| {
             let mut s = SubmissionReport::new(e.shown.clone(), "", grader.max_score());
             s.contestant = e.contestant.clone();
-            s.no_program = e.source.as_ref().err().cloned();
+            if let Err(why) = &e.source {
+                s.set_no_program(why.clone());
+            }
             s
         })
         .collect();

@@ -18,7 +18,7 @@
 //! machine does not change verdicts.
 
 use crate::judge::pool::{Item, Pool, Work};
-use crate::judge::reason::{Notes, RunReason};
+use crate::judge::reason::{NoProgram, Notes, RunReason};
 use crate::judge::runner::{RunError, Runner};
 use crate::judge::sandbox::{Limits, RunResult, Status};
 use crate::judge::submission::{Prepared, Program, SubmissionError};
@@ -343,8 +343,12 @@ pub struct SubmissionReport {
     /// In a contest folder, the contestant (the folder's name).
     pub contestant: Option<String>,
     /// Why a contestant has nothing graded: no program, or more than one
-    /// (a contest folder's contestant; `submission` is then their folder).
+    /// (a contest folder's contestant; `submission` is then their folder),
+    /// in English.
     pub no_program: Option<String>,
+    /// The same, as data.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_program_reason: Option<NoProgram>,
     /// The smallest board found that it fails on (`grade --counterexamples`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub counterexample: Option<Box<Counterexample>>,
@@ -364,8 +368,15 @@ impl SubmissionReport {
             max_score,
             contestant: None,
             no_program: None,
+            no_program_reason: None,
             counterexample: None,
         }
+    }
+
+    /// Sets why it has nothing graded, and its English words.
+    pub fn set_no_program(&mut self, why: NoProgram) {
+        self.no_program = Some(why.to_string());
+        self.no_program_reason = Some(why);
     }
 
     /// The name shown for it: the contestant, else the file.
@@ -442,8 +453,12 @@ pub struct GradeReport {
     pub time_limit_ms: u64,
     /// NOIP file I/O, when the programs were graded with it.
     pub file_io: Option<FileIo>,
-    /// The contest folder graded (`grade --contest`), with its layout.
+    /// The contest folder graded (`grade --contest`), with its layout, in
+    /// English.
     pub contest: Option<String>,
+    /// The same, as data.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contest_folder: Option<ContestFolder>,
     /// The tests graded, in order.
     pub tests: Vec<String>,
     /// Tests that cannot be judged (a stored answer that disagrees with the
@@ -464,6 +479,7 @@ impl GradeReport {
             time_limit_ms: 0,
             file_io: None,
             contest: None,
+            contest_folder: None,
             tests: Vec::new(),
             broken_tests: Vec::new(),
             submissions: Vec::new(),
@@ -474,6 +490,15 @@ impl GradeReport {
     pub fn broken(&self, test: &str) -> Option<&BrokenTest> {
         self.broken_tests.iter().find(|b| b.test == test)
     }
+}
+
+/// A contest folder graded, as data.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct ContestFolder {
+    /// The folder.
+    pub dir: String,
+    /// Its layout's code: `plain`, `lemonlime`, `arbiter`.
+    pub layout: String,
 }
 
 /// A test no submission can be judged on (the judge's fault).

@@ -1,5 +1,6 @@
 //! Why a run, not the checker, decided a test's verdict ([`RunReason`]),
-//! and the notes a test's reason may carry ([`Notes`]): data, as the
+//! the notes a test's reason may carry ([`Notes`]), and why a contestant
+//! has nothing graded ([`NoProgram`]): data, as the
 //! checker's `Reason` is. `Display` gives the judge's English words (the
 //! text JSON, JUnit and CSV carry); `report::words` words them in a
 //! person's language from the data, never from the English text.
@@ -149,6 +150,53 @@ impl Notes {
 pub fn ms_list(times: &[u64]) -> String {
     let times: Vec<String> = times.iter().map(|ms| format!("{ms} ms")).collect();
     times.join(", ")
+}
+
+/// Why a contestant has nothing graded, as data.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum NoProgram {
+    /// No `<stem>.<ext>` in the contestant's folder nor in its `<stem>/`.
+    Missing {
+        /// The problem's file stem (`mayan`).
+        stem: String,
+        /// The contestant's folder's name.
+        folder: String,
+        /// Programs found under other names.
+        near: Vec<String>,
+    },
+    /// More than one program: one must be kept.
+    Several {
+        /// The programs, relative to the contestant's folder.
+        files: Vec<String>,
+    },
+    /// The program is a symbolic link (not followed).
+    Link {
+        /// The link, relative to the contestant's folder.
+        file: String,
+    },
+    /// Nothing submitted (the online judge).
+    NoSubmission,
+}
+
+impl fmt::Display for NoProgram {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NoProgram::Missing { stem, folder, near } => {
+                write!(f, "no program: no {stem}.<ext> in {folder}/ or {folder}/{stem}/")?;
+                if !near.is_empty() {
+                    let near = near.join(", ");
+                    write!(f, " (found {near}: the file must be named {stem}.<ext>)")?;
+                }
+                Ok(())
+            }
+            NoProgram::Several { files } => {
+                write!(f, "{} programs: {}; keep one", files.len(), files.join(", "))
+            }
+            NoProgram::Link { file } => write!(f, "{file} is a symbolic link (not followed)"),
+            NoProgram::NoSubmission => f.write_str("no submission"),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -281,7 +281,7 @@ fn grid(report: &GradeReport, failed: &[bool], l: Locale) -> String {
             s.max_score
         );
         let whole = if s.no_program.is_some() {
-            Some(l.t("html-no-program"))
+            Some(words::no_program_short(l, s))
         } else if s.judge_error.is_some() {
             Some(l.t("html-judge-error"))
         } else if s.compile_error.is_some() {
@@ -355,8 +355,8 @@ fn section(report: &GradeReport, i: usize, s: &SubmissionReport, shared: &mut Sh
 /// Why a submission's tests did not run, if they did not: no program, a
 /// judge error, or a compilation error (with the compiler's message).
 fn not_run(s: &SubmissionReport, l: Locale) -> Option<String> {
-    if let Some(why) = &s.no_program {
-        return Some(format!("<p class=\"bad\">{}</p>", esc(why)));
+    if let Some(why) = words::no_program(l, s) {
+        return Some(format!("<p class=\"bad\">{}</p>", esc(&why)));
     }
     if let Some(e) = &s.judge_error {
         let words = say(l, "html-judge-error-because", &[("error", e.clone())]);
@@ -893,12 +893,8 @@ impl Html {
             "<h1>{}</h1>",
             esc(&say(l, "html-grading", &[("problem", report.problem.clone())]))
         );
-        if let Some(c) = &report.contest {
-            let _ = write!(
-                body,
-                "<p>{}</p>",
-                esc(&say(l, "html-contest", &[("contest", c.clone())]))
-            );
+        if let Some(c) = words::contest_folder(l, report) {
+            let _ = write!(body, "<p>{}</p>", esc(&say(l, "html-contest", &[("contest", c)])));
         }
         if let Some(io) = &report.file_io {
             let words = say(

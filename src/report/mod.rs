@@ -157,7 +157,7 @@ mod tests {
 mod snapshots {
     use super::*;
     use crate::judge::grading::{SubmissionReport, TestResult};
-    use crate::judge::reason::RunReason;
+    use crate::judge::reason::{NoProgram, RunReason};
     use crate::puzzle::checker::{Options, check};
     use crate::puzzle::verdict::Verdict;
     use crate::workflows::ci::{Check, Expectation};
@@ -260,10 +260,16 @@ mod snapshots {
         bob.compile_error = Some("bob.c:1:1: error: expected ';' before '}' token".into());
         let mut carol = SubmissionReport::new("class/carol".into(), "", 60);
         carol.contestant = Some("carol".into());
-        carol.no_program = Some("2 programs: mayan.c, mayan.py; keep one".into());
+        carol.set_no_program(NoProgram::Several {
+            files: vec!["mayan.c".into(), "mayan.py".into()],
+        });
         let mut report = GradeReport::new("mayan", "rlimits (cpu, fsize, core, stack)".into());
         report.time_limit_ms = 3000;
         report.contest = Some("class (one folder per contestant)".into());
+        report.contest_folder = Some(crate::judge::grading::ContestFolder {
+            dir: "class".into(),
+            layout: "plain".into(),
+        });
         report.tests = [
             "sample/1", "secret/1", "secret/2", "secret/3", "secret/4", "secret/5", "secret/6",
         ]

@@ -43,7 +43,7 @@ fn submission(out: &mut String, report: &GradeReport, s: &SubmissionReport, l: L
         s.name(),
         if s.language.is_empty() { "-" } else { &s.language }
     );
-    if let Some(why) = &s.no_program {
+    if let Some(why) = super::words::no_program(l, s) {
         let _ = writeln!(out, "{why}");
     } else if let Some(err) = &s.judge_error {
         let _ = writeln!(out, "{}", say(l, "text-judge-error", &[("error", err.clone())]));

@@ -6,8 +6,8 @@
 //! carry, unchanged); no language is derived from that English text.
 
 use crate::i18n::{Arg, Locale};
-use crate::judge::grading::{BrokenTest, TestResult};
-use crate::judge::reason::{Notes, RunReason, ms_list};
+use crate::judge::grading::{BrokenTest, GradeReport, SubmissionReport, TestResult};
+use crate::judge::reason::{NoProgram, Notes, RunReason, ms_list};
 use crate::puzzle::checker::{Illegal, Judgement, Reason};
 use crate::puzzle::sim::IllegalMove;
 use crate::puzzle::verdict::Verdict;
@@ -156,6 +156,63 @@ pub fn broken_test(l: Locale, b: &BrokenTest) -> String {
         _ => b.reason.clone(),
     };
     l.text("broken-test", &args([("test", b.test.clone()), ("reason", why)]))
+}
+
+/// Why a submission has nothing graded, in words (`None`: it has a
+/// program).
+pub fn no_program(l: Locale, s: &SubmissionReport) -> Option<String> {
+    let english = s.no_program.as_ref()?;
+    let Some(why) = s.no_program_reason.as_ref().filter(|_| !l.is_english()) else {
+        return Some(english.clone());
+    };
+    let s = |v: &str| v.to_string();
+    Some(match why {
+        NoProgram::Missing { stem, folder, near } => {
+            let a = args([
+                ("stem", s(stem)),
+                ("folder", s(folder)),
+                ("near", near.join(", ")),
+            ]);
+            let id = if near.is_empty() {
+                "no-program-missing"
+            } else {
+                "no-program-missing-near"
+            };
+            l.text(id, &a)
+        }
+        NoProgram::Several { files } => l.text(
+            "no-program-several",
+            &args([("n", files.len().to_string()), ("files", files.join(", "))]),
+        ),
+        NoProgram::Link { file } => l.text("no-program-link", &args([("file", s(file))])),
+        NoProgram::NoSubmission => l.t("no-program-no-submission"),
+    })
+}
+
+/// Why a submission has nothing graded, in a table's cell: `没有程序`,
+/// `2 个程序`, `没有提交`.
+pub fn no_program_short(l: Locale, s: &SubmissionReport) -> String {
+    match &s.no_program_reason {
+        Some(NoProgram::Several { files }) => l.text(
+            "no-program-several-short",
+            &args([("n", files.len().to_string())]),
+        ),
+        Some(NoProgram::NoSubmission) => l.t("no-program-no-submission"),
+        _ => l.t("no-program-short"),
+    }
+}
+
+/// The contest folder graded, with its layout, in words.
+pub fn contest_folder(l: Locale, r: &GradeReport) -> Option<String> {
+    let english = r.contest.as_ref()?;
+    let Some(folder) = r.contest_folder.as_ref().filter(|_| !l.is_english()) else {
+        return Some(english.clone());
+    };
+    let layout = l.t(&format!("layout-{}", folder.layout));
+    Some(l.text(
+        "contest-folder",
+        &args([("dir", folder.dir.clone()), ("layout", layout)]),
+    ))
 }
 
 /// The hint of an empty output from a program that opens a `.in` file.
@@ -396,5 +453,58 @@ mod tests {
             test_reason(zh(), &t),
             "没有写出 mayan.out（文件输入输出：评测的是这个文件）；程序写到了标准输出"
         );
+    }
+
+    fn every_no_program() -> Vec<NoProgram> {
+        vec![
+            NoProgram::Missing {
+                stem: "mayan".into(),
+                folder: "erin".into(),
+                near: vec![],
+            },
+            NoProgram::Missing {
+                stem: "mayan".into(),
+                folder: "carol".into(),
+                near: vec!["Mayan.cpp".into()],
+            },
+            NoProgram::Several {
+                files: vec!["mayan.c".into(), "mayan.py".into()],
+            },
+            NoProgram::Link {
+                file: "mayan.c".into(),
+            },
+            NoProgram::NoSubmission,
+        ]
+    }
+
+    #[test]
+    fn why_a_contestant_has_no_program_reads_in_every_language_from_its_data() {
+        for why in every_no_program() {
+            let mut s = SubmissionReport::new("c".into(), "", 100);
+            s.set_no_program(why.clone());
+            assert_eq!(no_program(Locale::english(), &s), Some(why.to_string()));
+            let words = no_program(zh(), &s).unwrap();
+            assert!(!words.contains("program") && !words.contains("{$"), "{words}");
+        }
+    }
+
+    #[test]
+    fn a_contestant_with_two_programs_is_not_shown_as_having_none() {
+        let mut s = SubmissionReport::new("c".into(), "", 100);
+        s.set_no_program(NoProgram::Several {
+            files: vec!["mayan.c".into(), "mayan.py".into()],
+        });
+        assert_eq!(no_program_short(zh(), &s), "2 个程序");
+        assert_eq!(no_program_short(Locale::english(), &s), "2 programs");
+    }
+
+    #[test]
+    fn a_contest_folders_layout_reads_in_english_as_the_layouts_own_words() {
+        use crate::workflows::contest::Layout;
+        for layout in [Layout::Plain, Layout::LemonLime, Layout::Arbiter] {
+            let words = Locale::english().t(&format!("layout-{}", layout.code()));
+            assert_eq!(words, layout.to_string());
+            assert!(!zh().t(&format!("layout-{}", layout.code())).contains("layout"));
+        }
     }
 }

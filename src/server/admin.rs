@@ -362,7 +362,7 @@ pub fn contest_report(app: &App) -> Result<GradeReport, Fail> {
             Some(r) => r,
             None => {
                 let mut r = SubmissionReport::new(user.name.clone(), "", app.problem.max_score);
-                r.no_program = Some("no submission".into());
+                r.set_no_program(crate::judge::reason::NoProgram::NoSubmission);
                 r
             }
         };

@@ -1,0 +1,21 @@
+# A contest folder (`grade --contest`, src/workflows/contest.rs): its
+# layout, and why a contestant has nothing graded (judge::reason::NoProgram,
+# data). English reads exactly as NoProgram's `Display` (a unit test of
+# src/report/words.rs compares them).
+
+no-program-missing = no program: no {$stem}.<ext> in {$folder}/ or {$folder}/{$stem}/
+no-program-missing-near = no program: no {$stem}.<ext> in {$folder}/ or {$folder}/{$stem}/ (found {$near}: the file must be named {$stem}.<ext>)
+no-program-several = {$n} programs: {$files}; keep one
+no-program-link = {$file} is a symbolic link (not followed)
+no-program-no-submission = no submission
+# In a table's cell, where the whole row would be.
+no-program-short = no program
+no-program-several-short = {$n} programs
+
+layout-plain = one folder per contestant
+layout-lemonlime = LemonLime layout: source/<contestant>/
+layout-arbiter = Arbiter layout: players/<contestant>/
+# The contest folder graded, with its layout.
+contest-folder = {$dir} ({$layout})
+# A contestant and a note about them (why nothing was graded).
+contestant-note = {$name}: {$why}

@@ -1,0 +1,13 @@
+no-program-missing = 没有程序：{$folder}/ 和 {$folder}/{$stem}/ 中都没有 {$stem}.<扩展名>
+no-program-missing-near = 没有程序：{$folder}/ 和 {$folder}/{$stem}/ 中都没有 {$stem}.<扩展名>（找到了 {$near}：文件名必须是 {$stem}.<扩展名>）
+no-program-several = 有 {$n} 个程序：{$files}；只能保留一个
+no-program-link = {$file} 是符号链接（不会跟随）
+no-program-no-submission = 没有提交
+no-program-short = 没有程序
+no-program-several-short = {$n} 个程序
+
+layout-plain = 每位选手一个文件夹
+layout-lemonlime = LemonLime 目录结构：source/<选手>/
+layout-arbiter = Arbiter 目录结构：players/<选手>/
+contest-folder = {$dir}（{$layout}）
+contestant-note = {$name}：{$why}
