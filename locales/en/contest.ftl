@@ -19,3 +19,7 @@ layout-arbiter = Arbiter layout: players/<contestant>/
 contest-folder = {$dir} ({$layout})
 # A contestant and a note about them (why nothing was graded).
 contestant-note = {$name}: {$why}
+# A submission's verdict counts when it did not run (judge's fault), and
+# how a list's items are separated.
+counts-judge-error = FAIL (judge error)
+list-separator = {", "}

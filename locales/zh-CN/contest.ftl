@@ -11,3 +11,5 @@ layout-lemonlime = LemonLime 目录结构：source/<选手>/
 layout-arbiter = Arbiter 目录结构：players/<选手>/
 contest-folder = {$dir}（{$layout}）
 contestant-note = {$name}：{$why}
+counts-judge-error = FAIL（评测机错误）
+list-separator = ，

@@ -7,7 +7,7 @@
 use super::progress::Progress;
 use crate::cli::GradeArgs;
 use crate::cli::ReportArgs;
-use crate::i18n::Locale;
+use crate::i18n::{Arg, Locale};
 use crate::judge::grading::{ContestFolder, GradeReport, Grader, SubmissionReport};
 use crate::judge::pool::{Item, Pool, Work};
 use crate::judge::reason::NoProgram;
@@ -212,6 +212,7 @@ pub fn run(args: &GradeArgs) -> Result<i32> {
         pool: Pool::new(args.jobs.count()),
         cache: default_cache_dir(),
         limit: SourceLimit::of(&problem.config.limits),
+        language: terminal_language(args),
     };
     session.grade_all(&programs, &entries, &mut report, &progress);
     progress.finish();
@@ -255,6 +256,7 @@ fn blank_report(
     contest: Option<ContestShown>,
 ) -> GradeReport {
     let mut report = GradeReport::new(&problem.config.name, sandbox.protections());
+    report.title = Some(problem.config.title.clone());
     report.time_limit_ms = problem.config.limits.time_ms;
     report.file_io = problem.config.io.clone();
     (report.contest, report.contest_folder) = contest.unzip();
@@ -286,6 +288,8 @@ struct Session<'a> {
     cache: PathBuf,
     /// The largest source accepted.
     limit: SourceLimit,
+    /// The language of the progress lines (the terminal's).
+    language: Locale,
 }
 
 impl Session<'_> {
@@ -301,11 +305,11 @@ impl Session<'_> {
     ) {
         let several = programs.len() > 1;
         if several {
-            progress.phase(&format!(
-                "grading {} programs: compilations and tests {} at a time",
-                programs.len(),
-                self.pool.size()
-            ));
+            let counts = [
+                ("n", Arg::from(programs.len().to_string())),
+                ("jobs", Arg::from(self.pool.size().to_string())),
+            ];
+            progress.phase(&self.language.text("console-grade-many", &counts));
         }
         let submissions = &report.submissions;
         let graded = self.pool.each(programs.len(), |k| {
@@ -342,7 +346,10 @@ impl Session<'_> {
             prepare(self.sandbox, source, language, &self.cache, self.limit)
         });
         if !shown.several {
-            shown.progress.phase(&format!("grading {}", shown.name));
+            let name = [("name", Arg::from(shown.name.to_string()))];
+            shown
+                .progress
+                .phase(&self.language.text("console-grade-one", &name));
         }
         let ran = self
             .grader
@@ -353,7 +360,12 @@ impl Session<'_> {
                     } else {
                         String::new()
                     };
-                    format!("{who}{}: {} ({} ms)", r.test, r.verdict, r.time_ms)
+                    let test = [
+                        ("test", Arg::from(r.test.clone())),
+                        ("verdict", Arg::from(r.verdict.to_string())),
+                        ("ms", Arg::from(r.time_ms.to_string())),
+                    ];
+                    format!("{who}{}", self.language.text("console-grade-test", &test))
                 })
             });
         if !ran {
@@ -407,12 +419,17 @@ struct Shown<'a> {
     progress: &'a Progress,
 }
 
+/// The terminal's language: `--locale`, else the environment's.
+fn terminal_language(args: &GradeArgs) -> Locale {
+    args.locale.or_else(Locale::from_env).unwrap_or_default()
+}
+
 /// Prints the report on the terminal (a ranking for `--contest`) and writes
 /// the report files asked for.
 fn show_and_write(args: &GradeArgs, report: &GradeReport) -> Result<()> {
     // The terminal's language: --locale, else the environment's; files:
     // --locale only (a report handed on does not depend on who ran it).
-    let on_terminal = args.locale.or_else(Locale::from_env).unwrap_or_default();
+    let on_terminal = terminal_language(args);
     match args.contest.is_some() {
         true => print!("{}", Ranking.grade_in(report, on_terminal)),
         false => print!("{}", Text.grade_in(report, on_terminal)),

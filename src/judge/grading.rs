@@ -447,6 +447,9 @@ pub struct GradeReport {
     pub schema_version: u32,
     /// The problem's name.
     pub problem: String,
+    /// The problem's title, in each language the package gives.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<crate::package::Title>,
     /// Which sandbox protections were active.
     pub protections: String,
     /// The CPU time limit of a test, ms.
@@ -475,6 +478,7 @@ impl GradeReport {
         GradeReport {
             schema_version: SCHEMA_VERSION,
             problem: problem.to_string(),
+            title: None,
             protections,
             time_limit_ms: 0,
             file_io: None,

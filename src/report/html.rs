@@ -395,10 +395,10 @@ fn tests_table(report: &GradeReport, i: usize, s: &SubmissionReport, l: Locale) 
         let (row_id, cell) = verdict_cell(report, i, s, t);
         let _ = write!(
             b,
-            "<tr{row_id}><td>{}</td><td>{cell}</td><td>{} ms</td><td>{:.1} MiB</td><td>{}</td></tr>",
+            "<tr{row_id}><td>{}</td><td>{cell}</td><td>{} ms</td><td>{}</td><td>{}</td></tr>",
             esc(&t.test),
             t.time_ms,
-            t.memory_kib as f64 / 1024.0,
+            words::memory(t.memory_kib),
             esc(&reason)
         );
     }
@@ -891,7 +891,7 @@ impl Html {
         let report = &*super::with_every_test(report);
         let mut body = format!(
             "<h1>{}</h1>",
-            esc(&say(l, "html-grading", &[("problem", report.problem.clone())]))
+            esc(&say(l, "html-grading", &[("problem", words::problem(l, report))]))
         );
         if let Some(c) = words::contest_folder(l, report) {
             let _ = write!(body, "<p>{}</p>", esc(&say(l, "html-contest", &[("contest", c)])));

@@ -16,6 +16,9 @@ mod ranking;
 mod text;
 pub mod words;
 
+#[cfg(test)]
+mod chinese;
+
 pub use csv::{Csv, FinalGrade, Gradebook, gradebook};
 pub use html::{
     Html, analysis_section, board_defs, counterexample_section, replay_sections, replay_sections_in,
@@ -228,7 +231,7 @@ mod snapshots {
         }
     }
 
-    fn grade_report() -> GradeReport {
+    pub(super) fn grade_report() -> GradeReport {
         let tests = vec![
             test("sample/1", CASE4, "2 0 1\n1 1 1\n3 4 -1\n", 3),
             test("secret/1", EARLY, "2 0 -1\n3 0 -1\n", 4),
@@ -403,7 +406,7 @@ mod snapshots {
     /// `-1`); it already has AC, WA (moves, a first wrong move, a reference
     /// with moves), PE, TLE, RE, CE, no program and a broken test (FAIL,
     /// reference not computed).
-    fn stored_report() -> GradeReport {
+    pub(super) fn stored_report() -> GradeReport {
         const STUCK: &str = "1\n1 0\n0\n0\n0\n0\n";
         let mut r = grade_report();
         r.file_io = Some(crate::package::FileIo::from_stem("mayan"));

@@ -50,7 +50,7 @@ fn header(out: &mut String, report: &GradeReport, l: Locale) {
         None => l.t("ranking-stdio"),
     };
     let numbers = [
-        ("problem", report.problem.clone()),
+        ("problem", super::words::problem(l, report)),
         ("contestants", report.submissions.len().to_string()),
         ("tests", report.tests.len().to_string()),
         ("limit", report.time_limit_ms.to_string()),

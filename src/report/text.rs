@@ -15,10 +15,6 @@ use std::fmt::Write;
 /// Plain text tables.
 pub struct Text;
 
-fn memory(kib: u64) -> String {
-    format!("{:.1} MiB", kib as f64 / 1024.0)
-}
-
 /// `text` padded with spaces to `width` terminal columns (a Chinese
 /// character takes two), on the right (`left`) or the left.
 fn pad(text: &str, width: usize, left: bool) -> String {
@@ -76,7 +72,7 @@ fn submission(out: &mut String, report: &GradeReport, s: &SubmissionReport, l: L
                 t.test,
                 super::short_verdict(report, s, &t.test),
                 t.time_ms,
-                memory(t.memory_kib),
+                super::words::memory(t.memory_kib),
                 reason
             );
             if let Some(diff) = &t.diff {
@@ -121,7 +117,7 @@ impl Text {
             let width = report
                 .submissions
                 .iter()
-                .map(|s| s.name().len())
+                .map(|s| unicode_width::UnicodeWidthStr::width(s.name()))
                 .max()
                 .unwrap_or(10)
                 .max(10);
@@ -136,7 +132,8 @@ impl Text {
             );
             for s in &report.submissions {
                 let score = format!("{}/{}", s.score, s.max_score);
-                let _ = writeln!(out, "{:<width$}  {:>9}  {}", s.name(), score, s.verdict_counts());
+                let counts = super::words::verdict_counts(l, s);
+                let _ = writeln!(out, "{}  {:>9}  {counts}", pad(s.name(), width, true), score);
             }
         }
         crate::safe::terminal_safe(&out)

@@ -17,6 +17,34 @@ fn args<const N: usize>(pairs: [(&'static str, String); N]) -> Vec<(&'static str
     pairs.into_iter().map(|(k, v)| (k, Arg::from(v))).collect()
 }
 
+/// A submission's verdict counts (`8 AC，2 WA`), or why it has none, in
+/// words (English: [`SubmissionReport::verdict_counts`]).
+pub fn verdict_counts(l: Locale, s: &SubmissionReport) -> String {
+    if l.is_english() {
+        return s.verdict_counts();
+    }
+    if s.judge_error.is_some() {
+        return l.t("counts-judge-error");
+    }
+    if s.no_program.is_some() {
+        return no_program_short(l, s);
+    }
+    if s.compile_error.is_some() {
+        return format!("CE {}", verdict_name(l, Verdict::CompileError));
+    }
+    let mut counts = std::collections::BTreeMap::new();
+    for t in &s.tests {
+        *counts.entry(t.verdict).or_insert(0usize) += 1;
+    }
+    let counts: Vec<String> = counts.iter().map(|(v, n)| format!("{n} {v}")).collect();
+    counts.join(&l.t("list-separator"))
+}
+
+/// A run's peak memory as every report and page shows it: `1.5 MiB`.
+pub fn memory(kib: u64) -> String {
+    format!("{:.1} MiB", kib as f64 / 1024.0)
+}
+
 /// A verdict's name (`答案错误` for WA), beside its code where a person
 /// reads it.
 pub fn verdict_name(l: Locale, v: Verdict) -> String {
@@ -202,6 +230,16 @@ pub fn no_program_short(l: Locale, s: &SubmissionReport) -> String {
     }
 }
 
+/// The problem as a report names it: in English its name (`mayan`), in
+/// another language its title there where the package gives one.
+pub fn problem(l: Locale, r: &GradeReport) -> String {
+    let title = r.title.as_ref().filter(|_| !l.is_english());
+    title
+        .and_then(|t| t.in_language(l.tag()))
+        .unwrap_or(&r.problem)
+        .to_string()
+}
+
 /// The contest folder graded, with its layout, in words.
 pub fn contest_folder(l: Locale, r: &GradeReport) -> Option<String> {
     let english = r.contest.as_ref()?;
@@ -260,7 +298,7 @@ pub fn run_reason(l: Locale, r: &RunReason) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::puzzle::checker::{Options, check};
 
@@ -352,6 +390,9 @@ mod tests {
                 let mut ours = numbers(&r.to_string());
                 theirs.sort();
                 ours.sort();
+                // A number may be named twice (`第 2 步 ... 第 2 步`).
+                theirs.dedup();
+                ours.dedup();
                 assert_eq!(theirs, ours, "{l}: {words} / {r}");
             }
         }
@@ -364,13 +405,13 @@ mod tests {
         assert_eq!(judgement(Locale::english(), &j), j.message);
         let words = judgement(zh(), &j);
         assert!(
-            words.starts_with("第 3 行第 2 列：第 2 步 `1 9 1` 不合法"),
+            words.starts_with("第 3 行第 2 列：第 2 步“1 9 1”不合法"),
             "{words}"
         );
     }
 
     /// One run reason of every kind, as the judge builds them.
-    fn every_run_reason() -> Vec<RunReason> {
+    pub(crate) fn every_run_reason() -> Vec<RunReason> {
         vec![
             RunReason::CpuOver {
                 limit_ms: 1000,
@@ -455,7 +496,8 @@ mod tests {
         );
     }
 
-    fn every_no_program() -> Vec<NoProgram> {
+    /// Why a contestant has no program, of every kind.
+    pub(crate) fn every_no_program() -> Vec<NoProgram> {
         vec![
             NoProgram::Missing {
                 stem: "mayan".into(),

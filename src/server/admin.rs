@@ -348,6 +348,7 @@ async fn announce(
 pub fn contest_report(app: &App) -> Result<GradeReport, Fail> {
     let judged = app.db.last_judged_reports()?;
     let mut report = GradeReport::new(&app.problem.name, "mayan-judge serve".into());
+    report.title = Some(app.problem.title.clone());
     report.time_limit_ms = app.problem.time_ms;
     report.contest = Some(app.contest.title.clone());
     report.tests = app.problem.tests.clone();
@@ -469,7 +470,7 @@ async fn grades(
         super::contest::Scoring::Oi => i64::from(app.problem.max_score),
         super::contest::Scoring::Icpc => 1,
     };
-    let body = gradebook(lms, &app.problem.title, possible, &finals);
+    let body = gradebook(lms, app.problem.title.english(), possible, &finals);
     let disposition = format!("attachment; filename=\"{}-grades-{file}\"", app.problem.name);
     Ok((
         [

@@ -573,6 +573,14 @@ impl ContestConfig {
         self.dir.join(PASSWORDS_FILE)
     }
 
+    /// The language of the server's console: the contest's, else the
+    /// environment's (`LANG`), else English.
+    pub fn console_language(&self) -> crate::i18n::Locale {
+        self.language
+            .or_else(crate::i18n::Locale::from_env)
+            .unwrap_or_default()
+    }
+
     /// The contest's time zone as pages name it: `UTC`, `UTC+08:00`.
     pub fn zone(&self) -> String {
         let o = self.utc_offset;

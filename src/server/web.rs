@@ -335,6 +335,7 @@ async fn submission_page(
             let verdict_name = (!l.is_english()).then(|| crate::report::words::verdict_name(l, t.verdict));
             context! {
                 reason => crate::report::words::test_reason(l, t), verdict_name,
+                memory => crate::report::words::memory(t.memory_kib),
                 ..minijinja::Value::from(minijinja::value::Serde(t))
             }
         })
@@ -403,6 +404,7 @@ async fn replay(
         ],
     );
     let mut grade = GradeReport::new(&app.problem.name, l.t("replay-sandbox"));
+    grade.title = Some(app.problem.title.clone());
     grade.time_limit_ms = app.problem.time_ms;
     grade.tests = shown.tests.iter().map(|t| t.test.clone()).collect();
     grade.submissions = vec![shown];

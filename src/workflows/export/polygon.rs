@@ -146,7 +146,7 @@ fn problem_xml(
     );
     x += &format!(
         "  <names>\n    <name language=\"english\" value=\"{}\"/>\n  </names>\n",
-        attr(&config.title)
+        attr(config.title.english())
     );
     x += "  <statements>\n    <statement charset=\"UTF-8\" language=\"english\" mathjax=\"true\" \
           path=\"statements/english/problem.tex\" type=\"application/x-tex\"/>\n  </statements>\n";
