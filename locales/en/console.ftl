@@ -18,3 +18,8 @@ console-show-none = no solution: the answer is -1
 console-show-file-none = the moves file says -1
 console-show-cleared = the board is empty after {$n} moves
 console-show-not-solution = not a solution: {$reason}
+
+# serve --dry-run: what starting would change in the contestants.
+console-dry-run = The contestants of {$source} against the database {$db}{$new}:
+console-dry-run-new = {" "}(new)
+console-dry-run-no-file = no contest file

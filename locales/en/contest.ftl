@@ -23,3 +23,13 @@ contestant-note = {$name}: {$why}
 # how a list's items are separated.
 counts-judge-error = FAIL (judge error)
 list-separator = {", "}
+
+# What reading the contestants again changes (src/server/roster.rs), one
+# change a line; passwords are never shown.
+roster-add = add {$name}{$generated}
+roster-add-as = add {$name} as "{$display}"{$generated}
+roster-generated = {" "}(password generated)
+roster-display = {$name}: display name "{$old}" -> "{$new}"
+roster-password = {$name}: new password (from the file)
+roster-keep = keep {$name} (no longer in the file: nobody is removed; disqualify to take out of the ranking)
+roster-no-change = no change to the contestants

@@ -14,3 +14,7 @@ console-show-none = 无解：答案是 -1
 console-show-file-none = 移动文件写的是 -1
 console-show-cleared = {$n} 步之后棋盘已清空
 console-show-not-solution = 不是一个解：{$reason}
+
+console-dry-run = {$source} 中的选手与数据库 {$db}{$new} 对比：
+console-dry-run-new = （新建）
+console-dry-run-no-file = 没有比赛文件

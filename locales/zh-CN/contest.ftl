@@ -13,3 +13,11 @@ contest-folder = {$dir}（{$layout}）
 contestant-note = {$name}：{$why}
 counts-judge-error = FAIL（评测机错误）
 list-separator = ，
+
+roster-add = 添加 {$name}{$generated}
+roster-add-as = 添加 {$name}（{$display}）{$generated}
+roster-generated = （密码已生成）
+roster-display = {$name}：显示名“{$old}”改为“{$new}”
+roster-password = {$name}：改用文件中的新密码
+roster-keep = 保留 {$name}（已不在文件中：不会删除任何人；如需从排名中去掉，请取消其资格）
+roster-no-change = 选手名单没有变化

@@ -244,3 +244,74 @@ fn every_report_a_teacher_reads_is_chinese_without_english_words() {
         assert!(english.is_empty(), "{name}: English {english:?} in:\n{at:#?}");
     }
 }
+
+/// The Chinese catalogues, each with its file name.
+fn chinese_catalogues() -> Vec<(String, String)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("locales/zh-CN");
+    let mut all: Vec<(String, String)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ftl"))
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read_to_string(&p).unwrap(),
+            )
+        })
+        .collect();
+    all.sort();
+    all
+}
+
+/// The words docs/GLOSSARY.md says not to use (its last column).
+fn words_not_used() -> Vec<String> {
+    let glossary = include_str!("../../docs/GLOSSARY.md");
+    glossary
+        .lines()
+        .filter(|l| l.starts_with('|') && !l.starts_with("|---") && !l.starts_with("| Concept"))
+        .filter_map(|l| l.trim_end_matches('|').rsplit('|').next())
+        .flat_map(|cell| cell.split('、').map(|w| w.trim().to_string()).collect::<Vec<_>>())
+        .filter(|w| !w.is_empty() && !w.contains('`'))
+        .collect()
+}
+
+fn is_chinese(c: char) -> bool {
+    ('\u{4e00}'..='\u{9fff}').contains(&c)
+        || ('\u{3000}'..='\u{303f}').contains(&c)
+        || ('\u{ff00}'..='\u{ffef}').contains(&c)
+}
+
+#[test]
+fn the_glossary_every_chinese_catalogue_follows_one_word_for_one_thing() {
+    let not_used = words_not_used();
+    assert!(not_used.contains(&"运行错误".to_string()), "{not_used:?}");
+    for (file, text) in chinese_catalogues() {
+        for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.starts_with('#')) {
+            let at = format!("locales/zh-CN/{file}:{}", i + 1);
+            for w in &not_used {
+                assert!(
+                    !line.contains(w.as_str()),
+                    "{at}: `{w}` (docs/GLOSSARY.md): {line}"
+                );
+            }
+            assert!(!line.contains('`'), "{at}: a Markdown backtick: {line}");
+            let chars: Vec<char> = line.chars().collect();
+            for (k, c) in chars.iter().enumerate() {
+                if !":;(),?!".contains(*c) {
+                    continue;
+                }
+                let near = |d: isize| {
+                    let j = k as isize + d;
+                    (j >= 0)
+                        .then(|| chars.get(j as usize))
+                        .flatten()
+                        .is_some_and(|&c| is_chinese(c))
+                };
+                assert!(
+                    !(near(-1) || near(1) || (chars.get(k + 1) == Some(&' ') && near(2))),
+                    "{at}: half-width `{c}` in a Chinese sentence: {line}"
+                );
+            }
+        }
+    }
+}

@@ -534,7 +534,7 @@ async fn contestants_page(
     // argon2 checks of the passwords given: off the async threads' work.
     let page = match tokio::task::block_in_place(|| app.roster_plan(locale())) {
         Ok(plan) => context! {
-            plan => plan.to_string(), changes => !plan.is_empty(),
+            plan => plan.in_words(locale()), changes => !plan.is_empty(),
             source => app.contest.file.as_ref().map(|f| f.display().to_string()),
             applied => none,
         },
@@ -567,7 +567,7 @@ async fn apply_contestants(
         let passwords = app
             .apply_roster(&plan)
             .map_err(|e| Fail::Storage(format!("{e:#}")))?;
-        Ok::<_, Fail>((plan.to_string(), passwords))
+        Ok::<_, Fail>((plan.in_words(locale()), passwords))
     })?;
     render(
         &app,

@@ -1,0 +1,8 @@
+# Punctuation between the pieces of a page's sentence (a template joins a
+# label and a value): half-width in English, full-width in Chinese.
+punct-colon = {": "}
+punct-comma = {", "}
+punct-open = {" ("}
+punct-close = )
+# A person named by their display name beside their login.
+name-with-login = {$display} ({$login})

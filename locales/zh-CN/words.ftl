@@ -1,0 +1,5 @@
+punct-colon = ：
+punct-comma = ，
+punct-open = （
+punct-close = ）
+name-with-login = {$display}（{$login}）
