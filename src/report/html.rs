@@ -657,10 +657,24 @@ fn counterexample_replays(puzzle: &Puzzle, t: &TestResult, l: Locale) -> String 
     b
 }
 
+/// A time zone as pages name it: `UTC`, `UTC+08:00`.
+pub fn zone_name(o: time::UtcOffset) -> String {
+    if o.is_utc() {
+        return "UTC".into();
+    }
+    let sign = if o.is_negative() { '-' } else { '+' };
+    format!(
+        "UTC{sign}{:02}:{:02}",
+        o.whole_hours().unsigned_abs(),
+        o.minutes_past_hour().unsigned_abs()
+    )
+}
+
 /// The teacher's analysis of a class (`/admin/analysis`, and the section
-/// of a contest's HTML report), in `l`'s language: each figure as a chart
-/// (SVG, [`super::chart`]) beside a table of the same figures.
-pub fn analysis_section(a: &Analysis, l: Locale) -> String {
+/// of a contest's HTML report), in `l`'s language, its times in `zone`
+/// (the contest's): each figure as a chart (SVG, [`super::chart`]) beside
+/// a table of the same figures.
+pub fn analysis_section(a: &Analysis, l: Locale, zone: time::UtcOffset) -> String {
     let mut b = format!(
         "<section class=\"analysis\" id=\"analysis\"><p>{}</p>",
         esc(&l.text(
@@ -673,7 +687,7 @@ pub fn analysis_section(a: &Analysis, l: Locale) -> String {
     );
     b.push_str(&pass_figure(a, l));
     b.push_str(&verdicts_figure(a, l));
-    b.push_str(&scores_and_time(a, l));
+    b.push_str(&scores_and_time(a, l, zone));
     b.push_str(&rules_figure(a, l));
     b.push_str("</section>");
     b
@@ -765,7 +779,7 @@ fn verdicts_figure(a: &Analysis, l: Locale) -> String {
 }
 
 /// The score bands and the timeline, each a chart beside its table.
-fn scores_and_time(a: &Analysis, l: Locale) -> String {
+fn scores_and_time(a: &Analysis, l: Locale, zone: time::UtcOffset) -> String {
     use super::chart::{Chart, Series, lines};
     let t = |id: &str| l.t(id);
     let labels: Vec<String> = a.scores.iter().map(|s| format!("{}-{}", s.lo, s.hi)).collect();
@@ -774,6 +788,7 @@ fn scores_and_time(a: &Analysis, l: Locale) -> String {
     let mut b = counts_figure("scores", l, words, &labels, &counts);
     let clock = |secs: i64| {
         time::OffsetDateTime::from_unix_timestamp(secs)
+            .map(|d| d.to_offset(zone))
             .map(|d| format!("{:02}:{:02}", d.hour(), d.minute()))
             .unwrap_or_default()
     };
@@ -799,9 +814,10 @@ fn scores_and_time(a: &Analysis, l: Locale) -> String {
         .iter()
         .map(|p| {
             format!(
-                "<tr><td>{}–{} UTC</td><td>{}</td><td>{}</td></tr>",
+                "<tr><td>{}–{} {}</td><td>{}</td><td>{}</td></tr>",
                 clock(p.start),
                 clock(p.end),
+                zone_name(zone),
                 p.submissions,
                 p.first_accepted
             )
@@ -938,7 +954,8 @@ impl Html {
         body.push_str(&references(report, &shared));
         if report.contest.is_some() {
             let _ = write!(body, "<h2>{}</h2>", esc(&l.t("analysis-heading")));
-            body.push_str(&analysis_section(&analyse(&Input::of_report(report)), l));
+            let a = analyse(&Input::of_report(report));
+            body.push_str(&analysis_section(&a, l, time::UtcOffset::UTC));
         }
         page(&format!("mayan-judge: {}", report.problem), &body, l)
     }

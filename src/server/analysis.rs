@@ -79,10 +79,11 @@ async fn page(State(app): State<Arc<App>>, axum::Extension(id): axum::Extension<
     let viewer = super::http::teacher(&id)?;
     // Read, computed and drawn off the web server's threads: a class's
     // reports are megabytes of JSON.
-    let (l, shared) = (locale(), app.clone());
-    let section =
-        tokio::task::spawn_blocking(move || current(&shared).map(|a| crate::report::analysis_section(&a, l)))
-            .await
-            .map_err(|e| Fail::Storage(e.to_string()))??;
+    let (l, shared, zone) = (locale(), app.clone(), app.contest.utc_offset);
+    let section = tokio::task::spawn_blocking(move || {
+        current(&shared).map(|a| crate::report::analysis_section(&a, l, zone))
+    })
+    .await
+    .map_err(|e| Fail::Storage(e.to_string()))??;
     render(&app, "analysis.html", Some(viewer), context! { section })
 }

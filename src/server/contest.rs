@@ -583,16 +583,7 @@ impl ContestConfig {
 
     /// The contest's time zone as pages name it: `UTC`, `UTC+08:00`.
     pub fn zone(&self) -> String {
-        let o = self.utc_offset;
-        if o.is_utc() {
-            return "UTC".into();
-        }
-        let sign = if o.is_negative() { '-' } else { '+' };
-        format!(
-            "UTC{sign}{:02}:{:02}",
-            o.whole_hours().unsigned_abs(),
-            o.minutes_past_hour().unsigned_abs()
-        )
+        crate::report::zone_name(self.utc_offset)
     }
 
     /// Unix seconds as the contest's clock reads them:
