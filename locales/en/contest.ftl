@@ -33,3 +33,15 @@ roster-display = {$name}: display name "{$old}" -> "{$new}"
 roster-password = {$name}: new password (from the file)
 roster-keep = keep {$name} (no longer in the file: nobody is removed; disqualify to take out of the ranking)
 roster-no-change = no change to the contestants
+
+# The sandbox's protections, one phrase each (src/judge/sandbox
+# `Protections`; English reports show the sandbox's own line instead).
+sandbox-isolation = private root and namespaces
+sandbox-uid-per-run = a uid per run
+sandbox-seccomp = seccomp deny list
+sandbox-landlock = Landlock file rules
+sandbox-cgroup = cgroup limits
+sandbox-drop = runs as an unprivileged user
+sandbox-namespaces = network and IPC namespaces
+sandbox-rlimits = rlimits
+sandbox-no-process-limit = {" "}[process count NOT limited: root without a pids cgroup]

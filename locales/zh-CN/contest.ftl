@@ -21,3 +21,13 @@ roster-display = {$name}：显示名“{$old}”改为“{$new}”
 roster-password = {$name}：改用文件中的新密码
 roster-keep = 保留 {$name}（已不在文件中：不会删除任何人；如需从排名中去掉，请取消其资格）
 roster-no-change = 选手名单没有变化
+
+sandbox-isolation = 私有根目录与独立命名空间
+sandbox-uid-per-run = 每次运行使用独立的 uid
+sandbox-seccomp = seccomp 系统调用黑名单
+sandbox-landlock = Landlock 文件访问规则
+sandbox-cgroup = cgroup 资源限制
+sandbox-drop = 以无特权用户运行
+sandbox-namespaces = 独立的网络与 IPC 命名空间
+sandbox-rlimits = rlimit 资源限制
+sandbox-no-process-limit = 【未限制进程数：以 root 运行且没有 pids cgroup】

@@ -257,6 +257,7 @@ fn blank_report(
 ) -> GradeReport {
     let mut report = GradeReport::new(&problem.config.name, sandbox.protections());
     report.title = Some(problem.config.title.clone());
+    report.sandbox = Some(sandbox.protection_details().clone());
     report.time_limit_ms = problem.config.limits.time_ms;
     report.file_io = problem.config.io.clone();
     (report.contest, report.contest_folder) = contest.unzip();

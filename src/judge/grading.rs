@@ -450,8 +450,11 @@ pub struct GradeReport {
     /// The problem's title, in each language the package gives.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<crate::package::Title>,
-    /// Which sandbox protections were active.
+    /// Which sandbox protections were active, in English.
     pub protections: String,
+    /// The same, as data (a report of `grade`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<crate::judge::sandbox::Protections>,
     /// The CPU time limit of a test, ms.
     pub time_limit_ms: u64,
     /// NOIP file I/O, when the programs were graded with it.
@@ -480,6 +483,7 @@ impl GradeReport {
             problem: problem.to_string(),
             title: None,
             protections,
+            sandbox: None,
             time_limit_ms: 0,
             file_io: None,
             contest: None,

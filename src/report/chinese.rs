@@ -28,6 +28,14 @@ const ALLOWED: &[&str] = &[
     "RE",
     "CE",
     "FAIL", // verdicts
+    "seccomp",
+    "Landlock",
+    "cgroup",
+    "pids",
+    "rlimit",
+    "root",
+    "uid",
+    "IPC", // the sandbox's mechanisms
     "ms",
     "KiB",
     "MiB",
@@ -113,6 +121,23 @@ fn judged(name: &str, reason: crate::puzzle::checker::Reason) -> TestResult {
 /// reason, and contestants without a program of every kind.
 fn every_outcome() -> GradeReport {
     let mut r = stored_report();
+    r.sandbox = Some(crate::judge::sandbox::Protections {
+        mode: crate::judge::sandbox::RunMode::Root,
+        gaps: vec![],
+        memory_peak: true,
+        isolation: true,
+        uid_per_run: true,
+        seccomp: true,
+        landlock: Some(3),
+        cgroup: Some(crate::judge::sandbox::CgroupVersion::V1),
+        cgroup_memory: true,
+        cgroup_pids: true,
+        cgroup_cpu: true,
+        drop_to: None,
+        namespaces: true,
+        subreaper: true,
+        process_limit_enforced: false,
+    });
     let mut tests: Vec<TestResult> = every_reason()
         .into_iter()
         .enumerate()
@@ -162,7 +187,6 @@ const DATA: &[&str] = &[
     "py",
     "bob.c:1:1: error: expected ';' before '}' token",
     "no compiler for rust: rustc is not installed",
-    "rlimits (cpu, fsize, core, stack)",
     "fork failed",
     "Mayan",
     "erin/",

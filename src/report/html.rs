@@ -920,7 +920,7 @@ impl Html {
             );
             let _ = write!(body, "<p>{}</p>", esc(&words));
         }
-        let sandbox = say(l, "html-sandbox", &[("protections", report.protections.clone())]);
+        let sandbox = say(l, "html-sandbox", &[("protections", words::sandbox(l, report))]);
         let _ = write!(body, "<p>{}</p>", esc(&sandbox));
         if !report.broken_tests.is_empty() {
             let _ = write!(

@@ -240,6 +240,33 @@ pub fn problem(l: Locale, r: &GradeReport) -> String {
         .to_string()
 }
 
+/// The sandbox's protections in words: in English the judge's own line; in
+/// another language its data's, where the report has it.
+pub fn sandbox(l: Locale, r: &GradeReport) -> String {
+    let Some(p) = r.sandbox.as_ref().filter(|_| !l.is_english()) else {
+        return r.protections.clone();
+    };
+    let mut parts = Vec::new();
+    let mut on = |yes: bool, id: &str| {
+        if yes {
+            parts.push(l.t(id));
+        }
+    };
+    on(p.isolation, "sandbox-isolation");
+    on(p.uid_per_run, "sandbox-uid-per-run");
+    on(p.seccomp, "sandbox-seccomp");
+    on(p.landlock.is_some(), "sandbox-landlock");
+    on(p.cgroup.is_some(), "sandbox-cgroup");
+    on(p.drop_to.is_some() && !p.uid_per_run, "sandbox-drop");
+    on(p.namespaces && !p.isolation, "sandbox-namespaces");
+    on(true, "sandbox-rlimits");
+    let mut words = parts.join(&l.t("list-separator"));
+    if !p.process_limit_enforced {
+        words += &l.t("sandbox-no-process-limit");
+    }
+    words
+}
+
 /// The contest folder graded, with its layout, in words.
 pub fn contest_folder(l: Locale, r: &GradeReport) -> Option<String> {
     let english = r.contest.as_ref()?;
