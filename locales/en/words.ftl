@@ -6,3 +6,6 @@ punct-open = {" ("}
 punct-close = )
 # A person named by their display name beside their login.
 name-with-login = {$display} ({$login})
+# The two programs of a similar pair (/admin/similar).
+similar-col-first = program A
+similar-col-second = program B
