@@ -45,3 +45,8 @@ sandbox-drop = runs as an unprivileged user
 sandbox-namespaces = network and IPC namespaces
 sandbox-rlimits = rlimits
 sandbox-no-process-limit = {" "}[process count NOT limited: root without a pids cgroup]
+
+# Why the judge could not grade a submission (judge::reason::JudgeProblem).
+judge-missing-tool = {$what} `{$name}` for {$language} is not installed (not found in PATH)
+judge-tool-compiler = compiler
+judge-tool-interpreter = interpreter

@@ -31,3 +31,7 @@ sandbox-drop = 以无特权用户运行
 sandbox-namespaces = 独立的网络与 IPC 命名空间
 sandbox-rlimits = rlimit 资源限制
 sandbox-no-process-limit = 【未限制进程数：以 root 运行且没有 pids cgroup】
+
+judge-missing-tool = 评测机没有安装 {$language} 的{$what} {$name}（PATH 中找不到）
+judge-tool-compiler = 编译器
+judge-tool-interpreter = 解释器

@@ -18,7 +18,7 @@
 //! machine does not change verdicts.
 
 use crate::judge::pool::{Item, Pool, Work};
-use crate::judge::reason::{NoProgram, Notes, RunReason};
+use crate::judge::reason::{JudgeProblem, NoProgram, Notes, RunReason};
 use crate::judge::runner::{RunError, Runner};
 use crate::judge::sandbox::{Limits, RunResult, Status};
 use crate::judge::submission::{Prepared, Program, SubmissionError};
@@ -334,6 +334,9 @@ pub struct SubmissionReport {
     /// Why the judge could not grade it (a missing compiler, say): the
     /// judge's problem, not the contestant's.
     pub judge_error: Option<String>,
+    /// The same, as data, where a person can act on it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judge_problem: Option<JudgeProblem>,
     /// Per-test results, in test order.
     pub tests: Vec<TestResult>,
     /// Points scored.
@@ -363,6 +366,7 @@ impl SubmissionReport {
             compiled_from_cache: false,
             compile_error: None,
             judge_error: None,
+            judge_problem: None,
             tests: Vec::new(),
             score: 0,
             max_score,
@@ -677,7 +681,10 @@ impl<'a> Grader<'a> {
         on_result: &(dyn Fn(&TestResult) + Sync),
     ) -> bool {
         match prepared {
-            Err(e) => entry.judge_error = Some(e.to_string()),
+            Err(e) => {
+                entry.judge_error = Some(e.to_string());
+                entry.judge_problem = e.problem();
+            }
             Ok(Err(ce)) => entry.compile_error = Some(ce.message),
             Ok(Ok(program)) => {
                 entry.compiled_from_cache = program.cached;

@@ -199,6 +199,22 @@ impl fmt::Display for NoProgram {
     }
 }
 
+/// Why the judge could not grade a submission (its fault, not the
+/// contestant's), as data where a person can act on it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum JudgeProblem {
+    /// The compiler or interpreter of the language is not installed.
+    MissingTool {
+        /// `compiler` or `interpreter`.
+        what: String,
+        /// The command.
+        name: String,
+        /// The language.
+        language: String,
+    },
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

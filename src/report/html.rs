@@ -358,8 +358,8 @@ fn not_run(s: &SubmissionReport, l: Locale) -> Option<String> {
     if let Some(why) = words::no_program(l, s) {
         return Some(format!("<p class=\"bad\">{}</p>", esc(&why)));
     }
-    if let Some(e) = &s.judge_error {
-        let words = say(l, "html-judge-error-because", &[("error", e.clone())]);
+    if let Some(e) = words::judge_error(l, s) {
+        let words = say(l, "html-judge-error-because", &[("error", e)]);
         return Some(format!("<p class=\"bad\">{}</p>", esc(&words)));
     }
     s.compile_error.as_ref().map(|ce| {

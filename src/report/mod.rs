@@ -414,7 +414,12 @@ mod snapshots {
         r.submissions[0].tests.push(test("secret/7", STUCK, "0 0 1\n", 5));
         let mut dave = SubmissionReport::new("class/dave/mayan.rs".into(), "rust", 60);
         dave.contestant = Some("dave".into());
-        dave.judge_error = Some("no compiler for rust: rustc is not installed".into());
+        dave.judge_error = Some("compiler `rustc` for rust is not installed (not found in PATH)".into());
+        dave.judge_problem = Some(crate::judge::reason::JudgeProblem::MissingTool {
+            what: "compiler".into(),
+            name: "rustc".into(),
+            language: "rust".into(),
+        });
         r.submissions.push(dave);
         r
     }

@@ -28,8 +28,8 @@ fn not_graded(s: &SubmissionReport, l: Locale) -> Option<String> {
     if let Some(why) = super::words::no_program(l, s) {
         return Some(why);
     }
-    if let Some(e) = &s.judge_error {
-        return Some(say(l, "ranking-judge-error", &[("error", e.clone())]));
+    if let Some(e) = super::words::judge_error(l, s) {
+        return Some(say(l, "ranking-judge-error", &[("error", e)]));
     }
     let ce = s.compile_error.as_ref()?;
     let first = ce

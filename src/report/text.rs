@@ -41,8 +41,8 @@ fn submission(out: &mut String, report: &GradeReport, s: &SubmissionReport, l: L
     );
     if let Some(why) = super::words::no_program(l, s) {
         let _ = writeln!(out, "{why}");
-    } else if let Some(err) = &s.judge_error {
-        let _ = writeln!(out, "{}", say(l, "text-judge-error", &[("error", err.clone())]));
+    } else if let Some(err) = super::words::judge_error(l, s) {
+        let _ = writeln!(out, "{}", say(l, "text-judge-error", &[("error", err)]));
     } else if let Some(ce) = &s.compile_error {
         let _ = writeln!(out, "{}", l.t("text-compilation-failed"));
         for line in ce.lines() {

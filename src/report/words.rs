@@ -7,7 +7,7 @@
 
 use crate::i18n::{Arg, Locale};
 use crate::judge::grading::{BrokenTest, GradeReport, SubmissionReport, TestResult};
-use crate::judge::reason::{NoProgram, Notes, RunReason, ms_list};
+use crate::judge::reason::{JudgeProblem, NoProgram, Notes, RunReason, ms_list};
 use crate::puzzle::checker::{Illegal, Judgement, Reason};
 use crate::puzzle::sim::IllegalMove;
 use crate::puzzle::verdict::Verdict;
@@ -265,6 +265,25 @@ pub fn sandbox(l: Locale, r: &GradeReport) -> String {
         words += &l.t("sandbox-no-process-limit");
     }
     words
+}
+
+/// Why the judge could not grade a submission, in words (`None`: it
+/// could): its data's where a report has it, else the judge's text.
+pub fn judge_error(l: Locale, s: &SubmissionReport) -> Option<String> {
+    let english = s.judge_error.as_ref()?;
+    let Some(problem) = s.judge_problem.as_ref().filter(|_| !l.is_english()) else {
+        return Some(english.clone());
+    };
+    Some(match problem {
+        JudgeProblem::MissingTool { what, name, language } => l.text(
+            "judge-missing-tool",
+            &args([
+                ("what", l.t(&format!("judge-tool-{what}"))),
+                ("name", name.clone()),
+                ("language", language.clone()),
+            ]),
+        ),
+    })
 }
 
 /// The contest folder graded, with its layout, in words.
@@ -575,5 +594,25 @@ pub(super) mod tests {
             assert_eq!(words, layout.to_string());
             assert!(!zh().t(&format!("layout-{}", layout.code())).contains("layout"));
         }
+    }
+
+    #[test]
+    fn a_missing_compiler_reads_in_english_as_the_judges_error_and_in_chinese_from_its_data() {
+        use crate::judge::submission::SubmissionError;
+        let e = SubmissionError::MissingTool {
+            what: "compiler",
+            name: "rustc".into(),
+            language: "rust".into(),
+        };
+        let mut s = SubmissionReport::new("s".into(), "rust", 100);
+        s.judge_error = Some(e.to_string());
+        s.judge_problem = e.problem();
+        let en = |id: &str| Locale::english().t(id);
+        assert_eq!(judge_error(Locale::english(), &s), Some(e.to_string()));
+        assert_eq!(en("judge-tool-compiler"), "compiler");
+        assert_eq!(
+            judge_error(zh(), &s).unwrap(),
+            "评测机没有安装 rust 的编译器 rustc（PATH 中找不到）"
+        );
     }
 }
