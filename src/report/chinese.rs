@@ -35,7 +35,7 @@ const ALLOWED: &[&str] = &[
     "rlimit",
     "root",
     "uid",
-    "IPC", // the sandbox's mechanisms
+    "IPC",  // the sandbox's mechanisms
     "PATH", // where a compiler is looked for
     "ms",
     "KiB",
