@@ -9,3 +9,6 @@ name-with-login = {$display} ({$login})
 # The two programs of a similar pair (/admin/similar).
 similar-col-first = program A
 similar-col-second = program B
+# A contestant's answer that could not be read as moves (PE): what it is,
+# instead of "no legal move".
+html-answer-unreadable = (not read as moves: see the reason above)

@@ -500,6 +500,9 @@ fn answer_text(j: &Judgement, l: Locale) -> String {
     if j.moves.is_empty() {
         match j.reason {
             crate::puzzle::checker::Reason::MissedSolution { .. } => "-1".into(),
+            _ if j.verdict == crate::puzzle::verdict::Verdict::PresentationError => {
+                l.t("html-answer-unreadable")
+            }
             _ => l.t("html-no-legal-move"),
         }
     } else {
