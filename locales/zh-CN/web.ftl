@@ -16,7 +16,7 @@ clock-over = 比赛已结束
 
 status-400 = 请求有误
 status-401 = 未登录
-status-403 = 禁止访问
+status-403 = 请求被拒绝
 status-404 = 页面不存在
 status-413 = 内容过大
 status-429 = 请求过于频繁
