@@ -23,3 +23,11 @@ console-show-not-solution = not a solution: {$reason}
 console-dry-run = The contestants of {$source} against the database {$db}{$new}:
 console-dry-run-new = {" "}(new)
 console-dry-run-no-file = no contest file
+
+# show's replay on a terminal (puzzle::sim::render's captions; English as
+# check --trace writes them).
+replay-caption-move = move {$index}: {$move}
+replay-caption-before = before:
+replay-caption-step = cascade step {$step}: {$cleared} blocks cleared
+replay-caption-nothing = nothing cleared
+replay-caption-after = after move {$index}: {$blocks} blocks left

@@ -18,3 +18,9 @@ console-show-not-solution = 不是一个解：{$reason}
 console-dry-run = {$source} 中的选手与数据库 {$db}{$new} 对比：
 console-dry-run-new = （新建）
 console-dry-run-no-file = 没有比赛文件
+
+replay-caption-move = 第 {$index} 步：{$move}
+replay-caption-before = 移动前：
+replay-caption-step = 第 {$step} 轮消除：消去 {$cleared} 个方块
+replay-caption-nothing = 没有方块被消去
+replay-caption-after = 第 {$index} 步之后：还剩 {$blocks} 个方块

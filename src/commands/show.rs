@@ -7,7 +7,7 @@ use super::read_input;
 use crate::cli::{ColorChoice, ShowArgs};
 use crate::i18n::{Arg, Locale};
 use crate::puzzle::checker::{Parsed, Replay, line_of_move, parse_answer, replay};
-use crate::puzzle::sim::{Move, Puzzle, Style, render, render_replay};
+use crate::puzzle::sim::{Move, Puzzle, Style, render, render_replay_with};
 use crate::puzzle::solver::solve;
 use crate::report::words;
 use anyhow::{Result, anyhow};
@@ -80,7 +80,8 @@ pub fn run(args: &ShowArgs) -> Result<i32> {
     };
     if !moves.is_empty() {
         println!();
-        print!("{}", render_replay(&puzzle.board, &moves, style));
+        let captions = words::Captions(l);
+        print!("{}", render_replay_with(&puzzle.board, &moves, style, &captions));
     }
     println!();
     match failure {

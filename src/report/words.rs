@@ -40,6 +40,30 @@ pub fn verdict_counts(l: Locale, s: &SubmissionReport) -> String {
     counts.join(&l.t("list-separator"))
 }
 
+/// A replay's captions on a terminal (`show`), in a language.
+pub struct Captions(pub Locale);
+
+impl crate::puzzle::sim::Captions for Captions {
+    fn mv(&self, index: usize, mv: &str) -> String {
+        let a = args([("index", index.to_string()), ("move", mv.to_string())]);
+        self.0.text("replay-caption-move", &a)
+    }
+    fn before(&self) -> String {
+        self.0.t("replay-caption-before")
+    }
+    fn step(&self, step: usize, cleared: u32) -> String {
+        let a = args([("step", step.to_string()), ("cleared", cleared.to_string())]);
+        self.0.text("replay-caption-step", &a)
+    }
+    fn nothing(&self) -> String {
+        self.0.t("replay-caption-nothing")
+    }
+    fn after(&self, index: usize, blocks: u32) -> String {
+        let a = args([("index", index.to_string()), ("blocks", blocks.to_string())]);
+        self.0.text("replay-caption-after", &a)
+    }
+}
+
 /// A run's peak memory as every report and page shows it: `1.5 MiB`.
 pub fn memory(kib: u64) -> String {
     format!("{:.1} MiB", kib as f64 / 1024.0)
@@ -614,5 +638,17 @@ pub(super) mod tests {
             judge_error(zh(), &s).unwrap(),
             "评测机没有安装 rust 的编译器 rustc（PATH 中找不到）"
         );
+    }
+
+    #[test]
+    fn a_replays_captions_read_in_english_as_check_trace_writes_them_and_in_chinese() {
+        use crate::puzzle::sim::{Captions as _, English};
+        let (en, zh) = (Captions(Locale::english()), Captions(zh()));
+        assert_eq!(en.mv(1, "2 0 1"), English.mv(1, "2 0 1"));
+        assert_eq!(en.before(), English.before());
+        assert_eq!(en.step(2, 3), English.step(2, 3));
+        assert_eq!(en.nothing(), English.nothing());
+        assert_eq!(en.after(1, 24), English.after(1, 24));
+        assert_eq!(zh.step(2, 3), "第 2 轮消除：消去 3 个方块");
     }
 }
