@@ -43,4 +43,9 @@ run-output-over = output over {$kib} KiB (or a file over its limit)
 run-no-output-file = no {$file} was written (file I/O: the output is judged from that file)
 run-stdout-instead = ; it wrote to stdout instead
 run-again = {$reason} [run {$runs} times: TLE close to the limit before ({$times})]
+run-judge-error = judge error: {$detail}
+# An empty output from a program whose source opens a `.in` file.
+run-file-io-hint = ; its source opens {$file}: it reads and writes files (NOIP style), so grade it with --file-io {$stem} (or [io] in problem.toml)
+# A test no submission can be judged on, and why.
+broken-test = {$test}: {$reason}
 run-broken-test = the test's data is broken (see above)

@@ -8,6 +8,6 @@ verdict-NOF = 找不到输出文件
 verdict-TLE = 超出时间限制
 verdict-MLE = 超出内存限制
 verdict-OLE = 输出超限
-verdict-RE = 运行错误
+verdict-RE = 运行时错误
 verdict-CE = 编译错误
 verdict-FAIL = 评测机错误

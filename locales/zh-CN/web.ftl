@@ -16,7 +16,7 @@ clock-over = 比赛已结束
 
 status-400 = 请求有误
 status-401 = 未登录
-status-403 = 禁止访问
+status-403 = 请求被拒绝
 status-404 = 页面不存在
 status-413 = 内容过大
 status-429 = 请求过于频繁
@@ -89,7 +89,7 @@ submission-source = 源代码
 replay-heading = 提交 #{$id} 的回放
 replay-submitted = 提交于 {$when}
 replay-score = 得分 {$score}
-replay-intro = 每个未通过的测试点：原因，你的答案与标准答案对照，以及在棋盘上逐步回放（移动的方块加框并标出箭头，每一轮消除中被消去的方块打叉，第一步错误操作加框）；最后是各测试点的标准解。
+replay-intro = 每个未通过的测试点：原因，你的答案与标准答案对照，以及在棋盘上逐步回放（移动的方块加框并标出箭头，每一轮消除中被消去的方块打叉，第一步错误的移动加框）；最后是各测试点的标准答案。
 replay-section = 提交 #{$id}：{$file}
 replay-sandbox = 比赛的沙箱
 
@@ -151,7 +151,7 @@ confirm-disqualify-yes = 确定，取消资格
 confirm-disqualify-what = 取消 {$name} 的资格？此人将不能再提交，并从排名和成绩报告中移除（恢复资格后会回来）。
 
 similar-heading = 相似程序
-similar-intro-html = 比较每位选手的最后一个程序（共 {$programs} 个）：改名、改排版、调换函数顺序、换一种语言重写都藏不住抄袭；大多数程序共有的代码几乎不计分。相似度达到 {$threshold} 的程序对会被标出（详见 <code>mayan-judge similar</code> 与 docs/SIMILAR.md）。
+similar-intro-html = 比较每位选手的最后一个程序（共 {$programs} 个）：改名、改排版、调换函数顺序、换一种语言重写都掩盖不了相似之处；大多数程序共有的代码几乎不计分。相似度达到 {$threshold} 的程序对会被标出（详见 <code>mayan-judge similar</code> 与 docs/SIMILAR.md）。
 similar-group = 分组
 similar-col-similarity = 相似度
 similar-col-share = {$who} 中相同部分的比例
@@ -179,7 +179,7 @@ refusal-used-all = 你已经用完了全部 {$max} 次提交机会。
 refusal-empty-source = 源代码为空：请选择文件或粘贴程序。
 refusal-too-large = 源代码超过 {$kib} KiB：拒绝接收。
 refusal-too-many-submissions = 连续提交太频繁：请等一分钟。
-refusal-language-not-allowed = 本场比赛不允许使用语言 `{$language}`。
+refusal-language-not-allowed = 本场比赛不允许使用语言“{$language}”。
 refusal-choose-language = 请选择语言：无法从文件名判断。
 refusal-questions = 你已经提了 {$n} 个问题，达到本场比赛的上限。
 refusal-field-empty = {$what}为空。

@@ -7,9 +7,10 @@
 use super::progress::Progress;
 use crate::cli::GradeArgs;
 use crate::cli::ReportArgs;
-use crate::i18n::Locale;
-use crate::judge::grading::{GradeReport, Grader, SubmissionReport};
+use crate::i18n::{Arg, Locale};
+use crate::judge::grading::{ContestFolder, GradeReport, Grader, SubmissionReport};
 use crate::judge::pool::{Item, Pool, Work};
+use crate::judge::reason::NoProgram;
 use crate::judge::runner::Sandboxed;
 use crate::judge::sandbox::Sandbox;
 use crate::judge::submission::{SourceLimit, default_cache_dir, prepare};
@@ -77,7 +78,7 @@ struct Entry {
     /// In a contest, the contestant.
     contestant: Option<String>,
     /// The program, or why there is none to grade.
-    source: Result<PathBuf, String>,
+    source: Result<PathBuf, NoProgram>,
 }
 
 /// The tests to grade: the package's, narrowed by `--tests`.
@@ -93,13 +94,17 @@ fn select_tests(problem: &Problem, pattern: Option<&str>) -> Result<Vec<TestCase
     Ok(cases)
 }
 
+/// A contest folder as the report names it: in English, and as data (its
+/// folder and its layout's code).
+type ContestShown = (String, ContestFolder);
+
 /// What to grade: the files given, or the contestants of `--contest`
 /// (with the folder and its layout, for the report).
 fn entries(
     args: &GradeArgs,
     problem: &Problem,
     languages: &LanguageTable,
-) -> Result<(Vec<Entry>, Option<String>)> {
+) -> Result<(Vec<Entry>, Option<ContestShown>)> {
     let Some(dir) = &args.contest else {
         let files = expand(&args.submissions, languages)?;
         let entries = files
@@ -126,8 +131,12 @@ fn entries(
             source: c.program,
         })
         .collect();
-    let shown = format!("{} ({})", contest.dir.display(), contest.layout);
-    Ok((entries, Some(shown)))
+    let folder = ContestFolder {
+        dir: contest.dir.display().to_string(),
+        layout: contest.layout.code().to_string(),
+    };
+    let shown = format!("{} ({})", folder.dir, contest.layout);
+    Ok((entries, Some((shown, folder))))
 }
 
 /// The smallest failing board of a graded program (compiled again: from
@@ -203,6 +212,7 @@ pub fn run(args: &GradeArgs) -> Result<i32> {
         pool: Pool::new(args.jobs.count()),
         cache: default_cache_dir(),
         limit: SourceLimit::of(&problem.config.limits),
+        language: terminal_language(args),
     };
     session.grade_all(&programs, &entries, &mut report, &progress);
     progress.finish();
@@ -243,12 +253,14 @@ fn blank_report(
     sandbox: &Sandbox,
     grader: &Grader,
     entries: &[Entry],
-    contest: Option<String>,
+    contest: Option<ContestShown>,
 ) -> GradeReport {
     let mut report = GradeReport::new(&problem.config.name, sandbox.protections());
+    report.title = Some(problem.config.title.clone());
+    report.sandbox = Some(sandbox.protection_details().clone());
     report.time_limit_ms = problem.config.limits.time_ms;
     report.file_io = problem.config.io.clone();
-    report.contest = contest;
+    (report.contest, report.contest_folder) = contest.unzip();
     report.tests = grader.test_names();
     let numbers = grader.test_numbers();
     if numbers.iter().enumerate().any(|(i, &n)| n != i + 1) {
@@ -260,7 +272,9 @@ fn blank_report(
         .map(|e| {
             let mut s = SubmissionReport::new(e.shown.clone(), "", grader.max_score());
             s.contestant = e.contestant.clone();
-            s.no_program = e.source.as_ref().err().cloned();
+            if let Err(why) = &e.source {
+                s.set_no_program(why.clone());
+            }
             s
         })
         .collect();
@@ -279,6 +293,8 @@ struct Session<'a> {
     cache: PathBuf,
     /// The largest source accepted.
     limit: SourceLimit,
+    /// The language of the progress lines (the terminal's).
+    language: Locale,
 }
 
 impl Session<'_> {
@@ -294,11 +310,11 @@ impl Session<'_> {
     ) {
         let several = programs.len() > 1;
         if several {
-            progress.phase(&format!(
-                "grading {} programs: compilations and tests {} at a time",
-                programs.len(),
-                self.pool.size()
-            ));
+            let counts = [
+                ("n", Arg::from(programs.len().to_string())),
+                ("jobs", Arg::from(self.pool.size().to_string())),
+            ];
+            progress.phase(&self.language.text("console-grade-many", &counts));
         }
         let submissions = &report.submissions;
         let graded = self.pool.each(programs.len(), |k| {
@@ -335,7 +351,10 @@ impl Session<'_> {
             prepare(self.sandbox, source, language, &self.cache, self.limit)
         });
         if !shown.several {
-            shown.progress.phase(&format!("grading {}", shown.name));
+            let name = [("name", Arg::from(shown.name.to_string()))];
+            shown
+                .progress
+                .phase(&self.language.text("console-grade-one", &name));
         }
         let ran = self
             .grader
@@ -350,7 +369,13 @@ impl Session<'_> {
                     let names = self.grader.test_names();
                     let i = names.iter().position(|t| *t == r.test).unwrap_or(0);
                     let n = self.grader.test_numbers().get(i).copied().unwrap_or(i + 1);
-                    format!("{who}#{n} {}: {} ({} ms)", r.test, r.verdict, r.time_ms)
+                    let test = [
+                        ("n", Arg::from(n.to_string())),
+                        ("test", Arg::from(r.test.clone())),
+                        ("verdict", Arg::from(r.verdict.to_string())),
+                        ("ms", Arg::from(r.time_ms.to_string())),
+                    ];
+                    format!("{who}{}", self.language.text("console-grade-test", &test))
                 })
             });
         if !ran {
@@ -404,12 +429,17 @@ struct Shown<'a> {
     progress: &'a Progress,
 }
 
+/// The terminal's language: `--locale`, else the environment's.
+fn terminal_language(args: &GradeArgs) -> Locale {
+    args.locale.or_else(Locale::from_env).unwrap_or_default()
+}
+
 /// Prints the report on the terminal (a ranking for `--contest`) and writes
 /// the report files asked for.
 fn show_and_write(args: &GradeArgs, report: &GradeReport) -> Result<()> {
     // The terminal's language: --locale, else the environment's; files:
     // --locale only (a report handed on does not depend on who ran it).
-    let on_terminal = args.locale.or_else(Locale::from_env).unwrap_or_default();
+    let on_terminal = terminal_language(args);
     match args.contest.is_some() {
         true => print!("{}", Ranking.grade_in(report, on_terminal)),
         false => print!("{}", Text.grade_in(report, on_terminal)),

@@ -5,7 +5,7 @@
 //! contestants).
 
 use crate::cli::{ServeAction, ServeArgs};
-use crate::i18n::Locale;
+use crate::i18n::{Arg, Locale};
 use crate::package::languages::LanguageTable;
 use crate::server::contest::ContestConfig;
 use crate::server::{Options, Rates};
@@ -18,7 +18,12 @@ pub fn run(args: &ServeArgs) -> Result<i32> {
         let db = args.db.clone().unwrap_or_else(|| default_db(args));
         crate::server::backup(&db, copy)?;
         if !args.quiet {
-            println!("{} backed up to {}", db.display(), copy.display());
+            let l = Locale::from_env().unwrap_or_default();
+            let paths = [
+                ("db", Arg::from(db.display().to_string())),
+                ("copy", Arg::from(copy.display().to_string())),
+            ];
+            println!("{}", l.text("console-serve-backup", &paths));
         }
         return Ok(0);
     }

@@ -98,7 +98,7 @@ fn contest_entries(dir: &Path, stem: &str) -> Result<Vec<Entry>> {
         .into_iter()
         .map(|c| Entry {
             name: c.name,
-            path: c.program,
+            path: c.program.map_err(|e| e.to_string()),
         })
         .collect())
 }

@@ -18,6 +18,7 @@
 //! machine does not change verdicts.
 
 use crate::judge::pool::{Item, Pool, Work};
+use crate::judge::reason::{JudgeProblem, NoProgram, Notes, RunReason};
 use crate::judge::runner::{RunError, Runner};
 use crate::judge::sandbox::{Limits, RunResult, Status};
 use crate::judge::submission::{Prepared, Program, SubmissionError};
@@ -46,10 +47,17 @@ pub struct TestResult {
     pub wall_ms: u64,
     /// Peak memory, KiB.
     pub memory_kib: u64,
-    /// The checker's (or the runner's) one-line reason.
+    /// The checker's (or the runner's) one-line reason, in English (the
+    /// words of `judgement` or `run_reason`, with `notes`).
     pub reason: String,
     /// For checked outputs, the checker's full judgement.
     pub judgement: Option<Judgement>,
+    /// For outputs not checked, how the run ended, as data.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_reason: Option<RunReason>,
+    /// What the reason adds to the run's or the checker's words, as data.
+    #[serde(default, skip_serializing_if = "Notes::is_empty")]
+    pub notes: Notes,
     /// For WA: a short diff of the output against the reference answer.
     pub diff: Option<String>,
     /// Points scored.
@@ -93,12 +101,20 @@ impl TestResult {
             memory_kib: 0,
             reason: String::new(),
             judgement: None,
+            run_reason: None,
+            notes: Notes::default(),
             diff: None,
             points: 0,
             runs: 1,
             spent_ms: 0,
             transcript: Transcript::default(),
         }
+    }
+
+    /// Sets how the run ended, and the reason to its English words.
+    pub fn set_run_reason(&mut self, why: RunReason) {
+        self.reason = why.to_string();
+        self.run_reason = Some(why);
     }
 
     /// What a run of this result cost the program: its CPU time, or its
@@ -174,13 +190,8 @@ impl Judge<'_> {
         result.spent_ms = spent_ms;
         if !earlier.is_empty() {
             result.runs = earlier.len() as u32 + 1;
-            let times: Vec<String> = earlier.iter().map(|ms| format!("{ms} ms")).collect();
-            result.reason = format!(
-                "{} [run {} times: TLE close to the limit before ({})]",
-                result.reason,
-                result.runs,
-                times.join(", ")
-            );
+            result.notes.earlier_runs_ms = earlier;
+            result.reason = result.notes.again(&result.reason);
         }
         Ok(result)
     }
@@ -212,12 +223,12 @@ impl Judge<'_> {
             None => run.stdout.clone(),
         };
         let again = self.retry_tle > 0 && self.close_tle(&run);
-        if let (Some(v), reason) = run_verdict(&run, self.limits) {
+        if let Some((v, why)) = run_verdict(&run, self.limits) {
             result.verdict = v;
-            result.reason = reason;
-        } else if let Some(reason) = self.missing_output(&run) {
+            result.set_run_reason(why);
+        } else if let Some(why) = self.missing_output(&run) {
             result.verdict = Verdict::NoOutputFile;
-            result.reason = reason;
+            result.set_run_reason(why);
         } else {
             let j = checker::judge(puzzle, &output, reference, self.options);
             result.verdict = j.verdict;
@@ -226,7 +237,8 @@ impl Judge<'_> {
                 result.diff = Some(short_diff(&output, &format_moves(reference.as_deref())));
             }
             if j.verdict == Verdict::PresentationError && self.io.is_none() && is_blank(&output) {
-                result.reason.push_str(&file_io_hint(program));
+                result.notes.opens_input = program.opened_input_file();
+                result.reason.push_str(&result.notes.hint());
             }
             result.judgement = Some(j);
         }
@@ -260,38 +272,21 @@ impl Judge<'_> {
 
     /// Under file I/O, why there is no output to judge: no output file
     /// (and whether the program wrote to stdout instead).
-    fn missing_output(&self, run: &RunResult) -> Option<String> {
+    fn missing_output(&self, run: &RunResult) -> Option<RunReason> {
         let io = self.io?;
         if run.output_file.is_some() {
             return None;
         }
-        let mut reason = format!(
-            "no {} was written (file I/O: the output is judged from that file)",
-            io.output
-        );
-        if !is_blank(&run.stdout) {
-            reason.push_str("; it wrote to stdout instead");
-        }
-        Some(reason)
+        Some(RunReason::NoOutputFile {
+            file: io.output.clone(),
+            wrote_stdout: !is_blank(&run.stdout),
+        })
     }
 }
 
 /// Whether an output holds nothing but whitespace.
 fn is_blank(output: &[u8]) -> bool {
     output.iter().all(u8::is_ascii_whitespace)
-}
-
-/// For an empty output under stdin and stdout: a hint when the program's
-/// source opens a `.in` file (NOIP file I/O), else nothing.
-fn file_io_hint(program: &Program) -> String {
-    let Some(name) = program.opened_input_file() else {
-        return String::new();
-    };
-    let stem = name.strip_suffix(".in").unwrap_or(&name);
-    format!(
-        "; its source opens {name}: it reads and writes files (NOIP style), \
-         so grade it with --file-io {stem} (or [io] in problem.toml)"
-    )
 }
 
 /// A test with what the judge needs of it, loaded once.
@@ -343,6 +338,9 @@ pub struct SubmissionReport {
     /// Why the judge could not grade it (a missing compiler, say): the
     /// judge's problem, not the contestant's.
     pub judge_error: Option<String>,
+    /// The same, as data, where a person can act on it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judge_problem: Option<JudgeProblem>,
     /// Per-test results, in test order.
     pub tests: Vec<TestResult>,
     /// Points scored.
@@ -352,8 +350,12 @@ pub struct SubmissionReport {
     /// In a contest folder, the contestant (the folder's name).
     pub contestant: Option<String>,
     /// Why a contestant has nothing graded: no program, or more than one
-    /// (a contest folder's contestant; `submission` is then their folder).
+    /// (a contest folder's contestant; `submission` is then their folder),
+    /// in English.
     pub no_program: Option<String>,
+    /// The same, as data.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_program_reason: Option<NoProgram>,
     /// The smallest board found that it fails on (`grade --counterexamples`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub counterexample: Option<Box<Counterexample>>,
@@ -368,13 +370,21 @@ impl SubmissionReport {
             compiled_from_cache: false,
             compile_error: None,
             judge_error: None,
+            judge_problem: None,
             tests: Vec::new(),
             score: 0,
             max_score,
             contestant: None,
             no_program: None,
+            no_program_reason: None,
             counterexample: None,
         }
+    }
+
+    /// Sets why it has nothing graded, and its English words.
+    pub fn set_no_program(&mut self, why: NoProgram) {
+        self.no_program = Some(why.to_string());
+        self.no_program_reason = Some(why);
     }
 
     /// The name shown for it: the contestant, else the file.
@@ -445,14 +455,24 @@ pub struct GradeReport {
     pub schema_version: u32,
     /// The problem's name.
     pub problem: String,
-    /// Which sandbox protections were active.
+    /// The problem's title, in each language the package gives.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<crate::package::Title>,
+    /// Which sandbox protections were active, in English.
     pub protections: String,
+    /// The same, as data (a report of `grade`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<crate::judge::sandbox::Protections>,
     /// The CPU time limit of a test, ms.
     pub time_limit_ms: u64,
     /// NOIP file I/O, when the programs were graded with it.
     pub file_io: Option<FileIo>,
-    /// The contest folder graded (`grade --contest`), with its layout.
+    /// The contest folder graded (`grade --contest`), with its layout, in
+    /// English.
     pub contest: Option<String>,
+    /// The same, as data.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contest_folder: Option<ContestFolder>,
     /// The tests graded, in order.
     pub tests: Vec<String>,
     /// Each test's number as a person reads it (`#N`, its place among the
@@ -474,10 +494,13 @@ impl GradeReport {
         GradeReport {
             schema_version: SCHEMA_VERSION,
             problem: problem.to_string(),
+            title: None,
             protections,
+            sandbox: None,
             time_limit_ms: 0,
             file_io: None,
             contest: None,
+            contest_folder: None,
             tests: Vec::new(),
             numbers: Vec::new(),
             broken_tests: Vec::new(),
@@ -499,13 +522,25 @@ impl GradeReport {
     }
 }
 
+/// A contest folder graded, as data.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct ContestFolder {
+    /// The folder.
+    pub dir: String,
+    /// Its layout's code: `plain`, `lemonlime`, `arbiter`.
+    pub layout: String,
+}
+
 /// A test no submission can be judged on (the judge's fault).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct BrokenTest {
     /// Its name.
     pub test: String,
-    /// Why (the checker's FAIL reason).
+    /// Why (the checker's FAIL reason), in English.
     pub reason: String,
+    /// The checker's FAIL judgement, the reason as data.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judgement: Option<Judgement>,
 }
 
 /// The current [`GradeReport::schema_version`].
@@ -629,6 +664,7 @@ impl<'a> Grader<'a> {
                 Some(BrokenTest {
                     test: t.case.name.clone(),
                     reason: fail.message.clone(),
+                    judgement: Some((**fail).clone()),
                 })
             })
             .collect()
@@ -707,7 +743,10 @@ impl<'a> Grader<'a> {
         on_result: &(dyn Fn(&TestResult) + Sync),
     ) -> bool {
         match prepared {
-            Err(e) => entry.judge_error = Some(e.to_string()),
+            Err(e) => {
+                entry.judge_error = Some(e.to_string());
+                entry.judge_problem = e.problem();
+            }
             Ok(Err(ce)) => entry.compile_error = Some(ce.message),
             Ok(Ok(program)) => {
                 entry.compiled_from_cache = program.cached;
@@ -805,7 +844,9 @@ impl<'a> Grader<'a> {
             Ok(r) => r,
             Err(e) => {
                 let mut result = TestResult::new(name, &test.input);
-                result.reason = format!("judge error: {e}");
+                result.set_run_reason(RunReason::JudgeError {
+                    detail: e.to_string(),
+                });
                 return result;
             }
         };
@@ -822,41 +863,43 @@ impl<'a> Grader<'a> {
 
 /// The verdict a run earns before its output is read (`None`: it exited
 /// normally, so the checker decides).
-pub fn run_verdict(run: &RunResult, limits: ProblemLimits) -> (Option<Verdict>, String) {
+pub fn run_verdict(run: &RunResult, limits: ProblemLimits) -> Option<(Verdict, RunReason)> {
     // Over the limit, however it ended (a run may go on past it when TLEs
     // are run again, or finish between two looks of the watchdog, or be
     // stopped by the wall clock on a loaded machine after using more CPU
     // time than the limit): a CPU time TLE, whatever stopped it.
-    if run.cpu_ms > limits.time_ms && !matches!(run.status, Status::TimeLimit { wall: false }) {
-        return (
-            Some(Verdict::TimeLimit),
-            format!("CPU time over {} ms ({} ms)", limits.time_ms, run.cpu_ms),
-        );
+    let limit_ms = limits.time_ms;
+    if run.cpu_ms > limit_ms && !matches!(run.status, Status::TimeLimit { wall: false }) {
+        let time_ms = Some(run.cpu_ms);
+        return Some((Verdict::TimeLimit, RunReason::CpuOver { limit_ms, time_ms }));
     }
-    match run.status {
-        Status::Exited(0) => (None, String::new()),
-        Status::Exited(code) => (Some(Verdict::RuntimeError), format!("exit code {code}")),
-        Status::Signaled(_) => (Some(Verdict::RuntimeError), run.status.to_string()),
+    Some(match run.status {
+        Status::Exited(0) => return None,
+        Status::Exited(code) => (Verdict::RuntimeError, RunReason::ExitCode { code }),
+        Status::Signaled(s) => {
+            let signal = run
+                .status
+                .signal_name()
+                .map_or(format!("signal {s}"), str::to_string);
+            (Verdict::RuntimeError, RunReason::Killed { signal })
+        }
         Status::TimeLimit { wall: false } => (
-            Some(Verdict::TimeLimit),
-            format!("CPU time over {} ms", limits.time_ms),
+            Verdict::TimeLimit,
+            RunReason::CpuOver {
+                limit_ms,
+                time_ms: None,
+            },
         ),
-        Status::TimeLimit { wall: true } => (
-            Some(Verdict::TimeLimit),
-            format!(
-                "wall time over the limit (CPU {} ms): sleeping or blocked?",
-                run.cpu_ms
-            ),
-        ),
-        Status::MemoryLimit => (
-            Some(Verdict::MemoryLimit),
-            format!("memory over {} MiB", limits.memory_mib),
-        ),
-        Status::OutputLimit => (
-            Some(Verdict::OutputLimit),
-            format!("output over {} KiB (or a file over its limit)", limits.output_kib),
-        ),
-    }
+        Status::TimeLimit { wall: true } => (Verdict::TimeLimit, RunReason::WallOver { cpu_ms: run.cpu_ms }),
+        Status::MemoryLimit => {
+            let limit_mib = limits.memory_mib;
+            (Verdict::MemoryLimit, RunReason::MemoryOver { limit_mib })
+        }
+        Status::OutputLimit => {
+            let limit_kib = limits.output_kib;
+            (Verdict::OutputLimit, RunReason::OutputOver { limit_kib })
+        }
+    })
 }
 
 /// A short line diff of an output against the reference answer: at most

@@ -138,6 +138,22 @@ pub enum SubmissionError {
     Sandbox(#[from] SandboxError),
 }
 
+impl SubmissionError {
+    /// The error as data, where a person can act on it (a missing tool).
+    pub fn problem(&self) -> Option<crate::judge::reason::JudgeProblem> {
+        match self {
+            SubmissionError::MissingTool { what, name, language } => {
+                Some(crate::judge::reason::JudgeProblem::MissingTool {
+                    what: what.to_string(),
+                    name: name.clone(),
+                    language: language.clone(),
+                })
+            }
+            _ => None,
+        }
+    }
+}
+
 /// A compiled (or interpreted) submission, ready to run: a program and
 /// arguments, with files copied into the work folder of each run.
 #[derive(Clone, Debug)]

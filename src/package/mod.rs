@@ -327,6 +327,43 @@ impl Default for InputLimits {
     }
 }
 
+/// A problem's title: one for every language (`title = "..."`), or one per
+/// language by its tag (`[title]` with `en = "..."` and `zh-CN = "..."`;
+/// `en` required).
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(untagged)]
+pub enum Title {
+    /// The same title in every language.
+    One(String),
+    /// A title per language tag.
+    PerLanguage(std::collections::BTreeMap<String, String>),
+}
+
+impl Title {
+    /// The English title (what machine-read files and exports carry).
+    pub fn english(&self) -> &str {
+        match self {
+            Title::One(t) => t,
+            Title::PerLanguage(m) => m.get("en").map_or("", String::as_str),
+        }
+    }
+
+    /// The title in the language of `tag` (`zh-CN`), if the package gives
+    /// one for it (a single title is every language's).
+    pub fn in_language(&self, tag: &str) -> Option<&str> {
+        match self {
+            Title::One(t) => Some(t),
+            Title::PerLanguage(m) => m.get(tag).map(String::as_str),
+        }
+    }
+}
+
+impl From<&str> for Title {
+    fn from(t: &str) -> Title {
+        Title::One(t.to_string())
+    }
+}
+
 /// `problem.toml` as written.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
@@ -334,8 +371,8 @@ pub struct ProblemToml {
     /// Short name; tests default to `testdata/<name>` and reference programs
     /// to `reference/<name>`, both beside `problems/`.
     pub name: String,
-    /// Human title.
-    pub title: String,
+    /// Human title: one, or one per language (`title.en`, `title.zh-CN`).
+    pub title: Title,
     /// Per-test limits.
     #[serde(default)]
     pub limits: ProblemLimits,
@@ -483,6 +520,13 @@ impl Problem {
             return Err(PackageError::Invalid {
                 path,
                 message: "[limits] time_ms and memory_mib must be positive".into(),
+            });
+        }
+        if config.title.english().is_empty() {
+            return Err(PackageError::Invalid {
+                path,
+                message: "[title]: an English title is needed (`en = \"...\"`, beside `zh-CN = \"...\"`)"
+                    .into(),
             });
         }
         let max_n = config.input.max_n;
@@ -886,5 +930,19 @@ mod tests {
             find_tests(dir.path()),
             Err(PackageError::NoTests { .. })
         ));
+    }
+
+    #[test]
+    fn a_title_is_given_per_language_and_english_is_required() {
+        let (_root, p) = package("name = \"p\"\n[title]\nen = \"Mayan puzzle\"\nzh-CN = \"Mayan 游戏\"\n");
+        let title = &p.unwrap().config.title;
+        assert_eq!(
+            (title.english(), title.in_language("zh-CN")),
+            ("Mayan puzzle", Some("Mayan 游戏"))
+        );
+        assert_eq!(title.in_language("fr"), None);
+        let (_root, e) = package("name = \"p\"\n[title]\nzh-CN = \"Mayan 游戏\"\n");
+        let e = e.unwrap_err();
+        assert!(e.to_string().contains("an English title is needed"), "{e}");
     }
 }

@@ -410,6 +410,19 @@ mod tests {
     }
 
     #[test]
+    fn the_timelines_times_are_in_the_contests_time_zone() {
+        let mut input = class();
+        for (k, j) in input.judged.iter_mut().enumerate() {
+            j.submitted = 1_764_547_200 + k as i64 * 60; // 2025-12-01 00:00 UTC, then a minute apart
+        }
+        let a = analyse(&input);
+        let beijing = time::UtcOffset::from_hms(8, 0, 0).unwrap();
+        let page = crate::report::analysis_section(&a, crate::i18n::Locale::default(), beijing);
+        assert!(page.contains("<td>08:00–08:01 UTC+08:00</td>"), "{page}");
+        assert!(!page.contains(" UTC<"), "{page}");
+    }
+
+    #[test]
     fn the_rule_most_counterexamples_break_comes_first() {
         let a = analyse(&class());
         let rules: Vec<(&str, usize)> = a.rules.iter().map(|r| (r.kind.as_str(), r.count)).collect();
@@ -451,7 +464,7 @@ mod tests {
         };
         let start = std::time::Instant::now();
         let a = analyse(&input);
-        let page = crate::report::analysis_section(&a, crate::i18n::Locale::default());
+        let page = crate::report::analysis_section(&a, crate::i18n::Locale::default(), time::UtcOffset::UTC);
         println!(
             "analysis of 200 contestants, 2000 submissions: {:?}",
             start.elapsed()

@@ -281,7 +281,7 @@ fn grid(report: &GradeReport, failed: &[bool], l: Locale) -> String {
             s.max_score
         );
         let whole = if s.no_program.is_some() {
-            Some(l.t("html-no-program"))
+            Some(words::no_program_short(l, s))
         } else if s.judge_error.is_some() {
             Some(l.t("html-judge-error"))
         } else if s.compile_error.is_some() {
@@ -355,11 +355,11 @@ fn section(report: &GradeReport, i: usize, s: &SubmissionReport, shared: &mut Sh
 /// Why a submission's tests did not run, if they did not: no program, a
 /// judge error, or a compilation error (with the compiler's message).
 fn not_run(s: &SubmissionReport, l: Locale) -> Option<String> {
-    if let Some(why) = &s.no_program {
-        return Some(format!("<p class=\"bad\">{}</p>", esc(why)));
+    if let Some(why) = words::no_program(l, s) {
+        return Some(format!("<p class=\"bad\">{}</p>", esc(&why)));
     }
-    if let Some(e) = &s.judge_error {
-        let words = say(l, "html-judge-error-because", &[("error", e.clone())]);
+    if let Some(e) = words::judge_error(l, s) {
+        let words = say(l, "html-judge-error-because", &[("error", e)]);
         return Some(format!("<p class=\"bad\">{}</p>", esc(&words)));
     }
     s.compile_error.as_ref().map(|ce| {
@@ -395,10 +395,10 @@ fn tests_table(report: &GradeReport, i: usize, s: &SubmissionReport, l: Locale) 
         let (row_id, cell) = verdict_cell(report, i, s, t);
         let _ = write!(
             b,
-            "<tr{row_id}><td>{}</td><td>{cell}</td><td>{} ms</td><td>{:.1} MiB</td><td>{}</td></tr>",
+            "<tr{row_id}><td>{}</td><td>{cell}</td><td>{} ms</td><td>{}</td><td>{}</td></tr>",
             esc(&super::test_label(report, &t.test)),
             t.time_ms,
-            t.memory_kib as f64 / 1024.0,
+            words::memory(t.memory_kib),
             esc(&reason)
         );
     }
@@ -500,6 +500,9 @@ fn answer_text(j: &Judgement, l: Locale) -> String {
     if j.moves.is_empty() {
         match j.reason {
             crate::puzzle::checker::Reason::MissedSolution { .. } => "-1".into(),
+            _ if j.verdict == crate::puzzle::verdict::Verdict::PresentationError => {
+                l.t("html-answer-unreadable")
+            }
             _ => l.t("html-no-legal-move"),
         }
     } else {
@@ -661,10 +664,24 @@ fn counterexample_replays(puzzle: &Puzzle, t: &TestResult, l: Locale) -> String 
     b
 }
 
+/// A time zone as pages name it: `UTC`, `UTC+08:00`.
+pub fn zone_name(o: time::UtcOffset) -> String {
+    if o.is_utc() {
+        return "UTC".into();
+    }
+    let sign = if o.is_negative() { '-' } else { '+' };
+    format!(
+        "UTC{sign}{:02}:{:02}",
+        o.whole_hours().unsigned_abs(),
+        o.minutes_past_hour().unsigned_abs()
+    )
+}
+
 /// The teacher's analysis of a class (`/admin/analysis`, and the section
-/// of a contest's HTML report), in `l`'s language: each figure as a chart
-/// (SVG, [`super::chart`]) beside a table of the same figures.
-pub fn analysis_section(a: &Analysis, l: Locale) -> String {
+/// of a contest's HTML report), in `l`'s language, its times in `zone`
+/// (the contest's): each figure as a chart (SVG, [`super::chart`]) beside
+/// a table of the same figures.
+pub fn analysis_section(a: &Analysis, l: Locale, zone: time::UtcOffset) -> String {
     let mut b = format!(
         "<section class=\"analysis\" id=\"analysis\"><p>{}</p>",
         esc(&l.text(
@@ -677,7 +694,7 @@ pub fn analysis_section(a: &Analysis, l: Locale) -> String {
     );
     b.push_str(&pass_figure(a, l));
     b.push_str(&verdicts_figure(a, l));
-    b.push_str(&scores_and_time(a, l));
+    b.push_str(&scores_and_time(a, l, zone));
     b.push_str(&rules_figure(a, l));
     b.push_str("</section>");
     b
@@ -769,7 +786,7 @@ fn verdicts_figure(a: &Analysis, l: Locale) -> String {
 }
 
 /// The score bands and the timeline, each a chart beside its table.
-fn scores_and_time(a: &Analysis, l: Locale) -> String {
+fn scores_and_time(a: &Analysis, l: Locale, zone: time::UtcOffset) -> String {
     use super::chart::{Chart, Series, lines};
     let t = |id: &str| l.t(id);
     let labels: Vec<String> = a.scores.iter().map(|s| format!("{}-{}", s.lo, s.hi)).collect();
@@ -778,6 +795,7 @@ fn scores_and_time(a: &Analysis, l: Locale) -> String {
     let mut b = counts_figure("scores", l, words, &labels, &counts);
     let clock = |secs: i64| {
         time::OffsetDateTime::from_unix_timestamp(secs)
+            .map(|d| d.to_offset(zone))
             .map(|d| format!("{:02}:{:02}", d.hour(), d.minute()))
             .unwrap_or_default()
     };
@@ -803,9 +821,10 @@ fn scores_and_time(a: &Analysis, l: Locale) -> String {
         .iter()
         .map(|p| {
             format!(
-                "<tr><td>{}–{} UTC</td><td>{}</td><td>{}</td></tr>",
+                "<tr><td>{}–{} {}</td><td>{}</td><td>{}</td></tr>",
                 clock(p.start),
                 clock(p.end),
+                zone_name(zone),
                 p.submissions,
                 p.first_accepted
             )
@@ -895,14 +914,10 @@ impl Html {
         let report = &*super::with_every_test(report);
         let mut body = format!(
             "<h1>{}</h1>",
-            esc(&say(l, "html-grading", &[("problem", report.problem.clone())]))
+            esc(&say(l, "html-grading", &[("problem", words::problem(l, report))]))
         );
-        if let Some(c) = &report.contest {
-            let _ = write!(
-                body,
-                "<p>{}</p>",
-                esc(&say(l, "html-contest", &[("contest", c.clone())]))
-            );
+        if let Some(c) = words::contest_folder(l, report) {
+            let _ = write!(body, "<p>{}</p>", esc(&say(l, "html-contest", &[("contest", c)])));
         }
         if let Some(io) = &report.file_io {
             let words = say(
@@ -912,7 +927,7 @@ impl Html {
             );
             let _ = write!(body, "<p>{}</p>", esc(&words));
         }
-        let sandbox = say(l, "html-sandbox", &[("protections", report.protections.clone())]);
+        let sandbox = say(l, "html-sandbox", &[("protections", words::sandbox(l, report))]);
         let _ = write!(body, "<p>{}</p>", esc(&sandbox));
         if !report.broken_tests.is_empty() {
             let _ = write!(
@@ -921,7 +936,7 @@ impl Html {
                 esc(&l.t("html-broken-tests"))
             );
             for t in &report.broken_tests {
-                let _ = write!(body, "<li>{}: {}</li>", esc(&t.test), esc(&t.reason));
+                let _ = write!(body, "<li>{}</li>", esc(&words::broken_test(l, t)));
             }
             body.push_str("</ul>");
         }
@@ -946,7 +961,8 @@ impl Html {
         body.push_str(&references(report, &shared));
         if report.contest.is_some() {
             let _ = write!(body, "<h2>{}</h2>", esc(&l.t("analysis-heading")));
-            body.push_str(&analysis_section(&analyse(&Input::of_report(report)), l));
+            let a = analyse(&Input::of_report(report));
+            body.push_str(&analysis_section(&a, l, time::UtcOffset::UTC));
         }
         page(&format!("mayan-judge: {}", report.problem), &body, l)
     }

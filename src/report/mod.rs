@@ -16,10 +16,13 @@ mod ranking;
 mod text;
 pub mod words;
 
+#[cfg(test)]
+mod chinese;
+
 pub use csv::{Csv, FinalGrade, Gradebook, gradebook};
 pub use html::{
     Html, analysis_section, board_defs, counterexample_section, replay_sections, replay_sections_in,
-    svg_board,
+    svg_board, zone_name,
 };
 pub use json::Json;
 pub use junit::Junit;
@@ -179,6 +182,7 @@ mod tests {
 mod snapshots {
     use super::*;
     use crate::judge::grading::{SubmissionReport, TestResult};
+    use crate::judge::reason::{NoProgram, RunReason};
     use crate::puzzle::checker::{Options, check};
     use crate::puzzle::verdict::Verdict;
     use crate::workflows::ci::{Check, Expectation};
@@ -203,6 +207,8 @@ mod snapshots {
             reason: j.message.clone(),
             points: if j.verdict == Verdict::Accepted { 10 } else { 0 },
             judgement: Some(j),
+            run_reason: None,
+            notes: Default::default(),
             diff,
             runs: 1,
             spent_ms: 0,
@@ -210,37 +216,65 @@ mod snapshots {
         }
     }
 
-    fn crashed(name: &str, verdict: Verdict, reason: &str) -> TestResult {
-        TestResult {
+    fn crashed(name: &str, verdict: Verdict, why: RunReason) -> TestResult {
+        let mut t = TestResult {
             test: name.into(),
             input: EARLY.into(),
             verdict,
             time_ms: 3001,
             wall_ms: 3010,
             memory_kib: 2048,
-            reason: reason.into(),
-            judgement: None,
-            diff: None,
-            points: 0,
-            runs: 1,
-            spent_ms: 0,
-            transcript: Default::default(),
+            ..TestResult::new(name.into(), b"")
+        };
+        t.set_run_reason(why);
+        t
+    }
+
+    /// A test whose stored answer disagrees with the solver (FAIL).
+    fn broken(name: &str) -> TestResult {
+        let j = check(EARLY.as_bytes(), b"-1\n", None, Options::default());
+        let mut j = crate::puzzle::checker::Judgement {
+            verdict: Verdict::Fail,
+            ..j
+        };
+        j.reason = crate::puzzle::checker::Reason::AnswerDisagrees {
+            stored: "2 0 1".into(),
+            solver: "-1".into(),
+        };
+        j.message = j.reason.to_string();
+        TestResult {
+            input: EARLY.into(),
+            time_ms: 3001,
+            wall_ms: 3010,
+            memory_kib: 2048,
+            reason: j.message.clone(),
+            judgement: Some(j),
+            ..TestResult::new(name.into(), b"")
         }
     }
 
-    fn grade_report() -> GradeReport {
+    pub(super) fn grade_report() -> GradeReport {
         let tests = vec![
             test("sample/1", CASE4, "2 0 1\n1 1 1\n3 4 -1\n", 3),
             test("secret/1", EARLY, "2 0 -1\n3 0 -1\n", 4),
             test("secret/2", CASE4, "2 0 1\n1 one 1\n", 2),
-            crashed("secret/3", Verdict::TimeLimit, "CPU time over 3000 ms"),
-            crashed("secret/4", Verdict::RuntimeError, "killed by SIGSEGV"),
-            test("secret/5", EARLY, "2 0 1\n0 0 1\n", 2800),
             crashed(
-                "secret/6",
-                Verdict::Fail,
-                "stored answer is wrong: the solver's answer is `-1`",
+                "secret/3",
+                Verdict::TimeLimit,
+                RunReason::CpuOver {
+                    limit_ms: 3000,
+                    time_ms: None,
+                },
             ),
+            crashed(
+                "secret/4",
+                Verdict::RuntimeError,
+                RunReason::Killed {
+                    signal: "SIGSEGV".into(),
+                },
+            ),
+            test("secret/5", EARLY, "2 0 1\n0 0 1\n", 2800),
+            broken("secret/6"),
         ];
         let mut alice = SubmissionReport::new("class/alice/mayan.cpp".into(), "cpp", 60);
         alice.contestant = Some("alice".into());
@@ -251,10 +285,16 @@ mod snapshots {
         bob.compile_error = Some("bob.c:1:1: error: expected ';' before '}' token".into());
         let mut carol = SubmissionReport::new("class/carol".into(), "", 60);
         carol.contestant = Some("carol".into());
-        carol.no_program = Some("2 programs: mayan.c, mayan.py; keep one".into());
+        carol.set_no_program(NoProgram::Several {
+            files: vec!["mayan.c".into(), "mayan.py".into()],
+        });
         let mut report = GradeReport::new("mayan", "rlimits (cpu, fsize, core, stack)".into());
         report.time_limit_ms = 3000;
         report.contest = Some("class (one folder per contestant)".into());
+        report.contest_folder = Some(crate::judge::grading::ContestFolder {
+            dir: "class".into(),
+            layout: "plain".into(),
+        });
         report.tests = [
             "sample/1", "secret/1", "secret/2", "secret/3", "secret/4", "secret/5", "secret/6",
         ]
@@ -262,7 +302,8 @@ mod snapshots {
         .to_vec();
         report.broken_tests = vec![crate::judge::grading::BrokenTest {
             test: "secret/6".into(),
-            reason: "stored answer is wrong: the solver's answer is `-1`".into(),
+            reason: broken("secret/6").reason,
+            judgement: broken("secret/6").judgement,
         }];
         report.submissions = vec![alice, bob, carol];
         report
@@ -387,7 +428,7 @@ mod snapshots {
     /// `-1`); it already has AC, WA (moves, a first wrong move, a reference
     /// with moves), PE, TLE, RE, CE, no program and a broken test (FAIL,
     /// reference not computed).
-    fn stored_report() -> GradeReport {
+    pub(super) fn stored_report() -> GradeReport {
         const STUCK: &str = "1\n1 0\n0\n0\n0\n0\n";
         let mut r = grade_report();
         r.file_io = Some(crate::package::FileIo::from_stem("mayan"));
@@ -395,7 +436,12 @@ mod snapshots {
         r.submissions[0].tests.push(test("secret/7", STUCK, "0 0 1\n", 5));
         let mut dave = SubmissionReport::new("class/dave/mayan.rs".into(), "rust", 60);
         dave.contestant = Some("dave".into());
-        dave.judge_error = Some("no compiler for rust: rustc is not installed".into());
+        dave.judge_error = Some("compiler `rustc` for rust is not installed (not found in PATH)".into());
+        dave.judge_problem = Some(crate::judge::reason::JudgeProblem::MissingTool {
+            what: "compiler".into(),
+            name: "rustc".into(),
+            language: "rust".into(),
+        });
         r.submissions.push(dave);
         r
     }

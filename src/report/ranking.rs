@@ -25,11 +25,11 @@ fn say(l: Locale, id: &str, args: &[(&str, String)]) -> String {
 }
 
 fn not_graded(s: &SubmissionReport, l: Locale) -> Option<String> {
-    if let Some(why) = &s.no_program {
-        return Some(why.clone());
+    if let Some(why) = super::words::no_program(l, s) {
+        return Some(why);
     }
-    if let Some(e) = &s.judge_error {
-        return Some(say(l, "ranking-judge-error", &[("error", e.clone())]));
+    if let Some(e) = super::words::judge_error(l, s) {
+        return Some(say(l, "ranking-judge-error", &[("error", e)]));
     }
     let ce = s.compile_error.as_ref()?;
     let first = ce
@@ -50,19 +50,15 @@ fn header(out: &mut String, report: &GradeReport, l: Locale) {
         None => l.t("ranking-stdio"),
     };
     let numbers = [
-        ("problem", report.problem.clone()),
+        ("problem", super::words::problem(l, report)),
         ("contestants", report.submissions.len().to_string()),
         ("tests", report.tests.len().to_string()),
         ("limit", report.time_limit_ms.to_string()),
         ("io", io),
     ];
     let _ = writeln!(out, "{}", say(l, "ranking-header", &numbers));
-    if let Some(contest) = &report.contest {
-        let _ = writeln!(
-            out,
-            "{}",
-            say(l, "ranking-contest", &[("contest", contest.clone())])
-        );
+    if let Some(contest) = super::words::contest_folder(l, report) {
+        let _ = writeln!(out, "{}", say(l, "ranking-contest", &[("contest", contest)]));
     }
     out.push('\n');
 }
@@ -83,7 +79,7 @@ fn table(out: &mut String, report: &GradeReport, l: Locale) {
     let name_w = report
         .submissions
         .iter()
-        .map(|s| s.name().chars().count())
+        .map(|s| width(s.name()))
         .max()
         .unwrap_or(0)
         .max(width(&contestant));
@@ -112,9 +108,9 @@ fn table(out: &mut String, report: &GradeReport, l: Locale) {
     }
     end_line(out);
     for (rank, _, s) in super::ranked(report) {
-        let _ = write!(out, "{rank:>4}  {:<name_w$}  {:>5} ", s.name(), s.score);
+        let _ = write!(out, "{rank:>4}  {}  {:>5} ", pad(s.name(), name_w), s.score);
         if s.no_program.is_some() {
-            let _ = write!(out, " {}", l.t("ranking-no-program"));
+            let _ = write!(out, " {}", super::words::no_program_short(l, s));
         } else if s.judge_error.is_some() {
             let _ = write!(out, " {}", l.t("ranking-fail"));
         } else {
@@ -152,13 +148,23 @@ fn legend(out: &mut String, report: &GradeReport, l: Locale) {
     if !report.broken_tests.is_empty() {
         let _ = writeln!(out, "{}", l.t("ranking-broken-tests"));
         for b in &report.broken_tests {
-            let _ = writeln!(out, "  {}: {}", b.test, b.reason);
+            let _ = writeln!(out, "  {}", super::words::broken_test(l, b));
         }
     }
     let notes: Vec<String> = report
         .submissions
         .iter()
-        .filter_map(|s| Some(format!("  {}: {}", s.name(), not_graded(s, l)?)))
+        .filter_map(|s| {
+            let why = not_graded(s, l)?;
+            Some(format!(
+                "  {}",
+                say(
+                    l,
+                    "contestant-note",
+                    &[("name", s.name().to_string()), ("why", why)]
+                )
+            ))
+        })
         .collect();
     if !notes.is_empty() {
         let _ = writeln!(out, "{}", l.t("ranking-not-graded"));
@@ -192,5 +198,45 @@ impl ReportFormat for Ranking {
 
     fn validation(&self, report: &ValidationReport) -> String {
         Text.validation(report)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::grading::{SubmissionReport, TestResult};
+    use crate::puzzle::verdict::Verdict;
+
+    #[test]
+    fn chinese_names_keep_the_rankings_columns_aligned_on_a_terminal() {
+        let mut report = GradeReport::new("mayan", String::new());
+        report.tests = vec!["secret/1".into()];
+        for (name, score) in [("李四", 10), ("alice", 0), ("欧阳娜娜", 10)] {
+            let mut s = SubmissionReport::new(name.into(), "cpp", 10);
+            s.contestant = Some(name.into());
+            s.score = score;
+            let mut t = TestResult::new("secret/1".into(), b"");
+            t.verdict = if score > 0 {
+                Verdict::Accepted
+            } else {
+                Verdict::WrongAnswer
+            };
+            s.tests = vec![t];
+            report.submissions.push(s);
+        }
+        for l in Locale::all() {
+            let out = Ranking.grade_in(&report, l);
+            let rows: Vec<&str> = out
+                .lines()
+                .filter(|r| r.contains("AC") || r.contains("WA"))
+                .collect();
+            assert_eq!(rows.len(), 3, "{out}");
+            // The column of the verdicts starts at one terminal column.
+            let at = |row: &str| {
+                let cut = row.find(['A', 'W']).unwrap();
+                unicode_width::UnicodeWidthStr::width(&row[..cut])
+            };
+            assert!(rows.iter().all(|r| at(r) == at(rows[0])), "{l}:\n{out}");
+        }
     }
 }

@@ -15,10 +15,6 @@ use std::fmt::Write;
 /// Plain text tables.
 pub struct Text;
 
-fn memory(kib: u64) -> String {
-    format!("{:.1} MiB", kib as f64 / 1024.0)
-}
-
 /// `text` padded with spaces to `width` terminal columns (a Chinese
 /// character takes two), on the right (`left`) or the left.
 fn pad(text: &str, width: usize, left: bool) -> String {
@@ -43,10 +39,10 @@ fn submission(out: &mut String, report: &GradeReport, s: &SubmissionReport, l: L
         s.name(),
         if s.language.is_empty() { "-" } else { &s.language }
     );
-    if let Some(why) = &s.no_program {
+    if let Some(why) = super::words::no_program(l, s) {
         let _ = writeln!(out, "{why}");
-    } else if let Some(err) = &s.judge_error {
-        let _ = writeln!(out, "{}", say(l, "text-judge-error", &[("error", err.clone())]));
+    } else if let Some(err) = super::words::judge_error(l, s) {
+        let _ = writeln!(out, "{}", say(l, "text-judge-error", &[("error", err)]));
     } else if let Some(ce) = &s.compile_error {
         let _ = writeln!(out, "{}", l.t("text-compilation-failed"));
         for line in ce.lines() {
@@ -81,7 +77,7 @@ fn submission(out: &mut String, report: &GradeReport, s: &SubmissionReport, l: L
                 label,
                 super::short_verdict(report, s, &t.test),
                 t.time_ms,
-                memory(t.memory_kib),
+                super::words::memory(t.memory_kib),
                 reason
             );
             if let Some(diff) = &t.diff {
@@ -112,7 +108,7 @@ impl Text {
         if !report.broken_tests.is_empty() {
             let _ = writeln!(out, "{}", l.t("text-broken-tests"));
             for b in &report.broken_tests {
-                let _ = writeln!(out, "  {}: {}", b.test, b.reason);
+                let _ = writeln!(out, "  {}", super::words::broken_test(l, b));
             }
             out.push('\n');
         }
@@ -126,7 +122,7 @@ impl Text {
             let width = report
                 .submissions
                 .iter()
-                .map(|s| s.name().len())
+                .map(|s| unicode_width::UnicodeWidthStr::width(s.name()))
                 .max()
                 .unwrap_or(10)
                 .max(10);
@@ -141,7 +137,8 @@ impl Text {
             );
             for s in &report.submissions {
                 let score = format!("{}/{}", s.score, s.max_score);
-                let _ = writeln!(out, "{:<width$}  {:>9}  {}", s.name(), score, s.verdict_counts());
+                let counts = super::words::verdict_counts(l, s);
+                let _ = writeln!(out, "{}  {:>9}  {counts}", pad(s.name(), width, true), score);
             }
         }
         crate::safe::terminal_safe(&out)

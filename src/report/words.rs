@@ -1,11 +1,13 @@
 //! The words of a result in a language (the catalogues of `crate::i18n`):
 //! a checker's [`Reason`] (data) with its positions and move numbers, a
-//! judgement placed at its line, a test's reason, a verdict's name. English
-//! reads exactly as the checker's and the judge's own text (which JSON,
-//! JUnit, CSV and `check`'s protocols carry, unchanged).
+//! judgement placed at its line, how a run ended ([`RunReason`], data), a
+//! test's reason, a verdict's name. English reads exactly as the checker's
+//! and the judge's own text (which JSON, JUnit, CSV and `check`'s protocols
+//! carry, unchanged); no language is derived from that English text.
 
 use crate::i18n::{Arg, Locale};
-use crate::judge::grading::TestResult;
+use crate::judge::grading::{BrokenTest, GradeReport, SubmissionReport, TestResult};
+use crate::judge::reason::{JudgeProblem, NoProgram, Notes, RunReason, ms_list};
 use crate::puzzle::checker::{Illegal, Judgement, Reason};
 use crate::puzzle::sim::IllegalMove;
 use crate::puzzle::verdict::Verdict;
@@ -13,6 +15,58 @@ use crate::puzzle::verdict::Verdict;
 /// Arguments as text: numbers exactly as written (no float on the way).
 fn args<const N: usize>(pairs: [(&'static str, String); N]) -> Vec<(&'static str, Arg<'static>)> {
     pairs.into_iter().map(|(k, v)| (k, Arg::from(v))).collect()
+}
+
+/// A submission's verdict counts (`8 AC，2 WA`), or why it has none, in
+/// words (English: [`SubmissionReport::verdict_counts`]).
+pub fn verdict_counts(l: Locale, s: &SubmissionReport) -> String {
+    if l.is_english() {
+        return s.verdict_counts();
+    }
+    if s.judge_error.is_some() {
+        return l.t("counts-judge-error");
+    }
+    if s.no_program.is_some() {
+        return no_program_short(l, s);
+    }
+    if s.compile_error.is_some() {
+        return format!("CE {}", verdict_name(l, Verdict::CompileError));
+    }
+    let mut counts = std::collections::BTreeMap::new();
+    for t in &s.tests {
+        *counts.entry(t.verdict).or_insert(0usize) += 1;
+    }
+    let counts: Vec<String> = counts.iter().map(|(v, n)| format!("{n} {v}")).collect();
+    counts.join(&l.t("list-separator"))
+}
+
+/// A replay's captions on a terminal (`show`), in a language.
+pub struct Captions(pub Locale);
+
+impl crate::puzzle::sim::Captions for Captions {
+    fn mv(&self, index: usize, mv: &str) -> String {
+        let a = args([("index", index.to_string()), ("move", mv.to_string())]);
+        self.0.text("replay-caption-move", &a)
+    }
+    fn before(&self) -> String {
+        self.0.t("replay-caption-before")
+    }
+    fn step(&self, step: usize, cleared: u32) -> String {
+        let a = args([("step", step.to_string()), ("cleared", cleared.to_string())]);
+        self.0.text("replay-caption-step", &a)
+    }
+    fn nothing(&self) -> String {
+        self.0.t("replay-caption-nothing")
+    }
+    fn after(&self, index: usize, blocks: u32) -> String {
+        let a = args([("index", index.to_string()), ("blocks", blocks.to_string())]);
+        self.0.text("replay-caption-after", &a)
+    }
+}
+
+/// A run's peak memory as every report and page shows it: `1.5 MiB`.
+pub fn memory(kib: u64) -> String {
+    format!("{:.1} MiB", kib as f64 / 1024.0)
 }
 
 /// A verdict's name (`答案错误` for WA), beside its code where a person
@@ -121,106 +175,200 @@ pub fn judgement(l: Locale, j: &Judgement) -> String {
 }
 
 /// A test's reason in words: in English the judge's own text; in another
-/// language the judgement's words, or the run's recognised in the judge's
-/// text (its numbers kept), else the judge's text as it is.
+/// language the words of its data (the checker's judgement or how the run
+/// ended, with its notes), or the judge's text as it is where a report
+/// holds no data (nothing ran).
 pub fn test_reason(l: Locale, t: &TestResult) -> String {
     if l.is_english() {
         return t.reason.clone();
     }
-    let (body, again) = split_again(&t.reason);
-    let words = match &t.judgement {
-        Some(j) if body.starts_with(&j.message) => {
-            let hint = &body[j.message.len()..];
-            format!(
-                "{}{}",
-                judgement(l, j),
-                run_words(l, hint).unwrap_or_else(|| hint.to_string())
-            )
-        }
-        _ => run_words(l, body).unwrap_or_else(|| body.to_string()),
+    let words = match (&t.run_reason, &t.judgement) {
+        (Some(r), _) => run_reason(l, r),
+        (None, Some(j)) => format!("{}{}", judgement(l, j), hint(l, &t.notes)),
+        (None, None) => return t.reason.clone(),
     };
-    match again {
-        Some((runs, times)) => l.text(
+    match t.notes.earlier_runs_ms.as_slice() {
+        [] => words,
+        earlier => l.text(
             "run-again",
             &args([
                 ("reason", words),
-                ("runs", runs.to_string()),
-                ("times", times.to_string()),
+                ("runs", (earlier.len() + 1).to_string()),
+                ("times", ms_list(earlier)),
             ]),
         ),
-        None => words,
     }
 }
 
-/// A reason and the note of a TLE run again (`[run 3 times: ... (1040 ms,
-/// 1017 ms)]`): `(the reason, Some((runs, times)))`.
-fn split_again(reason: &str) -> (&str, Option<(&str, &str)>) {
-    let parsed = || {
-        let (body, note) = reason.rsplit_once(" [run ")?;
-        let (runs, rest) = note.split_once(" times: TLE close to the limit before (")?;
-        let times = rest.strip_suffix(")]")?;
-        Some((body, Some((runs, times))))
+/// A test that cannot be judged and why, in words (its judgement's, else
+/// the judge's text as it is): `secret/6: judge error: ...`.
+pub fn broken_test(l: Locale, b: &BrokenTest) -> String {
+    let why = match &b.judgement {
+        Some(j) if !l.is_english() => judgement(l, j),
+        _ => b.reason.clone(),
     };
-    parsed().unwrap_or((reason, None))
+    l.text("broken-test", &args([("test", b.test.clone()), ("reason", why)]))
 }
 
-/// The judge's words of how a run ended (`grading::run_verdict`,
-/// `missing_output`), recognised with their numbers; `None` where they
-/// are not those.
-fn run_words(l: Locale, text: &str) -> Option<String> {
-    let between = |prefix: &str, suffix: &str| -> Option<String> {
-        Some(text.strip_prefix(prefix)?.strip_suffix(suffix)?.to_string())
+/// Why a submission has nothing graded, in words (`None`: it has a
+/// program).
+pub fn no_program(l: Locale, s: &SubmissionReport) -> Option<String> {
+    let english = s.no_program.as_ref()?;
+    let Some(why) = s.no_program_reason.as_ref().filter(|_| !l.is_english()) else {
+        return Some(english.clone());
     };
-    let one = |id: &str, name: &'static str, value: String| Some(l.text(id, &args([(name, value)])));
-    if text.is_empty() {
-        return Some(String::new());
+    let s = |v: &str| v.to_string();
+    Some(match why {
+        NoProgram::Missing { stem, folder, near } => {
+            let a = args([
+                ("stem", s(stem)),
+                ("folder", s(folder)),
+                ("near", near.join(", ")),
+            ]);
+            let id = if near.is_empty() {
+                "no-program-missing"
+            } else {
+                "no-program-missing-near"
+            };
+            l.text(id, &a)
+        }
+        NoProgram::Several { files } => l.text(
+            "no-program-several",
+            &args([("n", files.len().to_string()), ("files", files.join(", "))]),
+        ),
+        NoProgram::Link { file } => l.text("no-program-link", &args([("file", s(file))])),
+        NoProgram::NoSubmission => l.t("no-program-no-submission"),
+    })
+}
+
+/// Why a submission has nothing graded, in a table's cell: `没有程序`,
+/// `2 个程序`, `没有提交`.
+pub fn no_program_short(l: Locale, s: &SubmissionReport) -> String {
+    match &s.no_program_reason {
+        Some(NoProgram::Several { files }) => l.text(
+            "no-program-several-short",
+            &args([("n", files.len().to_string())]),
+        ),
+        Some(NoProgram::NoSubmission) => l.t("no-program-no-submission"),
+        _ => l.t("no-program-short"),
     }
-    if text == "; it wrote to stdout instead" {
-        return Some(l.t("run-stdout-instead"));
-    }
-    if let Some(inner) = between("CPU time over ", " ms)") {
-        let (limit, time) = inner.split_once(" ms (")?;
-        return Some(l.text(
-            "run-cpu-over-measured",
-            &args([("limit", limit.to_string()), ("time", time.to_string())]),
-        ));
-    }
-    if let Some(limit) = between("CPU time over ", " ms") {
-        return one("run-cpu-over", "limit", limit);
-    }
-    if let Some(time) = between("wall time over the limit (CPU ", " ms): sleeping or blocked?") {
-        return one("run-wall-over", "time", time);
-    }
-    if let Some(code) = text.strip_prefix("exit code ") {
-        return one("run-exit-code", "code", code.to_string());
-    }
-    if let Some(signal) = text.strip_prefix("killed by ") {
-        return one("run-killed", "signal", signal.to_string());
-    }
-    if let Some(mib) = between("memory over ", " MiB") {
-        return one("run-memory-over", "mib", mib);
-    }
-    if let Some(kib) = between("output over ", " KiB (or a file over its limit)") {
-        return one("run-output-over", "kib", kib);
-    }
-    let missing = |t: &str| {
-        t.strip_prefix("no ")?
-            .strip_suffix(" was written (file I/O: the output is judged from that file)")
-            .map(str::to_string)
+}
+
+/// The problem as a report names it: in English its name (`mayan`), in
+/// another language its title there where the package gives one.
+pub fn problem(l: Locale, r: &GradeReport) -> String {
+    let title = r.title.as_ref().filter(|_| !l.is_english());
+    title
+        .and_then(|t| t.in_language(l.tag()))
+        .unwrap_or(&r.problem)
+        .to_string()
+}
+
+/// The sandbox's protections in words: in English the judge's own line; in
+/// another language its data's, where the report has it.
+pub fn sandbox(l: Locale, r: &GradeReport) -> String {
+    let Some(p) = r.sandbox.as_ref().filter(|_| !l.is_english()) else {
+        return r.protections.clone();
     };
-    if let Some(file) = missing(text) {
-        return one("run-no-output-file", "file", file);
+    let mut parts = Vec::new();
+    let mut on = |yes: bool, id: &str| {
+        if yes {
+            parts.push(l.t(id));
+        }
+    };
+    on(p.isolation, "sandbox-isolation");
+    on(p.uid_per_run, "sandbox-uid-per-run");
+    on(p.seccomp, "sandbox-seccomp");
+    on(p.landlock.is_some(), "sandbox-landlock");
+    on(p.cgroup.is_some(), "sandbox-cgroup");
+    on(p.drop_to.is_some() && !p.uid_per_run, "sandbox-drop");
+    on(p.namespaces && !p.isolation, "sandbox-namespaces");
+    on(true, "sandbox-rlimits");
+    let mut words = parts.join(&l.t("list-separator"));
+    if !p.process_limit_enforced {
+        words += &l.t("sandbox-no-process-limit");
     }
-    let (first, rest) = text.split_once("; ")?;
-    let stdout = (rest == "it wrote to stdout instead").then(|| l.t("run-stdout-instead"))?;
-    Some(format!(
-        "{}{stdout}",
-        one("run-no-output-file", "file", missing(first)?)?
+    words
+}
+
+/// Why the judge could not grade a submission, in words (`None`: it
+/// could): its data's where a report has it, else the judge's text.
+pub fn judge_error(l: Locale, s: &SubmissionReport) -> Option<String> {
+    let english = s.judge_error.as_ref()?;
+    let Some(problem) = s.judge_problem.as_ref().filter(|_| !l.is_english()) else {
+        return Some(english.clone());
+    };
+    Some(match problem {
+        JudgeProblem::MissingTool { what, name, language } => l.text(
+            "judge-missing-tool",
+            &args([
+                ("what", l.t(&format!("judge-tool-{what}"))),
+                ("name", name.clone()),
+                ("language", language.clone()),
+            ]),
+        ),
+    })
+}
+
+/// The contest folder graded, with its layout, in words.
+pub fn contest_folder(l: Locale, r: &GradeReport) -> Option<String> {
+    let english = r.contest.as_ref()?;
+    let Some(folder) = r.contest_folder.as_ref().filter(|_| !l.is_english()) else {
+        return Some(english.clone());
+    };
+    let layout = l.t(&format!("layout-{}", folder.layout));
+    Some(l.text(
+        "contest-folder",
+        &args([("dir", folder.dir.clone()), ("layout", layout)]),
     ))
 }
 
+/// The hint of an empty output from a program that opens a `.in` file.
+fn hint(l: Locale, notes: &Notes) -> String {
+    let Some(name) = &notes.opens_input else {
+        return String::new();
+    };
+    let stem = Notes::file_io_stem(name);
+    l.text(
+        "run-file-io-hint",
+        &args([("file", name.clone()), ("stem", stem.to_string())]),
+    )
+}
+
+/// How a run ended, in words.
+pub fn run_reason(l: Locale, r: &RunReason) -> String {
+    let s = |v: &dyn ToString| v.to_string();
+    let (id, a) = match r {
+        RunReason::CpuOver {
+            limit_ms,
+            time_ms: Some(t),
+        } => (
+            "run-cpu-over-measured",
+            args([("limit", s(limit_ms)), ("time", s(t))]),
+        ),
+        RunReason::CpuOver {
+            limit_ms,
+            time_ms: None,
+        } => ("run-cpu-over", args([("limit", s(limit_ms))])),
+        RunReason::WallOver { cpu_ms } => ("run-wall-over", args([("time", s(cpu_ms))])),
+        RunReason::ExitCode { code } => ("run-exit-code", args([("code", s(code))])),
+        RunReason::Killed { signal } => ("run-killed", args([("signal", s(signal))])),
+        RunReason::MemoryOver { limit_mib } => ("run-memory-over", args([("mib", s(limit_mib))])),
+        RunReason::OutputOver { limit_kib } => ("run-output-over", args([("kib", s(limit_kib))])),
+        RunReason::NoOutputFile { file, wrote_stdout } => {
+            let words = l.text("run-no-output-file", &args([("file", s(file))]));
+            return match wrote_stdout {
+                true => words + &l.t("run-stdout-instead"),
+                false => words,
+            };
+        }
+        RunReason::JudgeError { detail } => ("run-judge-error", args([("detail", s(detail))])),
+    };
+    l.text(id, &a)
+}
+
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::puzzle::checker::{Options, check};
 
@@ -312,6 +460,9 @@ mod tests {
                 let mut ours = numbers(&r.to_string());
                 theirs.sort();
                 ours.sort();
+                // A number may be named twice (`第 2 步 ... 第 2 步`).
+                theirs.dedup();
+                ours.dedup();
                 assert_eq!(theirs, ours, "{l}: {words} / {r}");
             }
         }
@@ -324,33 +475,180 @@ mod tests {
         assert_eq!(judgement(Locale::english(), &j), j.message);
         let words = judgement(zh(), &j);
         assert!(
-            words.starts_with("第 3 行第 2 列：第 2 步 `1 9 1` 不合法"),
+            words.starts_with("第 3 行第 2 列：第 2 步“1 9 1”不合法"),
             "{words}"
         );
     }
 
+    /// One run reason of every kind, as the judge builds them.
+    pub(crate) fn every_run_reason() -> Vec<RunReason> {
+        vec![
+            RunReason::CpuOver {
+                limit_ms: 1000,
+                time_ms: Some(1040),
+            },
+            RunReason::CpuOver {
+                limit_ms: 1000,
+                time_ms: None,
+            },
+            RunReason::WallOver { cpu_ms: 12 },
+            RunReason::ExitCode { code: 3 },
+            RunReason::Killed {
+                signal: "SIGSEGV".into(),
+            },
+            RunReason::MemoryOver { limit_mib: 256 },
+            RunReason::OutputOver { limit_kib: 64 },
+            RunReason::NoOutputFile {
+                file: "mayan.out".into(),
+                wrote_stdout: false,
+            },
+            RunReason::NoOutputFile {
+                file: "mayan.out".into(),
+                wrote_stdout: true,
+            },
+            RunReason::JudgeError {
+                detail: "fork failed".into(),
+            },
+        ]
+    }
+
     #[test]
-    fn a_runs_reason_keeps_its_numbers_in_chinese() {
-        let mut t = TestResult::new("secret/1".into(), b"");
-        for (english, chinese) in [
-            (
-                "CPU time over 1000 ms (1040 ms)",
-                "CPU 时间超过 1000 ms（用时 1040 ms）",
-            ),
-            ("exit code 3", "退出码 3"),
-            ("memory over 256 MiB", "内存超过 256 MiB"),
-            (
-                "CPU time over 1000 ms [run 2 times: TLE close to the limit before (1040 ms)]",
-                "CPU 时间超过 1000 ms [共运行 2 次：之前几次都是接近时限的 TLE（1040 ms）]",
-            ),
-            (
-                "no mayan.out was written (file I/O: the output is judged from that file); it wrote to stdout instead",
-                "没有写出 mayan.out（文件输入输出：评测的是这个文件）；程序写到了标准输出",
-            ),
-        ] {
-            t.reason = english.into();
-            assert_eq!(test_reason(Locale::english(), &t), english);
-            assert_eq!(test_reason(zh(), &t), chinese);
+    fn english_run_reasons_read_exactly_as_the_judges_own_words() {
+        for r in every_run_reason() {
+            assert_eq!(run_reason(Locale::english(), &r), r.to_string(), "{r:?}");
         }
+        let notes = Notes {
+            opens_input: Some("mayan.in".into()),
+            earlier_runs_ms: vec![1040, 1017],
+        };
+        assert_eq!(hint(Locale::english(), &notes), notes.hint());
+    }
+
+    #[test]
+    fn every_run_reason_reads_in_every_language_with_its_numbers() {
+        for l in Locale::all() {
+            for r in every_run_reason() {
+                let words = run_reason(l, &r);
+                assert!(!words.contains(crate::i18n::MISSING.0), "{l}: {words}");
+                assert_eq!(numbers(&words), numbers(&r.to_string()), "{l}: {words}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_tests_reason_is_worded_from_its_data_never_from_its_english_text() {
+        let mut t = TestResult::new("secret/1".into(), b"");
+        t.set_run_reason(RunReason::CpuOver {
+            limit_ms: 1000,
+            time_ms: Some(1040),
+        });
+        t.notes.earlier_runs_ms = vec![1040];
+        t.reason = t.notes.again(&t.reason);
+        assert_eq!(
+            t.reason,
+            "CPU time over 1000 ms (1040 ms) [run 2 times: TLE close to the limit before (1040 ms)]"
+        );
+        assert_eq!(test_reason(Locale::english(), &t), t.reason);
+        let chinese =
+            "CPU 时间超过 1000 ms（用时 1040 ms）（共运行 2 次：之前几次都是接近时限的 TLE，用时 1040 ms）";
+        assert_eq!(test_reason(zh(), &t), chinese);
+        // The English text is not read: another one changes nothing.
+        t.reason = "something else".into();
+        assert_eq!(test_reason(zh(), &t), chinese);
+        t.set_run_reason(RunReason::NoOutputFile {
+            file: "mayan.out".into(),
+            wrote_stdout: true,
+        });
+        t.notes = Notes::default();
+        assert_eq!(
+            test_reason(zh(), &t),
+            "没有写出 mayan.out（文件输入输出：评测的是这个文件）；程序写到了标准输出"
+        );
+    }
+
+    /// Why a contestant has no program, of every kind.
+    pub(crate) fn every_no_program() -> Vec<NoProgram> {
+        vec![
+            NoProgram::Missing {
+                stem: "mayan".into(),
+                folder: "erin".into(),
+                near: vec![],
+            },
+            NoProgram::Missing {
+                stem: "mayan".into(),
+                folder: "carol".into(),
+                near: vec!["Mayan.cpp".into()],
+            },
+            NoProgram::Several {
+                files: vec!["mayan.c".into(), "mayan.py".into()],
+            },
+            NoProgram::Link {
+                file: "mayan.c".into(),
+            },
+            NoProgram::NoSubmission,
+        ]
+    }
+
+    #[test]
+    fn why_a_contestant_has_no_program_reads_in_every_language_from_its_data() {
+        for why in every_no_program() {
+            let mut s = SubmissionReport::new("c".into(), "", 100);
+            s.set_no_program(why.clone());
+            assert_eq!(no_program(Locale::english(), &s), Some(why.to_string()));
+            let words = no_program(zh(), &s).unwrap();
+            assert!(!words.contains("program") && !words.contains("{$"), "{words}");
+        }
+    }
+
+    #[test]
+    fn a_contestant_with_two_programs_is_not_shown_as_having_none() {
+        let mut s = SubmissionReport::new("c".into(), "", 100);
+        s.set_no_program(NoProgram::Several {
+            files: vec!["mayan.c".into(), "mayan.py".into()],
+        });
+        assert_eq!(no_program_short(zh(), &s), "2 个程序");
+        assert_eq!(no_program_short(Locale::english(), &s), "2 programs");
+    }
+
+    #[test]
+    fn a_contest_folders_layout_reads_in_english_as_the_layouts_own_words() {
+        use crate::workflows::contest::Layout;
+        for layout in [Layout::Plain, Layout::LemonLime, Layout::Arbiter] {
+            let words = Locale::english().t(&format!("layout-{}", layout.code()));
+            assert_eq!(words, layout.to_string());
+            assert!(!zh().t(&format!("layout-{}", layout.code())).contains("layout"));
+        }
+    }
+
+    #[test]
+    fn a_missing_compiler_reads_in_english_as_the_judges_error_and_in_chinese_from_its_data() {
+        use crate::judge::submission::SubmissionError;
+        let e = SubmissionError::MissingTool {
+            what: "compiler",
+            name: "rustc".into(),
+            language: "rust".into(),
+        };
+        let mut s = SubmissionReport::new("s".into(), "rust", 100);
+        s.judge_error = Some(e.to_string());
+        s.judge_problem = e.problem();
+        let en = |id: &str| Locale::english().t(id);
+        assert_eq!(judge_error(Locale::english(), &s), Some(e.to_string()));
+        assert_eq!(en("judge-tool-compiler"), "compiler");
+        assert_eq!(
+            judge_error(zh(), &s).unwrap(),
+            "评测机没有安装 rust 的编译器 rustc（PATH 中找不到）"
+        );
+    }
+
+    #[test]
+    fn a_replays_captions_read_in_english_as_check_trace_writes_them_and_in_chinese() {
+        use crate::puzzle::sim::{Captions as _, English};
+        let (en, zh) = (Captions(Locale::english()), Captions(zh()));
+        assert_eq!(en.mv(1, "2 0 1"), English.mv(1, "2 0 1"));
+        assert_eq!(en.before(), English.before());
+        assert_eq!(en.step(2, 3), English.step(2, 3));
+        assert_eq!(en.nothing(), English.nothing());
+        assert_eq!(en.after(1, 24), English.after(1, 24));
+        assert_eq!(zh.step(2, 3), "第 2 轮消除：消去 3 个方块");
     }
 }

@@ -360,6 +360,7 @@ pub fn contest_report(app: &App) -> Result<GradeReport, Fail> {
     let best = app.contest.scoring == super::contest::Scoring::Ioi;
     let judged = app.db.counted_reports(best)?;
     let mut report = GradeReport::new(&app.problem.name, "mayan-judge serve".into());
+    report.title = Some(app.problem.title.clone());
     report.time_limit_ms = app.problem.time_ms;
     report.contest = Some(app.contest.title.clone());
     report.tests = app.problem.tests.clone();
@@ -374,7 +375,7 @@ pub fn contest_report(app: &App) -> Result<GradeReport, Fail> {
             Some(r) => r,
             None => {
                 let mut r = SubmissionReport::new(user.name.clone(), "", app.problem.max_score);
-                r.no_program = Some("no submission".into());
+                r.set_no_program(crate::judge::reason::NoProgram::NoSubmission);
                 r
             }
         };
@@ -481,7 +482,7 @@ async fn grades(
         super::contest::Scoring::Oi | super::contest::Scoring::Ioi => i64::from(app.problem.max_score),
         super::contest::Scoring::Icpc => 1,
     };
-    let body = gradebook(lms, &app.problem.title, possible, &finals);
+    let body = gradebook(lms, app.problem.title.english(), possible, &finals);
     let disposition = format!("attachment; filename=\"{}-grades-{file}\"", app.problem.name);
     Ok((
         [
@@ -545,7 +546,7 @@ async fn contestants_page(
     // argon2 checks of the passwords given: off the async threads' work.
     let page = match tokio::task::block_in_place(|| app.roster_plan(locale())) {
         Ok(plan) => context! {
-            plan => plan.to_string(), changes => !plan.is_empty(),
+            plan => plan.in_words(locale()), changes => !plan.is_empty(),
             source => app.contest.file.as_ref().map(|f| f.display().to_string()),
             applied => none,
         },
@@ -578,7 +579,7 @@ async fn apply_contestants(
         let passwords = app
             .apply_roster(&plan)
             .map_err(|e| Fail::Storage(format!("{e:#}")))?;
-        Ok::<_, Fail>((plan.to_string(), passwords))
+        Ok::<_, Fail>((plan.in_words(locale()), passwords))
     })?;
     render(
         &app,

@@ -30,6 +30,7 @@ fn current(app: &App, l: crate::i18n::Locale) -> DbResult<Arc<String>> {
         Ok(crate::report::analysis_section(
             &analyse(&input(app, &app.db)?),
             l,
+            app.contest.utc_offset,
         ))
     })
 }

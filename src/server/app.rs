@@ -13,7 +13,7 @@ use super::queue::{Wake, Workers};
 use super::roster::Plan;
 use super::scoreboard::Scoreboard;
 use super::signin::Admission;
-use crate::i18n::Locale;
+use crate::i18n::{Arg, Locale};
 use crate::judge::grading::{Grader, SubmissionReport, TestResult};
 use crate::judge::runner::Sandboxed;
 use crate::judge::sandbox::Sandbox;
@@ -78,8 +78,8 @@ pub struct Options {
 pub struct ProblemInfo {
     /// Package name (the file stem of NOIP file I/O, archives).
     pub name: String,
-    /// Its title.
-    pub title: String,
+    /// Its title, in each language the package gives.
+    pub title: crate::package::Title,
     /// Tests, in order.
     pub tests: Vec<String>,
     /// Each test's group (what it exercises), where the package's scoring
@@ -507,21 +507,34 @@ fn read_passwords(file: &std::path::Path) -> Result<Vec<(String, String)>> {
 /// Prints how the server starts: the contest, what was queued again, and
 /// the passwords generated this time (once; also in passwords.csv).
 fn print_start(o: &Options, requeued: usize, passwords: &[(String, String)]) {
-    println!(
-        "{}: {} ({} contestants, database {})",
-        o.contest.title,
-        o.problem.config.title,
-        o.contest.contestants.len(),
-        o.db.display()
-    );
+    let l = o.contest.console_language();
+    let title = &o.problem.config.title;
+    let say = |id: &str, args: &[(&str, String)]| {
+        let args: Vec<(&str, Arg)> = args.iter().map(|(k, v)| (*k, Arg::from(v.clone()))).collect();
+        l.text(id, &args)
+    };
+    let start = [
+        ("contest", o.contest.title.clone()),
+        (
+            "problem",
+            title.in_language(l.tag()).unwrap_or(title.english()).to_string(),
+        ),
+        ("contestants", o.contest.contestants.len().to_string()),
+        ("db", o.db.display().to_string()),
+    ];
+    println!("{}", say("console-serve-start", &start));
     if requeued > 0 {
-        println!("{requeued} submissions interrupted by the last stop are judged again");
+        println!(
+            "{}",
+            say("console-serve-requeued", &[("n", requeued.to_string())])
+        );
     }
     if !passwords.is_empty() {
         let pairs: Vec<(&str, &str)> = passwords.iter().map(|(n, p)| (n.as_str(), p.as_str())).collect();
+        let file = o.contest.passwords_path().display().to_string();
         println!(
-            "generated passwords (shown once; also in {}, mode 0600):\n{}",
-            o.contest.passwords_path().display(),
+            "{}\n{}",
+            say("console-serve-passwords", &[("file", file)]),
             super::contest::render_passwords(&pairs)
         );
     }

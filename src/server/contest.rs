@@ -662,18 +662,17 @@ impl ContestConfig {
         self.dir.join(PASSWORDS_FILE)
     }
 
+    /// The language of the server's console: the contest's, else the
+    /// environment's (`LANG`), else English.
+    pub fn console_language(&self) -> crate::i18n::Locale {
+        self.language
+            .or_else(crate::i18n::Locale::from_env)
+            .unwrap_or_default()
+    }
+
     /// The contest's time zone as pages name it: `UTC`, `UTC+08:00`.
     pub fn zone(&self) -> String {
-        let o = self.utc_offset;
-        if o.is_utc() {
-            return "UTC".into();
-        }
-        let sign = if o.is_negative() { '-' } else { '+' };
-        format!(
-            "UTC{sign}{:02}:{:02}",
-            o.whole_hours().unsigned_abs(),
-            o.minutes_past_hour().unsigned_abs()
-        )
+        crate::report::zone_name(self.utc_offset)
     }
 
     /// Unix seconds as the contest's clock reads them:

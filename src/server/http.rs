@@ -339,7 +339,7 @@ pub fn render(app: &App, name: &str, viewer: Option<(&User, &str)>, page: miniji
     let l = locale();
     let frame = context! {
         contest => context! { title => &app.contest.title },
-        problem => problem_context(app),
+        problem => problem_context(app, l),
         user => minijinja::Value::from(minijinja::value::Serde(user)),
         csrf,
         clock => clock(app, l),
@@ -353,10 +353,11 @@ pub fn render(app: &App, name: &str, viewer: Option<(&User, &str)>, page: miniji
     Ok(HtmlBody(html).into_response())
 }
 
-fn problem_context(app: &App) -> minijinja::Value {
+fn problem_context(app: &App, l: Locale) -> minijinja::Value {
     let p = &app.problem;
+    let title = p.title.in_language(l.tag()).unwrap_or(p.title.english());
     context! {
-        title => &p.title, tests => &p.tests, max_score => p.max_score, time_ms => p.time_ms,
+        title => title, tests => &p.tests, max_score => p.max_score, time_ms => p.time_ms,
         memory_mib => p.memory_mib, source_kib => p.source_bytes / 1024,
     }
 }

@@ -71,14 +71,25 @@ pub fn contestant_changes(db: &std::path::Path, contest: &contest::ContestConfig
         Vec::new()
     };
     let plan = roster::Plan::of(&contest.contestants, &existing);
+    let l = contest.console_language();
     let source = contest
         .file
         .as_ref()
-        .map_or_else(|| "no contest file".to_string(), |f| f.display().to_string());
+        .map_or_else(|| l.t("console-dry-run-no-file"), |f| f.display().to_string());
+    let new = if db.exists() {
+        String::new()
+    } else {
+        l.t("console-dry-run-new")
+    };
+    let args = [
+        ("source", crate::i18n::Arg::from(source)),
+        ("db", crate::i18n::Arg::from(db.display().to_string())),
+        ("new", crate::i18n::Arg::from(new)),
+    ];
     Ok(format!(
-        "The contestants of {source} against the database {}{}:\n{plan}",
-        db.display(),
-        if db.exists() { "" } else { " (new)" }
+        "{}\n{}",
+        l.text("console-dry-run", &args),
+        plan.in_words(l)
     ))
 }
 

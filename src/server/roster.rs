@@ -9,6 +9,7 @@
 use super::auth;
 use super::contest::ContestantEntry;
 use super::db::User;
+use crate::i18n::{Arg, Locale};
 use std::fmt;
 
 /// What reading the contestants again changes.
@@ -67,35 +68,54 @@ impl Plan {
     }
 }
 
-/// The plan in words, one change a line (passwords never shown):
-/// `add carol`, `add dave (password generated)`, `alice: display name "a"
-/// -> "b"`, `bob: new password`, `keep erin (no longer in the file)`.
-impl fmt::Display for Plan {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Plan {
+    /// The plan in words, one change a line (passwords never shown):
+    /// `add carol`, `add dave (password generated)`, `alice: display name
+    /// "a" -> "b"`, `bob: new password`, `keep erin (no longer in the
+    /// file)`; in Chinese `添加 zhaoliu（赵六）（密码已生成）`, ...
+    pub fn in_words(&self, l: Locale) -> String {
+        let say = |id: &str, args: &[(&str, &str)]| {
+            let args: Vec<(&str, Arg)> = args.iter().map(|(k, v)| (*k, Arg::from(v.to_string()))).collect();
+            l.text(id, &args) + "\n"
+        };
+        let mut out = String::new();
         for e in &self.add {
-            let generated = if e.generated { " (password generated)" } else { "" };
-            match &e.display {
-                Some(d) => writeln!(f, "add {} as {d:?}{generated}", e.name)?,
-                None => writeln!(f, "add {}{generated}", e.name)?,
-            }
+            let generated = if e.generated {
+                l.t("roster-generated")
+            } else {
+                String::new()
+            };
+            out += &match &e.display {
+                Some(d) => say(
+                    "roster-add-as",
+                    &[("name", &e.name), ("display", d), ("generated", &generated)],
+                ),
+                None => say("roster-add", &[("name", &e.name), ("generated", &generated)]),
+            };
         }
         for (u, new) in &self.display {
-            writeln!(f, "{}: display name {:?} -> {new:?}", u.name, u.display)?;
+            out += &say(
+                "roster-display",
+                &[("name", &u.name), ("old", &u.display), ("new", new)],
+            );
         }
         for (u, _) in &self.password {
-            writeln!(f, "{}: new password (from the file)", u.name)?;
+            out += &say("roster-password", &[("name", &u.name)]);
         }
         for u in &self.kept {
-            writeln!(
-                f,
-                "keep {} (no longer in the file: nobody is removed; disqualify to take out of the ranking)",
-                u.name
-            )?;
+            out += &say("roster-keep", &[("name", &u.name)]);
         }
         if self.is_empty() {
-            writeln!(f, "no change to the contestants")?;
+            out += &say("roster-no-change", &[]);
         }
-        Ok(())
+        out
+    }
+}
+
+/// The plan in English words ([`Plan::in_words`]).
+impl fmt::Display for Plan {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.in_words(Locale::english()))
     }
 }
 
@@ -161,6 +181,24 @@ mod tests {
              keep erin (no longer in the file: nobody is removed; disqualify to take out of the ranking)\n"
         );
         assert!(!text.contains("changed"), "a password shown: {text}");
+    }
+
+    #[test]
+    fn a_chinese_teacher_reads_the_plan_in_chinese() {
+        let existing = vec![(user(2, "lisi", "李四"), None), (user(3, "erin", "erin"), None)];
+        let wanted = vec![
+            entry("zhaoliu", None, Some("赵六")),
+            entry("lisi", None, Some("李小四")),
+        ];
+        let plan = Plan::of(&wanted, &existing);
+        let zh = Locale::parse("zh-CN").unwrap();
+        assert_eq!(
+            plan.in_words(zh),
+            "添加 zhaoliu（赵六）（密码已生成）\n\
+             lisi：显示名“李四”改为“李小四”\n\
+             保留 erin（已不在文件中：不会删除任何人；如需从排名中去掉，请取消其资格）\n"
+        );
+        assert_eq!(Plan::default().in_words(zh), "选手名单没有变化\n");
     }
 
     #[test]

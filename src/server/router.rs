@@ -88,7 +88,14 @@ pub async fn listen(app: Arc<App>) -> Result<()> {
     let addr = listener.local_addr()?;
     let scheme = if app.tls.is_some() { "https" } else { "http" };
     if !app.quiet {
-        println!("listening on {scheme}://{addr}");
+        // `listening on URL` is machine-read (scripts wait for it): the
+        // same in every language, after the line people read.
+        let url = format!("{scheme}://{addr}");
+        let l = app.contest.console_language();
+        if !l.is_english() {
+            println!("{}", l.text("console-serve-open", &[("url", url.clone().into())]));
+        }
+        println!("listening on {url}");
     }
     use std::io::Write;
     let _ = std::io::stdout().flush();

@@ -104,7 +104,7 @@ async fn page(
         .take(100)
         .map(|p| {
             context! {
-                a => name(p.a), b => name(p.b), similarity => format!("{:.3}", p.similarity),
+                a => name(p.a), b => name(p.b), similarity => format!("{:.1}%", p.similarity * 100.0),
                 share_a => format!("{:.0}%", p.share_a * 100.0), share_b => format!("{:.0}%", p.share_b * 100.0),
                 flagged => p.similarity >= analysis.threshold,
             }
@@ -133,7 +133,7 @@ async fn page(
         Some(viewer),
         context! {
             programs => analysis.programs.len(), pairs, groups, shown,
-            threshold => analysis.threshold, number, not_compared,
+            threshold => format!("{:.0}%", analysis.threshold * 100.0), number, not_compared,
             limit => similarity::tokens::MAX_DEPTH, rule => rule(&analysis),
         },
     )

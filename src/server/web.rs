@@ -373,6 +373,19 @@ async fn my_submissions(
     )
 }
 
+/// A contestant as a submission's header names them: the display name
+/// beside the login (`李四（lisi）`), or the login alone where they are one.
+fn user_display(display: &str, login: &str) -> String {
+    if display == login {
+        return login.to_string();
+    }
+    let names = [
+        ("display", Arg::from(display.to_string())),
+        ("login", Arg::from(login.to_string())),
+    ];
+    locale().text("name-with-login", &names)
+}
+
 async fn submission_page(
     State(app): State<Arc<App>>,
     axum::Extension(id): axum::Extension<Identity>,
@@ -380,7 +393,12 @@ async fn submission_page(
 ) -> PageResult {
     let viewer = signed_in(&id)?;
     let (row, source, report) = visible_submission(&app, viewer.0, number)?;
-    let s = row_context(&app, viewer.0, &row);
+    let display = app
+        .db
+        .user(row.user_id)?
+        .map_or_else(|| row.user.clone(), |u| u.display);
+    let s =
+        context! { user_display => user_display(&display, &row.user), ..row_context(&app, viewer.0, &row) };
     let done = row.state == "done";
     let shown = app.shown(viewer.0);
     let (tests, hidden, compile_error, replay) = match (&report, done) {
@@ -411,6 +429,7 @@ async fn submission_page(
             let file = viewer.0.is_admin.then(|| t.test.clone());
             context! {
                 reason => crate::report::words::test_reason(l, t), verdict_name, number => i + 1, file,
+                memory => crate::report::words::memory(t.memory_kib),
                 ..minijinja::Value::from(minijinja::value::Serde(t))
             }
         })
@@ -486,15 +505,12 @@ async fn replay(
         ],
     );
     let mut grade = GradeReport::new(&app.problem.name, l.t("replay-sandbox"));
+    grade.title = Some(app.problem.title.clone());
     grade.time_limit_ms = app.problem.time_ms;
     grade.tests = shown.tests.iter().map(|t| t.test.clone()).collect();
     grade.submissions = vec![shown];
-    let mut s = row_context(&app, viewer.0, &row);
-    if display != row.user {
-        s = context! { user_display => format!("{display} ({})", row.user), ..s };
-    } else {
-        s = context! { user_display => display, ..s };
-    }
+    let s =
+        context! { user_display => user_display(&display, &row.user), ..row_context(&app, viewer.0, &row) };
     render(
         &app,
         "replay.html",

@@ -12,6 +12,7 @@
 //! one of these layouts (for the online judge to hand a teacher), so the
 //! archive unpacked is a folder this module reads back.
 
+use crate::judge::reason::NoProgram;
 use crate::package::languages::LanguageTable;
 use std::fs;
 use std::io::{Seek, Write};
@@ -30,6 +31,15 @@ pub enum Layout {
 }
 
 impl Layout {
+    /// Its stable code: `plain`, `lemonlime`, `arbiter`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Layout::Plain => "plain",
+            Layout::LemonLime => "lemonlime",
+            Layout::Arbiter => "arbiter",
+        }
+    }
+
     /// The sub-folder holding the contestants, if any.
     fn folder(self) -> Option<&'static str> {
         match self {
@@ -78,7 +88,7 @@ pub struct Contestant {
     /// Their folder.
     pub dir: PathBuf,
     /// Their program, or why there is none to grade (none, or more than one).
-    pub program: Result<PathBuf, String>,
+    pub program: Result<PathBuf, NoProgram>,
 }
 
 /// The contestants of a contest folder, in natural order of their names.
@@ -140,7 +150,7 @@ impl Contest {
             let program = if is_real_dir(&path) {
                 program(&path, &name, stem, languages)?
             } else if is_link(&path) {
-                Err(format!("{name} is a symbolic link (not followed)"))
+                Err(NoProgram::Link { file: name.clone() })
             } else {
                 continue; // a file beside the contestants' folders
             };
@@ -192,7 +202,7 @@ fn program(
     name: &str,
     stem: &str,
     languages: &LanguageTable,
-) -> Result<Result<PathBuf, String>, ContestError> {
+) -> Result<Result<PathBuf, NoProgram>, ContestError> {
     let mut found = Vec::new();
     let mut near = Vec::new();
     for (folder, shown) in [
@@ -215,7 +225,8 @@ fn program(
             if file_stem != stem {
                 near.push(format!("{shown}{file}"));
             } else if is_link(&path) {
-                return Ok(Err(format!("{shown}{file} is a symbolic link (not followed)")));
+                let file = format!("{shown}{file}");
+                return Ok(Err(NoProgram::Link { file }));
             } else if fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
                 found.push((format!("{shown}{file}"), path));
             }
@@ -223,22 +234,14 @@ fn program(
     }
     Ok(match found.len() {
         1 => Ok(found.remove(0).1),
-        0 if near.is_empty() => Err(format!(
-            "no program: no {stem}.<ext> in {name}/ or {name}/{stem}/"
-        )),
-        0 => Err(format!(
-            "no program: no {stem}.<ext> in {name}/ or {name}/{stem}/ (found {}: the file must be named {stem}.<ext>)",
-            near.join(", ")
-        )),
-        _ => Err(format!(
-            "{} programs: {}; keep one",
-            found.len(),
-            found
-                .iter()
-                .map(|(f, _)| f.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
+        0 => Err(NoProgram::Missing {
+            stem: stem.to_string(),
+            folder: name.to_string(),
+            near,
+        }),
+        _ => Err(NoProgram::Several {
+            files: found.into_iter().map(|(f, _)| f).collect(),
+        }),
     })
 }
 
@@ -391,7 +394,7 @@ mod tests {
             assert_eq!(c.layout, expected_layout);
             let names: Vec<&str> = c.contestants.iter().map(|c| c.name.as_str()).collect();
             assert_eq!(names, ["alice", "bob", "carol", "dave", "erin", "frank", "grace"]);
-            let p = |i: usize| c.contestants[i].program.clone();
+            let p = |i: usize| c.contestants[i].program.clone().map_err(|e| e.to_string());
             assert_eq!(p(0), Ok(base.join("alice/mayan.cpp")));
             assert_eq!(p(1), Ok(base.join("bob/mayan/mayan.c")));
             assert!(p(2).unwrap_err().contains("found Mayan.cpp"), "{:?}", p(2));

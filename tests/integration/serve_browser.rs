@@ -293,6 +293,12 @@ impl Browser<'_> {
     }
 
     async fn sign_in(&self, name: &str, password: &str) {
+        self.sign_in_as(name, password, name).await;
+    }
+
+    /// Signs in as `name`, whom the header then shows as `shown` (the
+    /// display name).
+    async fn sign_in_as(&self, name: &str, password: &str, shown: &str) {
         self.goto("/login").await;
         self.type_in("input[name=name]", name).await;
         self.type_in("input[name=password]", password).await;
@@ -300,7 +306,7 @@ impl Browser<'_> {
         self.on_path("the home page after signing in", |p| p == "/").await;
         let me = self.find("header .me").await.text().await.unwrap();
         assert!(
-            me.contains(name),
+            me.contains(shown),
             "{} signed in, the header says {me:?}",
             self.who
         );
@@ -1077,12 +1083,22 @@ async fn check_chinese_page(b: &Browser<'_>, path: &str, names: &[&str]) {
 }
 
 /// The names a Chinese page may show as they are: the test contest's
-/// title, the problem's, the people.
+/// title, the problem's (its Chinese title), the people.
 const NAMES: &[&str] = &[
     "Test contest",
-    "Mayan puzzle (NOIP 2011 senior, day 1 problem 3)",
+    "Mayan 游戏（NOIP 2011 提高组第一天第 3 题）",
     "alice",
     "bob",
+    "admin",
+    "mayan-judge",
+];
+
+/// The Chinese class: its contest, its problem, its people's logins.
+const CLASS_NAMES: &[&str] = &[
+    "NOIP 2011 模拟赛",
+    "Mayan 游戏（NOIP 2011 提高组第一天第 3 题）",
+    "lisi",
+    "wangwu",
     "admin",
     "mayan-judge",
 ];
@@ -1092,20 +1108,24 @@ fn a_contest_in_chinese_shows_every_page_of_contestants_and_teacher_in_chinese()
     let Some(driver) = chromium_driver() else {
         return;
     };
-    let server = Server::start(&["alice", "bob"], "language = \"zh-CN\"\n", &["--trusted"]);
+    let server = Server::start(
+        &["lisi=李四", "wangwu=王五"],
+        "title = \"NOIP 2011 模拟赛\"\nlanguage = \"zh-CN\"\n",
+        &["--trusted"],
+    );
     runtime().block_on(async {
         // A browser that asks for English: the contest's language wins.
         let alice = Browser {
-            client: driver.session_speaking("alice-zh", "en-US,en").await,
+            client: driver.session_speaking("lisi-zh", "en-US,en").await,
             server: &server.url,
-            who: "alice",
+            who: "lisi",
         };
         alice.goto("/").await;
         alice.on_path("the sign-in page", |p| p == "/login").await;
-        check_chinese_page(&alice, "/login", NAMES).await;
-        alice.sign_in("alice", "alice-pw").await;
+        check_chinese_page(&alice, "/login", CLASS_NAMES).await;
+        alice.sign_in_as("lisi", "lisi-pw", "李四").await;
         for path in ["/", "/statement", "/submit", "/ranking"] {
-            check_chinese_page(&alice, path, NAMES).await;
+            check_chinese_page(&alice, path, CLASS_NAMES).await;
         }
         alice.goto("/statement").await;
         alice.screenshot("zh-statement").await;
@@ -1115,16 +1135,16 @@ fn a_contest_in_chinese_shows_every_page_of_contestants_and_teacher_in_chinese()
             statuses.last().is_some_and(|s| s == "WA 答案错误"),
             "statuses {statuses:?}"
         );
-        check_chinese_page(&alice, &format!("/submissions/{id}"), NAMES).await;
+        check_chinese_page(&alice, &format!("/submissions/{id}"), CLASS_NAMES).await;
         alice.screenshot("zh-submission").await;
-        check_chinese_page(&alice, &format!("/submissions/{id}/replay"), NAMES).await;
+        check_chinese_page(&alice, &format!("/submissions/{id}/replay"), CLASS_NAMES).await;
         alice.screenshot("zh-replay").await;
-        check_chinese_page(&alice, "/submissions", NAMES).await;
+        check_chinese_page(&alice, "/submissions", CLASS_NAMES).await;
         alice.goto("/clarifications").await;
         alice.type_in("#question", "样例的第一步为什么合法？").await;
         alice.click("#ask").await;
-        check_chinese_page(&alice, "/clarifications", NAMES).await;
-        check_chinese_page(&alice, "/no-such-page", NAMES).await;
+        check_chinese_page(&alice, "/clarifications", CLASS_NAMES).await;
+        check_chinese_page(&alice, "/no-such-page", CLASS_NAMES).await;
         alice.goto("/ranking").await;
         alice.screenshot("zh-ranking").await;
         alice.close().await;
@@ -1143,13 +1163,13 @@ fn a_contest_in_chinese_shows_every_page_of_contestants_and_teacher_in_chinese()
             "/clarifications",
             &format!("/submissions/{id}"),
         ] {
-            check_chinese_page(&teacher, path, NAMES).await;
+            check_chinese_page(&teacher, path, CLASS_NAMES).await;
         }
         teacher.goto("/admin").await;
         teacher.screenshot("zh-teacher").await;
         teacher.click("#rejudge-all").await;
         teacher.find("#confirm").await;
-        check_chinese_page(&teacher, "", NAMES).await;
+        check_chinese_page(&teacher, "", CLASS_NAMES).await;
         teacher.close().await;
     });
 }

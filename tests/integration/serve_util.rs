@@ -24,24 +24,38 @@ pub struct Server {
 /// The teacher's password in every test contest.
 pub const ADMIN_PASSWORD: &str = "teacher-secret";
 
-/// `contest.toml` for `contestants` (each with password `<name>-pw`), plus
-/// `extra` lines, in a new temporary folder. No search for counterexamples
+/// `contest.toml` for `contestants` (each with password `<name>-pw`; a
+/// display name after `=`: `lisi=李四`), plus `extra` lines (a `title`
+/// there replaces `Test contest`), in a new temporary folder. No search for counterexamples
 /// unless `extra` has a `[counterexamples]` table: it is work in the
 /// background that most tests do not look at, and it would take the cores
 /// their programs need; the tests of the search ask for it.
 pub fn contest_dir(contestants: &[&str], extra: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    let mut csv = String::from("name,password\n");
+    let displays = contestants.iter().any(|c| c.contains('='));
+    let mut csv = String::from(if displays {
+        "name,password,display\n"
+    } else {
+        "name,password\n"
+    });
     for c in contestants {
-        csv.push_str(&format!("{c},{c}-pw\n"));
+        let (name, display) = c.split_once('=').unwrap_or((c, c));
+        match displays {
+            true => csv.push_str(&format!("{name},{name}-pw,{display}\n")),
+            false => csv.push_str(&format!("{name},{name}-pw\n")),
+        }
     }
     std::fs::write(dir.path().join("students.csv"), csv).unwrap();
     let search = match extra.contains("[counterexamples]") {
         true => "",
         false => "\n[counterexamples]\nsearch = false\n",
     };
+    let title = match extra.lines().any(|l| l.starts_with("title")) {
+        true => "",
+        false => "title = \"Test contest\"\n",
+    };
     let toml = format!(
-        "title = \"Test contest\"\ncontestants = \"students.csv\"\nadmin_password = \"{ADMIN_PASSWORD}\"\n{extra}{search}"
+        "{title}contestants = \"students.csv\"\nadmin_password = \"{ADMIN_PASSWORD}\"\n{extra}{search}"
     );
     std::fs::write(dir.path().join("contest.toml"), toml).unwrap();
     dir

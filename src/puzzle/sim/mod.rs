@@ -16,4 +16,4 @@ pub use parse::{
     BOM, Location, MAX_MOVES, Puzzle, PuzzleError, PuzzleRule, Token, describe_first_run, parse_int,
     show_token, strip_bom, tokens, unsupported_max_n,
 };
-pub use render::{Style, render, render_replay, render_trace};
+pub use render::{Captions, English, Style, render, render_replay, render_replay_with, render_trace};

@@ -49,23 +49,62 @@ pub fn render(board: &Board, marks: Option<&Marks>, style: Style) -> String {
 /// board after gravity, with the blocks it removes in brackets) and the board
 /// after it. `index` is the 1-based move number.
 pub fn render_trace(trace: &MoveTrace, index: usize, style: Style) -> String {
-    let mut out = format!("move {index}: {}\n", trace.mv);
-    out.push_str("before:\n");
+    render_trace_with(trace, index, style, &English)
+}
+
+/// The captions of a replay's boards, in a person's language (the caller's
+/// words: this module knows none but [`English`]).
+pub trait Captions {
+    /// Above move `index` (`move 1: 2 0 1`).
+    fn mv(&self, index: usize, mv: &str) -> String;
+    /// Above the board before it.
+    fn before(&self) -> String;
+    /// Above the board after removal pass `step`, with the blocks cleared.
+    fn step(&self, step: usize, cleared: u32) -> String;
+    /// When the move clears nothing.
+    fn nothing(&self) -> String;
+    /// Above the board after move `index`, with the blocks left.
+    fn after(&self, index: usize, blocks: u32) -> String;
+}
+
+/// The English captions (`check --trace`'s, a protocol: they never change).
+pub struct English;
+
+impl Captions for English {
+    fn mv(&self, index: usize, mv: &str) -> String {
+        format!("move {index}: {mv}")
+    }
+    fn before(&self) -> String {
+        "before:".into()
+    }
+    fn step(&self, step: usize, cleared: u32) -> String {
+        format!("cascade step {step}: {cleared} blocks cleared")
+    }
+    fn nothing(&self) -> String {
+        "nothing cleared".into()
+    }
+    fn after(&self, index: usize, blocks: u32) -> String {
+        format!("after move {index}: {blocks} blocks left")
+    }
+}
+
+/// [`render_trace`] with the captions of `words`.
+pub fn render_trace_with(trace: &MoveTrace, index: usize, style: Style, words: &dyn Captions) -> String {
+    let mut out = format!("{}\n", words.mv(index, &trace.mv.to_string()));
+    out.push_str(&format!("{}\n", words.before()));
     let mut mover = [0u32; WIDTH];
     mover[trace.mv.x as usize] |= 1 << (4 * trace.mv.y);
     out.push_str(&render(&trace.before, Some(&mover), style));
     for (i, step) in trace.steps.iter().enumerate() {
         let cleared: u32 = step.cleared.iter().map(|m| m.count_ones()).sum();
-        out.push_str(&format!("cascade step {}: {cleared} blocks cleared\n", i + 1));
+        out.push_str(&format!("{}\n", words.step(i + 1, cleared)));
         out.push_str(&render(&step.board, Some(&step.cleared), style));
     }
     if trace.steps.is_empty() {
-        out.push_str("nothing cleared\n");
+        out.push_str(&format!("{}\n", words.nothing()));
     }
-    out.push_str(&format!(
-        "after move {index}: {} blocks left\n",
-        trace.after.block_count()
-    ));
+    let blocks = trace.after.block_count();
+    out.push_str(&format!("{}\n", words.after(index, blocks)));
     out.push_str(&render(&trace.after, None, style));
     out
 }
@@ -73,6 +112,16 @@ pub fn render_trace(trace: &MoveTrace, index: usize, style: Style) -> String {
 /// Every move of a sequence played from `board`, each rendered as by
 /// [`render_trace`], separated by blank lines.
 pub fn render_replay(board: &Board, moves: &[super::board::Move], style: Style) -> String {
+    render_replay_with(board, moves, style, &English)
+}
+
+/// [`render_replay`] with the captions of `words`.
+pub fn render_replay_with(
+    board: &Board,
+    moves: &[super::board::Move],
+    style: Style,
+    words: &dyn Captions,
+) -> String {
     let mut out = String::new();
     let mut b = *board;
     for (i, &mv) in moves.iter().enumerate() {
@@ -80,7 +129,7 @@ pub fn render_replay(board: &Board, moves: &[super::board::Move], style: Style) 
         if i > 0 {
             out.push('\n');
         }
-        out.push_str(&render_trace(&trace, i + 1, style));
+        out.push_str(&render_trace_with(&trace, i + 1, style, words));
         b = trace.after;
     }
     out

@@ -83,7 +83,7 @@ impl PackageFormat for Cms {
         y += &format!(
             "name: {}\ntitle: {}\n",
             yaml_string(name),
-            yaml_string(&config.title)
+            yaml_string(config.title.english())
         );
         y += &format!(
             "time_limit: {}\nmemory_limit: {}\nn_input: {}\n",

@@ -88,7 +88,7 @@ impl PackageFormat for Hydro {
         )?;
         write(
             &dir.join("problem.yaml"),
-            format!("title: {}\ntag: []\n", yaml_string(&config.title)),
+            format!("title: {}\ntag: []\n", yaml_string(config.title.english())),
         )?;
         write(&dir.join("problem.md"), statement)?;
         summary.notes.push(

@@ -179,7 +179,7 @@ impl PackageFormat for Kattis {
         )?;
         write(
             &dir.join("problem_statement/problem.en.tex"),
-            statement_tex(&config.title, &statement),
+            statement_tex(config.title.english(), &statement),
         )?;
         let validator_dir = safe_file_name(&config.name);
         let output = dir.join("output_validators").join(&validator_dir);
@@ -203,7 +203,7 @@ impl Kattis {
         let mut y = String::from(
             "# Kattis problem package, written by `mayan-judge export --format kattis` from problem.toml.\n",
         );
-        y.push_str(&format!("name: {}\n", yaml_string(&config.title)));
+        y.push_str(&format!("name: {}\n", yaml_string(config.title.english())));
         if let Some(source) = &self.source {
             y.push_str(&format!("source: {}\n", yaml_string(source)));
         }

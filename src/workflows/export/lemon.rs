@@ -89,7 +89,7 @@ impl PackageFormat for Lemon {
             .collect();
         let contest = json!({
             "version": "1.0",
-            "contestTitle": config.title,
+            "contestTitle": config.title.english(),
             "tasks": [{
                 "problemTitle": task,
                 "sourceFileName": task,

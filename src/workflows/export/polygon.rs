@@ -83,7 +83,14 @@ impl PackageFormat for Polygon {
             )?;
             write(
                 &dir.join("statements/chinese/statement.tex"),
-                latex::chinese_document(&problem.config.title, zh),
+                latex::chinese_document(
+                    problem
+                        .config
+                        .title
+                        .in_language("zh-CN")
+                        .unwrap_or(problem.config.title.english()),
+                    zh,
+                ),
             )?;
         }
         let solutions = self.write_solutions(problem, dir, &mut summary)?;
@@ -160,7 +167,7 @@ fn problem_xml(
     );
     x += &format!(
         "  <names>\n    <name language=\"english\" value=\"{}\"/>\n  </names>\n",
-        attr(&config.title)
+        attr(config.title.english())
     );
     x += "  <statements>\n    <statement charset=\"UTF-8\" language=\"english\" mathjax=\"true\" \
           path=\"statements/english/problem.tex\" type=\"application/x-tex\"/>\n";
