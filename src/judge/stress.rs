@@ -574,8 +574,9 @@ pub struct Hunt {
 
 /// The overall verdicts a counterexample is searched for (`serve` and
 /// `grade --counterexamples`): a program that answers wrongly, in the wrong
-/// format, crashes or runs too long on some test may do so on a small board.
-pub const SEARCHED_VERDICTS: [&str; 4] = ["WA", "PE", "RE", "TLE"];
+/// format, leaves no output file (file I/O), crashes or runs too long on
+/// some test may do so on a small board.
+pub const SEARCHED_VERDICTS: [&str; 5] = ["WA", "PE", "NOF", "RE", "TLE"];
 
 /// THE counterexample search (`stress`, `serve` and `grade
 /// --counterexamples` all call it): boards of `spec` in order until one
@@ -672,6 +673,23 @@ impl Counterexample {
 mod tests {
     use super::*;
     use crate::puzzle::solver::Reading;
+
+    #[test]
+    fn every_failing_verdict_a_program_causes_is_searched_and_no_other() {
+        use crate::puzzle::verdict::Verdict::*;
+        for v in [
+            WrongAnswer,
+            PresentationError,
+            NoOutputFile,
+            RuntimeError,
+            TimeLimit,
+        ] {
+            assert!(SEARCHED_VERDICTS.contains(&v.code()), "{v:?}");
+        }
+        for v in [Accepted, CompileError, Fail] {
+            assert!(!SEARCHED_VERDICTS.contains(&v.code()), "{v:?}");
+        }
+    }
 
     fn spec(seed: u64) -> BoardSpec {
         BoardSpec {

@@ -76,7 +76,7 @@ impl Expected {
             Expected::WrongAnswer => {
                 if let Some(&v) = verdicts
                     .iter()
-                    .find(|v| !matches!(v, Accepted | WrongAnswer | PresentationError))
+                    .find(|v| !matches!(v, Accepted | WrongAnswer | PresentationError | NoOutputFile))
                 {
                     Err(Mismatch::WorseThanWrongAnswer(v))
                 } else if count(WrongAnswer) == 0 {
@@ -140,6 +140,10 @@ mod tests {
                 .check(&[Accepted, WrongAnswer, PresentationError])
                 .is_ok()
         );
+        // Under file I/O a wrong program may also leave no output file
+        // (NOF, as PE: nothing worse than a wrong answer).
+        assert!(Expected::WrongAnswer.check(&[WrongAnswer, NoOutputFile]).is_ok());
+        assert!(Expected::WrongAnswer.check(&[NoOutputFile]).is_err());
         assert!(Expected::WrongAnswer.check(&[Accepted, Accepted]).is_err());
         assert!(Expected::WrongAnswer.check(&[WrongAnswer, TimeLimit]).is_err());
         assert!(

@@ -1108,7 +1108,7 @@ impl Db {
     }
 
     /// The next failing submission whose counterexample is to be searched
-    /// for (judged `WA`, `RE` or `TLE`, and not searched since its last
+    /// for (judged one of `stress::SEARCHED_VERDICTS`, and not searched since its last
     /// judging): each contestant's latest first, contestants in turn
     /// (the earliest of those first).
     pub fn next_search(&self) -> DbResult<Option<ToSearch>> {

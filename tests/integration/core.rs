@@ -95,16 +95,25 @@ fn check_exit_codes_follow_testlib() {
 }
 
 #[test]
-fn check_with_a_missing_file_is_a_judge_error_not_a_verdict() {
+fn check_with_a_missing_input_is_a_judge_error_and_a_missing_output_is_testlibs_output_file_not_found() {
     let dir = tempfile::tempdir().unwrap();
     let input = write_in(dir.path(), "in", CASE4);
+    let output = write_in(dir.path(), "out", "2 0 1\n");
+    judge()
+        .arg("check")
+        .arg(dir.path().join("nope"))
+        .arg(&output)
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("nope"));
+    // The contestant's output missing is their fault, as testlib says it.
     judge()
         .arg("check")
         .arg(&input)
         .arg(dir.path().join("nope"))
         .assert()
-        .code(3)
-        .stderr(predicate::str::contains("nope"));
+        .code(2)
+        .stderr(predicate::str::contains("Output file not found"));
 }
 
 #[test]
