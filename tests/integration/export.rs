@@ -951,3 +951,39 @@ fn what_the_format_cannot_carry_is_refused() {
         "{yaml}"
     );
 }
+
+/// The Polygon export's Chinese statement is a document to print
+/// (`statements/chinese/statement.tex`, ctexart): XeLaTeX typesets it into a
+/// PDF with a CJK font, every Chinese character drawn (no "Missing
+/// character" in its log).
+#[test]
+fn the_chinese_statement_prints_as_a_pdf_with_every_character_drawn() {
+    let Some(xelatex) = tool("xelatex") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("polygon");
+    judge()
+        .args(["export", "--format", "polygon"])
+        .arg(manifest().join("problems/mayan"))
+        .arg(&out)
+        .assert()
+        .success();
+    let chinese = out.join("statements/chinese");
+    let status = std::process::Command::new(xelatex)
+        .args(["-interaction=nonstopmode", "-halt-on-error", "statement.tex"])
+        .current_dir(&chinese)
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    let log = std::fs::read_to_string(chinese.join("statement.log")).unwrap_or_default();
+    assert!(status.success(), "xelatex failed: {log}");
+    let pdf = std::fs::read(chinese.join("statement.pdf")).unwrap();
+    assert!(
+        pdf.starts_with(b"%PDF") && pdf.len() > 10_000,
+        "{} bytes",
+        pdf.len()
+    );
+    let missing: Vec<&str> = log.lines().filter(|l| l.contains("Missing character")).collect();
+    assert!(missing.is_empty(), "characters the font lacks: {missing:?}");
+}

@@ -114,6 +114,11 @@ const TOOLS: &[(&str, &[&str], &str)] = &[
         "`apt-get install chromium`; .ci/run does it",
     ),
     (
+        "xelatex",
+        &["xelatex"],
+        "`apt-get install texlive-xetex texlive-lang-chinese` (the Chinese statement's printable document); .ci/run does it",
+    ),
+    (
         "chromedriver",
         &["chromedriver"],
         "`apt-get install chromium-driver`; .ci/run does it",
