@@ -17,7 +17,7 @@ use crate::judge::submission::{SourceLimit, default_cache_dir, prepare};
 use crate::package::embedded::Embedded;
 use crate::package::languages::{Language, LanguageTable};
 use crate::package::{FileIo, Problem, TestCase};
-use crate::report::{Csv, Html, Ranking, ReportFormat, Text, write_atomic};
+use crate::report::{Csv, Html, Ranking, ReportFormat, Text, marks_workbook, write_atomic};
 use crate::workflows::contest::Contest;
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
@@ -457,6 +457,11 @@ fn show_and_write(args: &GradeArgs, report: &GradeReport) -> Result<()> {
     if let Some(path) = &args.csv {
         write_atomic(path, Csv.grade(report).as_bytes())
             .with_context(|| format!("writing {}", path.display()))?;
+    }
+    if let Some(path) = &args.xlsx {
+        let book = marks_workbook(report, args.locale.unwrap_or_default(), None)
+            .with_context(|| format!("writing {}", path.display()))?;
+        write_atomic(path, &book).with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(())
 }

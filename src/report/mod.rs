@@ -2,8 +2,9 @@
 //! one trait (the layout of hyperfine's exporters): `text` for a terminal,
 //! `ranking` for a contest on a terminal, `json` for machines, `junit` for
 //! CI systems, `markdown` to paste in an issue or a class forum, `csv` for a
-//! spreadsheet, `html` to look at a verdict. Files are written atomically,
-//! so a crash or Ctrl-C never leaves half a report.
+//! spreadsheet, `html` to look at a verdict; and `xlsx`, a grading's marks
+//! as an Excel workbook (bytes, not text: outside the trait). Files are
+//! written atomically, so a crash or Ctrl-C never leaves half a report.
 
 pub mod analysis;
 pub mod chart;
@@ -15,6 +16,7 @@ mod markdown;
 mod ranking;
 mod text;
 pub mod words;
+mod xlsx;
 
 #[cfg(test)]
 mod chinese;
@@ -29,6 +31,7 @@ pub use junit::Junit;
 pub use markdown::Markdown;
 pub use ranking::Ranking;
 pub use text::Text;
+pub use xlsx::{DisplayNameOf, marks_workbook};
 
 use crate::judge::grading::{GradeReport, SubmissionReport, TestResult};
 use crate::workflows::ci::CiReport;
