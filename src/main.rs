@@ -48,10 +48,8 @@ fn main() {
         Ok(code) => std::process::exit(code),
         Err(err) => {
             // An error may name a file or a contestant: no escape sequence reaches the terminal.
-            eprintln!(
-                "mayan-judge: error: {}",
-                mayan_judge::safe::terminal_safe(&format!("{err:#}"))
-            );
+            let words = commands::error_in_words(&err, commands::error_locale(&cli.command));
+            eprintln!("{}", mayan_judge::safe::terminal_safe(&words));
             std::process::exit(2);
         }
     }
