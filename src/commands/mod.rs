@@ -9,6 +9,7 @@ pub mod doctor;
 pub mod export;
 pub mod r#gen;
 pub mod grade;
+pub mod help;
 pub mod progress;
 pub mod serve;
 pub mod show;

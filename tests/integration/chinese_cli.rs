@@ -109,3 +109,59 @@ fn the_same_failure_stays_in_english_elsewhere() {
     );
     assert!(stderr.contains("no contestant folders"), "{stderr}");
 }
+
+/// The standard output of `mayan-judge args` in `lang`, succeeding.
+fn help_in(args: &[&str], lang: &str) -> String {
+    let out = judge()
+        .env("LANG", lang)
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .args(args)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {out:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn help_in_chinese_gives_every_commands_purpose_headings_and_the_help_flags_in_chinese() {
+    let help = help_in(&["--help"], "zh_CN.UTF-8");
+    assert!(help.starts_with("玛雅游戏"), "{help}");
+    assert!(help.contains("用法：mayan-judge <COMMAND>"), "{help}");
+    assert!(help.contains("-h, --help     显示帮助"), "{help}");
+    let commands = help.split("命令:").nth(1).unwrap().split("选项:").next().unwrap();
+    for line in commands.lines().filter(|l| !l.trim().is_empty()) {
+        let (name, about) = line.trim().split_once(' ').unwrap();
+        let english = english_words(
+            about,
+            &[
+                "Kattis",
+                "Polygon",
+                "Hydro",
+                "DMOJ",
+                "CMS",
+                "LemonLime",
+                ".in",
+                ".ans",
+            ],
+        );
+        assert!(english.is_empty(), "{name}: {english:?} in {about}");
+    }
+    let grade = help_in(&["grade", "--help"], "zh_CN.UTF-8");
+    assert!(grade.starts_with("在沙箱中"), "{grade}");
+    for heading in ["用法：mayan-judge grade", "\n参数:\n", "\n选项:\n"] {
+        assert!(grade.contains(heading), "{heading}: {grade}");
+    }
+    assert_eq!(help_in(&["help", "grade"], "zh_CN.UTF-8"), grade);
+}
+
+#[test]
+fn help_in_english_is_clap_s_own() {
+    let help = help_in(&["--help"], "C");
+    assert!(help.starts_with("A grader for the Mayan puzzle"), "{help}");
+    assert!(
+        help.contains("Usage: mayan-judge <COMMAND>\n\nCommands:\n"),
+        "{help}"
+    );
+    assert!(help.contains("-h, --help     Print help"), "{help}");
+}
