@@ -23,8 +23,8 @@ mod chinese;
 
 pub use csv::{Csv, FinalGrade, Gradebook, gradebook};
 pub use html::{
-    Html, analysis_section, board_defs, counterexample_section, replay_sections, replay_sections_in,
-    svg_board, zone_name,
+    Html, analysis_section, board_defs, counterexample_section, counterexample_untitled, replay_sections,
+    replay_sections_in, svg_board, zone_name,
 };
 pub use json::Json;
 pub use junit::Junit;
