@@ -265,6 +265,11 @@ pub struct GradeArgs {
     /// (header `contestant,total,<test>,...`), for a spreadsheet.
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
+    /// Write the marks as an Excel workbook to FILE (.xlsx: Excel and WPS
+    /// open it in any locale): rank, contestant, total, then the points of
+    /// each test (#1..#N), headers in --locale's language.
+    #[arg(long, value_name = "FILE")]
+    pub xlsx: Option<PathBuf>,
     /// For each submission judged WA, PE, RE or TLE, search for the smallest
     /// board it fails on (the search `stress` makes, never a test of the
     /// package; at most 400 runs and 10 CPU seconds each) and draw it in

@@ -180,6 +180,25 @@ impl Locale {
         self.0 == 0
     }
 
+    /// An I/O error in this language: its kind where the catalogues word
+    /// it (a missing file, a refused permission), else the system's text
+    /// (English: always the system's text, `(os error 2)` and all).
+    pub fn io_error(self, e: &std::io::Error) -> String {
+        use std::io::ErrorKind;
+        if self.is_english() {
+            return e.to_string();
+        }
+        let id = match e.kind() {
+            ErrorKind::NotFound => "io-not-found",
+            ErrorKind::PermissionDenied => "io-permission-denied",
+            ErrorKind::IsADirectory => "io-is-a-folder",
+            ErrorKind::NotADirectory => "io-not-a-folder",
+            ErrorKind::AlreadyExists => "io-already-exists",
+            _ => return e.to_string(),
+        };
+        self.t(id)
+    }
+
     /// The message `id` with no arguments.
     pub fn t(self, id: &str) -> String {
         self.text(id, &[])
@@ -240,6 +259,65 @@ pub fn date_time(locale: Locale, t: time::OffsetDateTime) -> String {
             ),
         ],
     )
+}
+
+/// A message of the catalogues as an error, with the error it comes from
+/// (its cause, next in the chain): its id and arguments, worded when shown
+/// ([`Said::in_words`]); shown in English by `Display`. The commands'
+/// errors a person reads on the terminal, so that `main` words each in
+/// the user's language.
+#[derive(Debug)]
+pub struct Said {
+    id: &'static str,
+    args: Vec<(&'static str, String)>,
+    cause: Option<Box<dyn std::error::Error + Send + Sync>>,
+}
+
+impl Said {
+    /// The message `id`, with no arguments yet.
+    pub fn new(id: &'static str) -> Said {
+        Said {
+            id,
+            args: Vec::new(),
+            cause: None,
+        }
+    }
+
+    /// With the argument `name` = `value`.
+    pub fn arg(mut self, name: &'static str, value: impl std::fmt::Display) -> Said {
+        self.args.push((name, value.to_string()));
+        self
+    }
+
+    /// Coming from `cause` (what went wrong while doing what it says).
+    pub fn because(mut self, cause: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> Said {
+        self.cause = Some(cause.into());
+        self
+    }
+
+    /// The message in `locale` (without its cause).
+    pub fn in_words(&self, locale: Locale) -> String {
+        let args: Vec<(&str, Arg)> = self
+            .args
+            .iter()
+            .map(|(k, v)| (*k, Arg::from(v.as_str())))
+            .collect();
+        locale.text(self.id, &args)
+    }
+}
+
+impl std::fmt::Display for Said {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.in_words(Locale::english()))
+    }
+}
+
+impl std::error::Error for Said {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.cause
+            .as_deref()
+            .map(|e| e as &(dyn std::error::Error + 'static))
+    }
 }
 
 #[cfg(test)]

@@ -1,13 +1,12 @@
 //! The `mayan-judge` binary: parse the command line, run the subcommand,
 //! exit with its code. All logic lives in the library.
 
-use clap::Parser;
-use mayan_judge::cli::{Cli, Command};
+use mayan_judge::cli::Command;
 use mayan_judge::commands;
 
 fn main() {
     restore_sigpipe();
-    let cli = Cli::parse_from(mayan_judge::cli::args());
+    let cli = commands::help::parse(mayan_judge::cli::args());
     if matches!(cli.command, Command::Serve(_)) {
         give_large_blocks_back();
     }
@@ -48,10 +47,8 @@ fn main() {
         Ok(code) => std::process::exit(code),
         Err(err) => {
             // An error may name a file or a contestant: no escape sequence reaches the terminal.
-            eprintln!(
-                "mayan-judge: error: {}",
-                mayan_judge::safe::terminal_safe(&format!("{err:#}"))
-            );
+            let words = commands::error_in_words(&err, commands::error_locale(&cli.command));
+            eprintln!("{}", mayan_judge::safe::terminal_safe(&words));
             std::process::exit(2);
         }
     }

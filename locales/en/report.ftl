@@ -83,3 +83,11 @@ cx-their-moves = the program's moves
 cx-no-legal-move = no legal move to replay
 cx-no-solution = -1: no solution
 cx-failed-before-check = its text is above (the program's run failed before its output was checked)
+
+## The marks workbook (grade --xlsx, /admin/report.xlsx).
+marks-sheet = marks
+marks-rank = rank
+marks-contestant = contestant
+marks-display-name = display name
+marks-total = total
+marks-not-graded = not graded

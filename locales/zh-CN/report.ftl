@@ -76,3 +76,11 @@ cx-their-moves = 选手的移动
 cx-no-legal-move = 没有可回放的合法移动
 cx-no-solution = -1：无解
 cx-failed-before-check = 见上方文字（程序在输出被检查前就运行失败了）
+
+## 成绩工作簿（grade --xlsx、/admin/report.xlsx）。
+marks-sheet = 成绩
+marks-rank = 排名
+marks-contestant = 选手
+marks-display-name = 显示名
+marks-total = 总分
+marks-not-graded = 未评测

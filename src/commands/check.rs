@@ -10,12 +10,14 @@
 //! exist is testlib's `Output file not found` (exit code 2), the judge's
 //! `NOF` (no output file) in its JSON.
 
+use super::Saying;
 use super::read_input;
 use crate::cli::{CheckArgs, ColorChoice, Protocol};
+use crate::i18n::Said;
 use crate::puzzle::checker::{Judgement, Options, check};
 use crate::puzzle::sim::{Puzzle, Style, render_replay};
 use crate::puzzle::verdict::Verdict;
-use anyhow::{Context, Result, bail};
+use anyhow::Result;
 use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
 
@@ -42,10 +44,10 @@ pub fn run(args: &CheckArgs) -> Result<i32> {
 fn arg<'a>(args: &'a CheckArgs, i: usize, what: &str) -> Result<&'a Path> {
     match args.files.get(i) {
         Some(p) => Ok(p),
-        None => bail!(
-            "missing {what} (see `mayan-judge check --help` for the {:?} protocol)",
-            args.protocol
-        ),
+        None => Err(Said::new("error-check-missing")
+            .arg("what", what)
+            .arg("protocol", format!("{:?}", args.protocol))
+            .into()),
     }
 }
 
@@ -106,13 +108,12 @@ type TestlibFiles = (Vec<u8>, Vec<u8>, Option<Vec<u8>>);
 /// testlib's arguments: `INPUT OUTPUT [ANSWER [RESULT_FILE [-appes]]]`.
 fn testlib_files(args: &CheckArgs) -> Result<TestlibFiles> {
     if args.files.len() > 4 {
-        bail!(
-            "testlib takes INPUT OUTPUT [ANSWER [RESULT_FILE [-appes]]], got {} files",
-            args.files.len()
-        );
+        return Err(Said::new("error-check-too-many")
+            .arg("n", args.files.len())
+            .into());
     }
     if args.appes && args.files.len() < 4 {
-        bail!("-appes needs a RESULT_FILE before it");
+        return Err(Said::new("error-check-appes").into());
     }
     let input = read_input(arg(args, 0, "INPUT")?)?;
     let output = read_input(arg(args, 1, "OUTPUT")?)?;
@@ -210,7 +211,8 @@ fn kattis(args: &CheckArgs, opts: Options) -> Result<i32> {
     };
     let write = |name: &str, text: &str| -> Result<()> {
         let path = feedback.join(name);
-        std::fs::write(&path, format!("{text}\n")).with_context(|| format!("writing {}", path.display()))
+        std::fs::write(&path, format!("{text}\n"))
+            .said(|| Said::new("error-writing").arg("path", path.display()))
     };
     let files = (|| -> Result<_> {
         let input = read_input(arg(args, 0, "INPUT")?)?;
@@ -218,7 +220,7 @@ fn kattis(args: &CheckArgs, opts: Options) -> Result<i32> {
         let mut output = Vec::new();
         std::io::stdin()
             .read_to_end(&mut output)
-            .context("reading the output on stdin")?;
+            .said(|| Said::new("error-reading-stdin"))?;
         Ok((input, answer, output))
     })();
     let (input, answer, output) = match files {
@@ -259,9 +261,9 @@ fn lemon(args: &CheckArgs, opts: Options) -> Result<i32> {
         };
     let finish = |score: u64, message: &str| -> Result<()> {
         std::fs::write(&score_file, format!("{score}\n"))
-            .with_context(|| format!("writing {}", score_file.display()))?;
+            .said(|| Said::new("error-writing").arg("path", score_file.display()))?;
         std::fs::write(&message_file, format!("{message}\n"))
-            .with_context(|| format!("writing {}", message_file.display()))
+            .said(|| Said::new("error-writing").arg("path", message_file.display()))
     };
     let files = (|| -> Result<_> {
         let input = read_input(arg(args, 0, "INPUT")?)?;
@@ -271,7 +273,7 @@ fn lemon(args: &CheckArgs, opts: Options) -> Result<i32> {
             .to_string_lossy()
             .trim()
             .parse()
-            .context("FULL_SCORE is not a whole number")?;
+            .said(|| Said::new("error-check-full-score"))?;
         Ok((input, output, answer, full))
     })();
     let (input, output, answer, full) = match files {

@@ -4,10 +4,11 @@
 //! submission draws from one pool of `--jobs` slots (`judge::pool`), with
 //! no wait between one submission and the next.
 
+use super::Saying;
 use super::progress::Progress;
 use crate::cli::GradeArgs;
 use crate::cli::ReportArgs;
-use crate::i18n::{Arg, Locale};
+use crate::i18n::{Arg, Locale, Said};
 use crate::judge::grading::{ContestFolder, GradeReport, Grader, SubmissionReport};
 use crate::judge::pool::{Item, Pool, Work};
 use crate::judge::reason::NoProgram;
@@ -17,26 +18,26 @@ use crate::judge::submission::{SourceLimit, default_cache_dir, prepare};
 use crate::package::embedded::Embedded;
 use crate::package::languages::{Language, LanguageTable};
 use crate::package::{FileIo, Problem, TestCase};
-use crate::report::{Csv, Html, Ranking, ReportFormat, Text, write_atomic};
+use crate::report::{Csv, Html, Ranking, ReportFormat, Text, marks_workbook, write_atomic};
 use crate::workflows::contest::Contest;
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 
 /// The package to use: `--problem`, else `problems/mayan` found from the
 /// current folder upwards, else the bundled copy (kept alive by the guard).
 pub fn find_problem(arg: Option<&Path>) -> Result<(Problem, Option<Embedded>)> {
     if let Some(dir) = arg {
-        let p = Problem::load(dir).with_context(|| format!("loading the package {}", dir.display()))?;
+        let p = Problem::load(dir).said(|| Said::new("error-loading-package").arg("path", dir.display()))?;
         return Ok((p, None));
     }
-    let cwd = std::env::current_dir().context("reading the current folder")?;
+    let cwd = std::env::current_dir().said(|| Said::new("error-reading-cwd"))?;
     for dir in cwd.ancestors() {
         let candidate = dir.join("problems/mayan");
         if candidate.join(crate::package::PROBLEM_FILE).is_file() {
             return Ok((Problem::load(&candidate)?, None));
         }
     }
-    let bundled = Embedded::extract().context("writing out the bundled package")?;
+    let bundled = Embedded::extract().said(|| Said::new("error-bundled-package"))?;
     let p = Problem::load(&bundled.package_dir())?;
     Ok((p, Some(bundled)))
 }
@@ -50,7 +51,7 @@ fn expand(paths: &[PathBuf], languages: &LanguageTable) -> Result<Vec<PathBuf>> 
             for entry in walkdir::WalkDir::new(p).sort_by(|a, b| {
                 natord::compare(&a.file_name().to_string_lossy(), &b.file_name().to_string_lossy())
             }) {
-                let entry = entry.with_context(|| format!("reading {}", p.display()))?;
+                let entry = entry.said(|| Said::new("error-reading").arg("path", p.display()))?;
                 let is_source =
                     entry.path().extension().is_some() && languages.detect(entry.path()).is_some();
                 if entry.file_type().is_file() && is_source {
@@ -58,13 +59,13 @@ fn expand(paths: &[PathBuf], languages: &LanguageTable) -> Result<Vec<PathBuf>> 
                 }
             }
             if found.is_empty() {
-                bail!("{}: no source files in this folder", p.display());
+                return Err(Said::new("error-no-sources").arg("path", p.display()).into());
             }
             out.extend(found);
         } else if p.is_file() {
             out.push(p.clone());
         } else {
-            bail!("{}: no such file or folder", p.display());
+            return Err(Said::new("error-no-such-path").arg("path", p.display()).into());
         }
     }
     Ok(out)
@@ -85,10 +86,14 @@ struct Entry {
 fn select_tests(problem: &Problem, pattern: Option<&str>) -> Result<Vec<TestCase>> {
     let mut cases: Vec<TestCase> = problem.tests()?;
     if let Some(pattern) = pattern {
-        let glob = glob::Pattern::new(pattern).with_context(|| format!("--tests `{pattern}`"))?;
+        let glob =
+            glob::Pattern::new(pattern).said(|| Said::new("error-tests-pattern").arg("pattern", pattern))?;
         cases.retain(|t| glob.matches(&t.name));
         if cases.is_empty() {
-            bail!("--tests `{pattern}` matches no test of {}", problem.config.name);
+            return Err(Said::new("error-tests-match-none")
+                .arg("pattern", pattern)
+                .arg("problem", &problem.config.name)
+                .into());
         }
     }
     Ok(cases)
@@ -118,7 +123,7 @@ fn entries(
         return Ok((entries, None));
     };
     let contest = Contest::find(dir, &problem.config.name, languages)
-        .with_context(|| format!("reading the contest folder {}", dir.display()))?;
+        .said(|| Said::new("error-reading-contest").arg("path", dir.display()))?;
     let entries = contest
         .contestants
         .into_iter()
@@ -202,7 +207,7 @@ pub fn run(args: &GradeArgs) -> Result<i32> {
     let sandbox = super::untrusted_sandbox(&args.sandbox, &[&problem.dir, &problem.tests_dir])?;
     let runner = Sandboxed(&sandbox);
     let grader = Grader::new(&problem, &runner, cases)
-        .context("reading the tests")?
+        .said(|| Said::new("error-reading-tests"))?
         .retry_tle(args.retry_tle);
     let mut report = blank_report(&problem, &sandbox, &grader, &entries, contest);
     let progress = Progress::new(args.quiet, grader.len() * programs.len(), "tests");
@@ -452,11 +457,17 @@ fn show_and_write(args: &GradeArgs, report: &GradeReport) -> Result<()> {
     super::write_reports(&others, |e| e.grade(report))?;
     if let Some(path) = html {
         let page = Html.grade_in(report, args.locale.unwrap_or_default());
-        write_atomic(path, page.as_bytes()).with_context(|| format!("writing {}", path.display()))?;
+        write_atomic(path, page.as_bytes())
+            .said(|| Said::new("error-writing").arg("path", path.display()))?;
     }
     if let Some(path) = &args.csv {
         write_atomic(path, Csv.grade(report).as_bytes())
-            .with_context(|| format!("writing {}", path.display()))?;
+            .said(|| Said::new("error-writing").arg("path", path.display()))?;
+    }
+    if let Some(path) = &args.xlsx {
+        let book = marks_workbook(report, args.locale.unwrap_or_default(), None)
+            .said(|| Said::new("error-writing").arg("path", path.display()))?;
+        write_atomic(path, &book).said(|| Said::new("error-writing").arg("path", path.display()))?;
     }
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! One module per subcommand: each turns parsed arguments into work on the
-//! domain modules and returns the process exit code.
+//! domain modules and returns the process exit code; and the words of an
+//! error that ends a command ([`error_in_words`]), in the user's language.
 
 pub mod bench;
 pub mod check;
@@ -8,6 +9,7 @@ pub mod doctor;
 pub mod export;
 pub mod r#gen;
 pub mod grade;
+pub mod help;
 pub mod progress;
 pub mod serve;
 pub mod show;
@@ -17,8 +19,9 @@ pub mod stress;
 pub mod validate;
 
 use crate::cli::ReportArgs;
+use crate::i18n::{Locale, Said};
 use crate::report::{Html, Json, Junit, Markdown, ReportFormat, write_atomic};
-use anyhow::{Context, Result};
+use anyhow::Result;
 use std::io::Read;
 use std::path::Path;
 
@@ -38,13 +41,10 @@ pub fn untrusted_sandbox(
     if !missing.is_empty() {
         let list = missing.join("; ");
         if !args.trusted {
-            anyhow::bail!(
-                "this machine cannot isolate untrusted programs; missing: {list}. \
-                 `mayan-judge doctor` checks every protection and names the command that gives it; \
-                 pass --trusted to run programs you wrote yourself"
-            );
+            return Err(Said::new("error-sandbox-refused").arg("list", list).into());
         }
-        eprintln!("note: --trusted: running without {list}");
+        let note = Said::new("error-note-trusted").arg("list", list);
+        eprintln!("{}", note.in_words(Locale::from_env().unwrap_or_default()));
     }
     Ok(sandbox)
 }
@@ -55,10 +55,10 @@ pub fn read_input(path: &Path) -> Result<Vec<u8>> {
         let mut buf = Vec::new();
         std::io::stdin()
             .read_to_end(&mut buf)
-            .context("reading standard input")?;
+            .said(|| Said::new("error-reading-stdin"))?;
         Ok(buf)
     } else {
-        std::fs::read(path).with_context(|| format!("reading {}", path.display()))
+        std::fs::read(path).said(|| Said::new("error-reading").arg("path", path.display()))
     }
 }
 
@@ -71,15 +71,17 @@ pub fn pick_language<'a>(
 ) -> Result<&'a crate::package::languages::Language> {
     let known = || languages.names().join(", ");
     match forced {
-        Some(name) => languages
-            .get(name)
-            .with_context(|| format!("--lang {name}: unknown language (known: {})", known())),
-        None => languages.detect(source).with_context(|| {
-            format!(
-                "{}: cannot tell the language from the extension; use --lang ({})",
-                source.display(),
-                known()
-            )
+        Some(name) => languages.get(name).ok_or_else(|| {
+            Said::new("error-unknown-language")
+                .arg("name", name)
+                .arg("known", known())
+                .into()
+        }),
+        None => languages.detect(source).ok_or_else(|| {
+            Said::new("error-undetected-language")
+                .arg("path", source.display())
+                .arg("known", known())
+                .into()
         }),
     }
 }
@@ -95,8 +97,87 @@ pub fn write_reports(args: &ReportArgs, render: impl Fn(&dyn ReportFormat) -> St
     for (path, exporter) in formats {
         if let Some(path) = path {
             write_atomic(path, render(exporter).as_bytes())
-                .with_context(|| format!("writing {}", path.display()))?;
+                .said(|| Said::new("error-writing").arg("path", path.display()))?;
         }
     }
     Ok(())
+}
+
+/// An error worded by the catalogues ([`Said`]), its cause kept next in
+/// the chain: what `anyhow`'s `context` does, but a link `main` can word
+/// in the user's language.
+pub trait Saying<T> {
+    /// The error, if any, as the cause of `what()`.
+    fn said(self, what: impl FnOnce() -> Said) -> Result<T>;
+}
+
+impl<T, E: Into<Box<dyn std::error::Error + Send + Sync>>> Saying<T> for std::result::Result<T, E> {
+    fn said(self, what: impl FnOnce() -> Said) -> Result<T> {
+        self.map_err(|e| what().because(e).into())
+    }
+}
+
+/// The language of a command's error: its `--locale` where it has one,
+/// else the environment's (LC_ALL / LC_MESSAGES / LANG), else English.
+pub fn error_locale(command: &crate::cli::Command) -> Locale {
+    let given = match command {
+        crate::cli::Command::Grade(args) => args.locale,
+        _ => None,
+    };
+    given.or_else(Locale::from_env).unwrap_or_default()
+}
+
+/// The error that ended a command, in `l`: each link of its chain worded
+/// ([`Said`] from the catalogues, an I/O error by its kind, a contest
+/// folder's error by its case; any other error in its own words), the
+/// outermost first, as `mayan-judge: error: ...`.
+pub fn error_in_words(err: &anyhow::Error, l: Locale) -> String {
+    let words: Vec<String> = err.chain().filter_map(|e| link_in_words(e, l)).collect();
+    let joined = words
+        .into_iter()
+        .rev()
+        .reduce(|cause, error| {
+            l.text(
+                "error-cause",
+                &[("error", error.as_str().into()), ("cause", cause.as_str().into())],
+            )
+        })
+        .unwrap_or_default();
+    l.text("error-line", &[("error", joined.as_str().into())])
+}
+
+/// One link of an error's chain in `l`; `None` for a link the one above it
+/// already words in full.
+fn link_in_words(e: &(dyn std::error::Error + 'static), l: Locale) -> Option<String> {
+    use crate::workflows::contest::ContestError;
+    if let Some(said) = e.downcast_ref::<Said>() {
+        return Some(said.in_words(l));
+    }
+    if let Some(io) = e.downcast_ref::<std::io::Error>() {
+        return Some(l.io_error(io));
+    }
+    if let Some(crate::package::PackageError::Io { path, cause }) = e.downcast_ref() {
+        return Some(path_and_cause(path, &l.io_error(cause), l));
+    }
+    if let Some(crate::server::contest::ContestConfigError::Io { path, cause }) = e.downcast_ref() {
+        return Some(path_and_cause(path, &l.io_error(cause), l));
+    }
+    match e.downcast_ref::<ContestError>() {
+        Some(ContestError::Read { path, .. }) => Some(path.display().to_string()),
+        Some(ContestError::Empty(path)) => Some(
+            Said::new("error-no-contestant-folders")
+                .arg("path", path.display())
+                .in_words(l),
+        ),
+        _ => Some(e.to_string()),
+    }
+}
+
+/// `path: cause`, in `l`'s punctuation.
+fn path_and_cause(path: &Path, cause: &str, l: Locale) -> String {
+    let path = path.display().to_string();
+    l.text(
+        "error-cause",
+        &[("error", path.as_str().into()), ("cause", cause.into())],
+    )
 }

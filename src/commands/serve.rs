@@ -4,12 +4,13 @@
 //! database) and `--dry-run` (what starting would change in the
 //! contestants).
 
+use super::Saying;
 use crate::cli::{ServeAction, ServeArgs};
-use crate::i18n::{Arg, Locale};
+use crate::i18n::{Arg, Locale, Said};
 use crate::package::languages::LanguageTable;
 use crate::server::contest::ContestConfig;
 use crate::server::{Options, Rates};
-use anyhow::{Context, Result};
+use anyhow::Result;
 use std::path::{Path, PathBuf};
 
 /// Runs `serve` until Ctrl-C or SIGTERM; returns the exit code.
@@ -30,7 +31,7 @@ pub fn run(args: &ServeArgs) -> Result<i32> {
     let contest = match &args.contest {
         Some(path) => ContestConfig::load(path)
             .map_err(|e| anyhow::anyhow!(e.in_words(Locale::from_env().unwrap_or_default())))
-            .with_context(|| format!("reading {}", path.display()))?,
+            .said(|| Said::new("error-reading").arg("path", path.display()))?,
         None => ContestConfig::default_practice(),
     };
     if args.dry_run {
@@ -41,13 +42,12 @@ pub fn run(args: &ServeArgs) -> Result<i32> {
     let package = args.problem.clone().or_else(|| contest.problem.clone());
     let (problem, bundled) = super::grade::find_problem(package.as_deref())?;
     let languages = LanguageTable::for_package(&problem.dir)?;
-    contest.check_languages(&languages.names()).with_context(|| {
-        format!(
-            "checking the languages of the contest against the package {}",
-            problem.dir.display()
-        )
-    })?;
-    let cases = problem.tests().context("reading the package's tests")?;
+    contest
+        .check_languages(&languages.names())
+        .said(|| Said::new("error-contest-languages").arg("path", problem.dir.display()))?;
+    let cases = problem
+        .tests()
+        .said(|| Said::new("error-reading-package-tests"))?;
     let db = args.db.clone().unwrap_or_else(|| default_db(args));
     // The database holds every contestant's sources and the password
     // hashes: out of every run's sight, with the contest's folder.

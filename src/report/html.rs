@@ -595,6 +595,17 @@ pub fn replay_sections_in(report: &GradeReport, l: Locale) -> String {
 /// smallest solution replayed. The page gives the board definitions
 /// ([`board_defs`]) and the style.
 pub fn counterexample_section(c: &Counterexample, l: Locale) -> String {
+    counterexample(c, l, true)
+}
+
+/// The same section without its heading, under a page's own (the online
+/// judge's submission page titles it once): the verdict opens the reason.
+pub fn counterexample_untitled(c: &Counterexample, l: Locale) -> String {
+    counterexample(c, l, false)
+}
+
+/// A counterexample's section, with its `<h3>` heading where `titled`.
+fn counterexample(c: &Counterexample, l: Locale, titled: bool) -> String {
     let t = &c.result;
     let Ok(puzzle) = Puzzle::parse(t.input.as_bytes()) else {
         return String::new();
@@ -609,11 +620,16 @@ pub fn counterexample_section(c: &Counterexample, l: Locale) -> String {
             ("runs", c.runs.to_string()),
         ],
     );
+    let verdict = format!("<span class=\"bad\">{}</span>", t.verdict);
+    let (heading, verdict_first) = match titled {
+        true => (
+            format!("<h3>{} {verdict}</h3>", esc(&l.t("cx-heading"))),
+            String::new(),
+        ),
+        false => (String::new(), format!("{verdict} ")),
+    };
     let mut b = format!(
-        "<section class=\"test counterexample\"><h3>{} <span class=\"bad\">{}</span></h3>\
-         <p class=\"reason\">{}</p><p>{}</p>{}",
-        esc(&l.t("cx-heading")),
-        t.verdict,
+        "<section class=\"test counterexample\">{heading}<p class=\"reason\">{verdict_first}{}</p><p>{}</p>{}",
         esc(&words::test_reason(l, t)),
         esc(&found),
         figure(svg_board(&puzzle.board, None, None), &l.t("cx-board"))
@@ -1073,6 +1089,35 @@ mod tests {
             report.submissions.push(s);
         }
         report
+    }
+
+    /// The first contestant's failure on the full board, as a counterexample.
+    fn counterexample() -> Counterexample {
+        Counterexample {
+            result: class().submissions[0].tests[0].clone(),
+            output: "0 0 1\n".into(),
+            answer: "-1\n".into(),
+            boards: 3,
+            runs: 3,
+            cpu_ms: 1,
+        }
+    }
+
+    #[test]
+    fn a_counterexample_on_the_submission_page_has_no_heading_of_its_own_and_keeps_its_verdict() {
+        let c = counterexample();
+        for l in Locale::all() {
+            let heading = l.t("cx-heading");
+            let titled = counterexample_section(&c, l);
+            assert!(titled.contains(&format!("<h3>{}", esc(&heading))), "{titled}");
+            let page = counterexample_untitled(&c, l);
+            assert!(!page.contains("<h3") && !page.contains(&*esc(&heading)), "{page}");
+            let verdict = format!(
+                "<p class=\"reason\"><span class=\"bad\">{}</span> ",
+                c.result.verdict
+            );
+            assert!(page.contains(&verdict), "{page}");
+        }
     }
 
     #[test]

@@ -2,8 +2,9 @@
 //! one trait (the layout of hyperfine's exporters): `text` for a terminal,
 //! `ranking` for a contest on a terminal, `json` for machines, `junit` for
 //! CI systems, `markdown` to paste in an issue or a class forum, `csv` for a
-//! spreadsheet, `html` to look at a verdict. Files are written atomically,
-//! so a crash or Ctrl-C never leaves half a report.
+//! spreadsheet, `html` to look at a verdict; and `xlsx`, a grading's marks
+//! as an Excel workbook (bytes, not text: outside the trait). Files are
+//! written atomically, so a crash or Ctrl-C never leaves half a report.
 
 pub mod analysis;
 pub mod chart;
@@ -15,20 +16,22 @@ mod markdown;
 mod ranking;
 mod text;
 pub mod words;
+mod xlsx;
 
 #[cfg(test)]
 mod chinese;
 
 pub use csv::{Csv, FinalGrade, Gradebook, gradebook};
 pub use html::{
-    Html, analysis_section, board_defs, counterexample_section, replay_sections, replay_sections_in,
-    svg_board, zone_name,
+    Html, analysis_section, board_defs, counterexample_section, counterexample_untitled, replay_sections,
+    replay_sections_in, svg_board, zone_name,
 };
 pub use json::Json;
 pub use junit::Junit;
 pub use markdown::Markdown;
 pub use ranking::Ranking;
 pub use text::Text;
+pub use xlsx::{DisplayNameOf, marks_workbook};
 
 use crate::judge::grading::{GradeReport, SubmissionReport, TestResult};
 use crate::workflows::ci::CiReport;

@@ -18,7 +18,7 @@ use super::http::{
 };
 use crate::i18n::Arg;
 use crate::judge::grading::{GradeReport, SubmissionReport};
-use crate::report::{Csv, Html, Json, ReportFormat};
+use crate::report::{Csv, Html, Json, ReportFormat, marks_workbook};
 use axum::Router;
 use axum::extract::{Path, Query, State};
 use axum::http::header;
@@ -385,6 +385,9 @@ pub fn contest_report(app: &App) -> Result<GradeReport, Fail> {
     Ok(report)
 }
 
+/// The media type of an Excel workbook.
+const XLSX: &str = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
 async fn report(
     State(app): State<Arc<App>>,
     axum::Extension(id): axum::Extension<Identity>,
@@ -392,14 +395,22 @@ async fn report(
 ) -> PageResult {
     teacher(&id)?;
     let report = contest_report(&app)?;
-    let (kind, body): (&str, String) = match format.as_str() {
-        "csv" => {
-            let users = app.db.users()?;
-            let name_of = |login: &str| users.iter().find(|u| u.name == login).map(|u| u.display.clone());
-            ("text/csv; charset=utf-8", Csv.grade_with_names(&report, &name_of))
-        }
-        "html" => ("text/html; charset=utf-8", Html.grade_in(&report, locale())),
-        "json" => ("application/json", Json.grade(&report)),
+    let users = app.db.users()?;
+    let name_of = |login: &str| users.iter().find(|u| u.name == login).map(|u| u.display.clone());
+    let (kind, body): (&str, Vec<u8>) = match format.as_str() {
+        "csv" => (
+            "text/csv; charset=utf-8",
+            Csv.grade_with_names(&report, &name_of).into(),
+        ),
+        "xlsx" => (
+            XLSX,
+            marks_workbook(&report, locale(), Some(&name_of)).map_err(|e| Fail::Storage(e.to_string()))?,
+        ),
+        "html" => (
+            "text/html; charset=utf-8",
+            Html.grade_in(&report, locale()).into(),
+        ),
+        "json" => ("application/json", Json.grade(&report).into()),
         _ => return Err(Fail::NotFound),
     };
     let disposition = format!("attachment; filename=\"{}-report.{format}\"", app.problem.name);

@@ -123,6 +123,13 @@ impl ContestConfigError {
                     ("line", Arg::from(at.line.unwrap_or(1))),
                 ],
             ),
+            ContestConfigError::Io { path, cause } => locale.text(
+                "error-cause",
+                &[
+                    ("error", Arg::from(path.display().to_string())),
+                    ("cause", Arg::from(locale.io_error(cause))),
+                ],
+            ),
             other => other.to_string(),
         }
     }

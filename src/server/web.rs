@@ -460,7 +460,10 @@ fn counterexample_context(
         C::Nothing => (None, String::new()),
         C::Searching => (Some("searching"), String::new()),
         C::NoneFound => (Some("none"), String::new()),
-        C::Found(c) => (Some("found"), crate::report::counterexample_section(&c, locale())),
+        C::Found(c) => (
+            Some("found"),
+            crate::report::counterexample_untitled(&c, locale()),
+        ),
     })
 }
 

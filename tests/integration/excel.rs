@@ -4,7 +4,10 @@
 //! Chinese Windows (UTF-8 where the file starts with UTF-8's byte order
 //! mark, else the ANSI code page, GBK) shows `李四` as `李四`, not as
 //! `鏉庡洓`; `/admin/report.csv` gives each login's full name; and a
-//! `students.csv` that Excel saved in GBK is read, its names intact.
+//! `students.csv` that Excel saved in GBK is read, its names intact. The
+//! marks workbook (`grade --xlsx`, `/admin/report.xlsx`), read as Excel
+//! reads it (its sheet's XML and shared strings), holds the Chinese names
+//! and headers, points as numbers, and a name starting with `=` as text.
 
 use crate::serve_util::{Client, Server};
 use crate::util::{grade_contest_to_csv, judge, write_in};
@@ -178,5 +181,151 @@ fn the_contestants_page_names_an_unreadable_roster_and_its_line_in_the_contests_
         page.body.contains("students.csv 第 3 行：既不是 UTF-8"),
         "{}",
         page.body
+    );
+}
+
+/// A cell of a workbook's first sheet, as Excel reads it.
+#[derive(Debug, PartialEq)]
+enum Cell {
+    Text(String),
+    Number(f64),
+    /// A formula: Excel would compute it.
+    Formula(String),
+}
+
+/// The XML text of `file` in the workbook `bytes`.
+fn part(bytes: &[u8], file: &str) -> String {
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).expect("an xlsx is a zip archive");
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut zip.by_name(file).unwrap(), &mut text).unwrap();
+    text
+}
+
+/// XML's five escapes undone.
+fn unescape(text: &str) -> String {
+    text.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&apos;", "'")
+        .replace("&amp;", "&")
+}
+
+/// The text between `open`'s end (`>`) and `close`, in `xml` from `at`.
+fn inner<'a>(xml: &'a str, open: &str, close: &str) -> Option<&'a str> {
+    let start = xml.find(open)?;
+    let body = &xml[start..];
+    let body = &body[body.find('>')? + 1..];
+    Some(&body[..body.find(close)?])
+}
+
+/// The rows of the workbook's first sheet (`xl/worksheets/sheet1.xml`,
+/// its strings in `xl/sharedStrings.xml`), and the sheet's name.
+fn workbook_rows(bytes: &[u8]) -> (String, Vec<Vec<Cell>>) {
+    let shared: Vec<String> = part(bytes, "xl/sharedStrings.xml")
+        .split("<si>")
+        .skip(1)
+        .map(|si| unescape(inner(si, "<t", "</t>").unwrap_or_default()))
+        .collect();
+    let sheet = part(bytes, "xl/worksheets/sheet1.xml");
+    let rows = sheet
+        .split("<row ")
+        .skip(1)
+        .map(|row| {
+            row.split("<c ")
+                .skip(1)
+                .map(|c| {
+                    let value = inner(c, "<v", "</v>").unwrap_or_default();
+                    if let Some(f) = inner(c, "<f", "</f>") {
+                        Cell::Formula(unescape(f))
+                    } else if c.starts_with("r=") && c.split('>').next().unwrap().contains("t=\"s\"") {
+                        Cell::Text(shared[value.parse::<usize>().unwrap()].clone())
+                    } else {
+                        Cell::Number(value.parse().unwrap_or_else(|_| panic!("a number: {c}")))
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let name = part(bytes, "xl/workbook.xml");
+    let name = name.split("<sheet name=\"").nth(1).unwrap();
+    (unescape(&name[..name.find('"').unwrap()]), rows)
+}
+
+fn text(s: &str) -> Cell {
+    Cell::Text(s.into())
+}
+
+#[test]
+fn grade_xlsx_in_chinese_has_chinese_headers_names_and_points_as_numbers() {
+    let dir = contest(&[LI_SI, "=1+1"], None);
+    let xlsx = dir.path().join("成绩.xlsx");
+    let out = judge()
+        .env("MAYAN_JUDGE_CACHE", dir.path().join("cache"))
+        .args(["grade", "--quiet", "--trusted", "--locale", "zh-CN", "--contest"])
+        .arg(dir.path())
+        .arg("--problem")
+        .arg(crate::util::manifest().join("problems/mayan"))
+        .arg("--xlsx")
+        .arg(&xlsx)
+        .output()
+        .unwrap();
+    let bytes = std::fs::read(&xlsx).unwrap_or_else(|e| panic!("{e}: {out:?}"));
+    let (sheet, rows) = workbook_rows(&bytes);
+    assert_eq!(sheet, "成绩");
+    assert_eq!(
+        rows[0][..3],
+        [text("排名"), text("选手"), text("总分")],
+        "{rows:?}"
+    );
+    assert!(
+        matches!(&rows[0][3], Cell::Text(t) if t.starts_with("#1")),
+        "{rows:?}"
+    );
+    assert_eq!(rows[0].last(), Some(&text("未评测")), "{rows:?}");
+    let li_si = rows.iter().find(|r| r[1] == text(LI_SI)).expect("李四's row");
+    assert_eq!(li_si[..1], [Cell::Number(1.0)], "a rank is a number");
+    assert_eq!(li_si[2], Cell::Number(0.0), "a total is a number");
+    assert!(
+        matches!(li_si.last(), Some(Cell::Text(why)) if why.contains("没有")),
+        "{li_si:?}"
+    );
+    assert!(
+        rows.iter().any(|r| r[1] == text("=1+1")),
+        "a name stays text: {rows:?}"
+    );
+    assert!(
+        !rows.iter().flatten().any(|c| matches!(c, Cell::Formula(_))),
+        "{rows:?}"
+    );
+}
+
+#[test]
+fn admin_report_xlsx_gives_display_names_beside_logins_and_keeps_a_formula_name_text() {
+    const LINK: &str = "=HYPERLINK(\"http://evil.example\",\"点我\")";
+    let dir = crate::serve_util::contest_dir(&[], "language = \"zh-CN\"\n");
+    let roster = format!(
+        "name,password,display\nlisi,lisi-pw,{LI_SI}\nhugo,hugo-pw,\"{}\"\n",
+        LINK.replace('"', "\"\"")
+    );
+    std::fs::write(dir.path().join("students.csv"), roster).unwrap();
+    let server = Server::start_in(dir.path(), &[]);
+    let (sheet, rows) = workbook_rows(&download(&server.teacher(), "/admin/report.xlsx"));
+    assert_eq!(sheet, "成绩");
+    assert_eq!(
+        rows[0][..4],
+        [text("排名"), text("选手"), text("显示名"), text("总分")],
+        "{rows:?}"
+    );
+    assert!(
+        rows.iter().any(|r| r[1..3] == [text("lisi"), text(LI_SI)]),
+        "{rows:?}"
+    );
+    assert!(
+        rows.iter().any(|r| r[1..3] == [text("hugo"), text(LINK)]),
+        "{rows:?}"
+    );
+    assert!(
+        !rows.iter().flatten().any(|c| matches!(c, Cell::Formula(_))),
+        "{rows:?}"
     );
 }

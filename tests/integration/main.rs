@@ -16,6 +16,7 @@ mod util;
 mod attacks;
 mod bench;
 mod bundled;
+mod chinese_cli;
 mod ci;
 mod compile;
 mod contest;

@@ -118,6 +118,11 @@ fn serve_a_wrong_answer_reference_gets_its_smallest_failing_board_never_a_packag
     assert!(page.contains("data-state=\"found\""), "{page}");
     assert!(page.contains("<svg class=\"b\""), "the board drawn: {page}");
     assert!(page.contains("the smallest solution"), "{page}");
+    assert_eq!(
+        page.matches("smallest board").count(),
+        1,
+        "one heading (the page's), not the report's too: {page}"
+    );
     // A restart shows it again without searching again.
     let before = stored(temp.path());
     assert_eq!(before.len(), 1, "{before:?}");

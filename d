@@ -1,0 +1,1 @@
+judge error: testlib takes INPUT OUTPUT [ANSWER [RESULT_FILE [-appes]]], got 5 files

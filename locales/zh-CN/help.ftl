@@ -1,0 +1,22 @@
+## --help（src/commands/help.rs）：clap 的 derive 无法从目录取的文字。
+help-usage = 用法：{$usage}
+help-commands = 命令
+help-arguments = 参数
+help-options = 选项
+help-flag-help = 显示帮助
+help-flag-version = 显示版本
+help-about = 玛雅游戏（NOIP 2011 提高组第一天第三题）评测机
+help-about-solve = 输出每个谜题字典序最小的解（无解时输出 -1）
+help-about-check = 评测一份输出：回放其中的移动，并与标准答案比较
+help-about-grade = 在沙箱中用题目的测试点评测提交的程序
+help-about-validate = 检查测试数据：输入符合规则，答案与求解器的一致
+help-about-show = 在终端中逐步回放谜题上的移动（彩色）
+help-about-ci = 题目包的持续集成：校验每个题目包，并评测它的参考程序
+help-about-bench = 测量求解器（对照 C++ 基准）和评测的额外开销
+help-about-similar = 找出一个班里哪些程序是抄的：按相似度排列的程序对，附证据
+help-about-gen = 由种子可重现地生成新的测试点（.in 和 .ans）
+help-about-export = 把题目包写成其他评测系统的格式（Kattis、Polygon、Hydro、DMOJ、CMS、LemonLime）
+help-about-stress = 在随机棋盘上运行一个程序直到它出错，再把棋盘缩到最小
+help-about-doctor = 检查这台机器的沙箱：各项保护，以及让计时不稳定的因素
+help-about-serve = 运行在线评测：选手登录、提交，并实时看到结果
+help-about-help = 显示这条信息或指定命令的帮助
