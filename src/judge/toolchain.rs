@@ -141,7 +141,9 @@ fn compile_flags(cmd: &[String]) -> Vec<String> {
 }
 
 /// What the compiler prints (standard output, then error) run with `args`
-/// in the sandbox; empty when it fails.
+/// in the sandbox; empty when it fails three times (a run the machine's
+/// load spoiled is tried again: a probe that failed once would give the
+/// same program another key).
 fn output(sandbox: &Sandbox, compiler: &Path, args: Vec<std::ffi::OsString>, limits: Limits) -> String {
     let spec = RunSpec {
         program: compiler.to_path_buf(),
@@ -149,14 +151,16 @@ fn output(sandbox: &Sandbox, compiler: &Path, args: Vec<std::ffi::OsString>, lim
         limits,
         ..RunSpec::default()
     };
-    match sandbox.run(&spec) {
-        Ok(result) if result.status == Status::Exited(0) => {
+    for _ in 0..3 {
+        if let Ok(result) = sandbox.run(&spec)
+            && result.status == Status::Exited(0)
+        {
             let mut text = String::from_utf8_lossy(&result.stdout).into_owned();
             text.push_str(&String::from_utf8_lossy(&result.stderr));
-            text
+            return text;
         }
-        _ => String::new(),
     }
+    String::new()
 }
 
 /// `dir` and every folder below it (links not followed), up to

@@ -976,6 +976,8 @@ const LATIN_ALLOWED: &[&str] = &[
     "API",
     "English",
     "CSV",
+    // The marks workbook's link: the program's name.
+    "Excel",
     "HTML",
     "JSON",
     "LemonLime",
