@@ -87,9 +87,85 @@ pub fn run(o: &ScaleOptions) -> Result<()> {
             resident: server.resident_memory(),
         });
     }
+    let fanout = fan_out(&mut server, o, &progress)?;
     progress.finish();
     report(o, &measured, server.peak_memory(), fill_start.elapsed());
+    report_fan_out(&fanout);
     Ok(())
+}
+
+/// Pages open at once on `/events` in the fan-out.
+const STREAMS: usize = 1000;
+
+/// Verdicts in each burst of the fan-out.
+const BURST: usize = 40;
+
+/// The fan-out at the largest size: the same burst judged unwatched,
+/// then with [`STREAMS`] pages open; and the server's resident memory
+/// with them.
+struct FanOut {
+    unwatched: super::fanout::Burst,
+    watched: super::fanout::Burst,
+    resident: Option<u64>,
+}
+
+fn fan_out(server: &mut Server, o: &ScaleOptions, progress: &Progress) -> Result<FanOut> {
+    super::fanout::raise_open_files();
+    server.stop();
+    let db = server.dir().join("mayan-judge.db");
+    let users = Db::open(&db)?.users()?;
+    let admin = users.iter().find(|u| u.is_admin).context("no teacher")?.id;
+    let ids: Vec<i64> = users.iter().filter(|u| !u.is_admin).map(|u| u.id).collect();
+    let mut tokens = super::fanout::sessions(&db, &ids[..o.contestants.min(ids.len())], admin, STREAMS)?;
+    let teacher = tokens.pop().context("no teacher's session")?;
+    server.restart(2)?;
+    let stats = Stats::default();
+    let submitters: Vec<Http> = contestant_names(16.min(o.contestants))
+        .map(|name| {
+            let mut h = Http::new(server.url(), &stats);
+            h.api_sign_in(&name, &password(&name)).map(|()| h)
+        })
+        .collect::<Result<_>>()?;
+    let wait = Duration::from_secs(600);
+    progress.phase(&format!("a burst of {BURST} verdicts, no page open"));
+    let unwatched = super::fanout::burst(server, &submitters, &teacher, &[], 0..BURST, wait)?;
+    progress.phase(&format!("the same burst, {STREAMS} pages open on /events"));
+    let watched = super::fanout::burst(server, &submitters, &teacher, &tokens, BURST..2 * BURST, wait)?;
+    Ok(FanOut {
+        unwatched,
+        watched,
+        resident: server.resident_memory(),
+    })
+}
+
+fn report_fan_out(f: &FanOut) {
+    let secs = |d: Duration| d.as_secs_f64();
+    let p99 = percentiles(&f.watched.delays).map_or(f64::INFINITY, |p| p[2]);
+    let ok = |b: bool| if b { "ok" } else { "MISSED" };
+    println!(
+        "/events fan-out: {STREAMS} pages open, a burst of {BURST} verdicts: delay from a verdict stored to each page, p99 {p99:.0} ms ({}: under 1 s)",
+        ok(p99 < 1000.0)
+    );
+    let ratio = secs(f.watched.cpu) / secs(f.unwatched.cpu).max(1e-9);
+    println!(
+        "  server CPU over the burst: {:.2} s watched, {:.2} s unwatched: {ratio:.2}x ({}: at most 1.5x)",
+        secs(f.watched.cpu),
+        secs(f.unwatched.cpu),
+        ok(ratio <= 1.5)
+    );
+    println!(
+        "  judged: {:.1}/s watched, {:.1}/s unwatched ({:.2}x)",
+        BURST as f64 / secs(f.watched.wall).max(1e-9),
+        BURST as f64 / secs(f.unwatched.wall).max(1e-9),
+        secs(f.unwatched.wall) / secs(f.watched.wall).max(1e-9)
+    );
+    if let Some(rss) = f.resident {
+        let mib = rss as f64 / (1 << 20) as f64;
+        println!(
+            "  server resident with the pages open: {mib:.0} MiB ({}: under 256 MiB)",
+            ok(mib < 256.0)
+        );
+    }
 }
 
 /// Adds judged submissions to the database until it holds `to` (it holds
