@@ -106,6 +106,8 @@ const BURST: usize = 40;
 struct FanOut {
     unwatched: super::fanout::Burst,
     watched: super::fanout::Burst,
+    /// The same burst while the four readers read (no page open).
+    read: super::fanout::Burst,
     resident: Option<u64>,
 }
 
@@ -131,10 +133,22 @@ fn fan_out(server: &mut Server, o: &ScaleOptions, progress: &Progress) -> Result
     let unwatched = super::fanout::burst(server, &submitters, &teacher, &[], 0..BURST, wait)?;
     progress.phase(&format!("the same burst, {STREAMS} pages open on /events"));
     let watched = super::fanout::burst(server, &submitters, &teacher, &tokens, BURST..2 * BURST, wait)?;
+    let resident = server.resident_memory();
+    progress.phase(&format!("the same burst, {READERS} readers reading"));
+    let readers = sign_in_readers(server.url(), &stats)?;
+    let read = std::thread::scope(|s| {
+        let reading = s.spawn(|| read_with(&readers, o.rounds));
+        let burst = super::fanout::burst(server, &submitters, &teacher, &[], 2 * BURST..3 * BURST, wait);
+        let reads = reading
+            .join()
+            .unwrap_or_else(|_| Err(anyhow::anyhow!("a reader panicked")));
+        burst.and_then(|b| reads.map(|_| b))
+    })?;
     Ok(FanOut {
         unwatched,
         watched,
-        resident: server.resident_memory(),
+        read,
+        resident,
     })
 }
 
@@ -158,6 +172,12 @@ fn report_fan_out(f: &FanOut) {
         BURST as f64 / secs(f.watched.wall).max(1e-9),
         BURST as f64 / secs(f.unwatched.wall).max(1e-9),
         secs(f.unwatched.wall) / secs(f.watched.wall).max(1e-9)
+    );
+    println!(
+        "judging while {READERS} readers read: {:.1}/s, against {:.1}/s with none ({:.2}x)",
+        BURST as f64 / secs(f.read.wall).max(1e-9),
+        BURST as f64 / secs(f.unwatched.wall).max(1e-9),
+        secs(f.unwatched.wall) / secs(f.read.wall).max(1e-9)
     );
     if let Some(rss) = f.resident {
         let mib = rss as f64 / (1 << 20) as f64;
@@ -220,9 +240,20 @@ fn judged(skill: f64, rng: &mut fastrand::Rng) -> Judged {
 /// reads at once; every read's latencies.
 fn read_all(url: &str, rounds: usize) -> Result<Vec<Vec<Duration>>> {
     let stats = Stats::default();
-    let readers: Vec<Reader> = contestant_names(READERS)
-        .map(|name| Reader::sign_in(url, &stats, &name))
-        .collect::<Result<_>>()?;
+    let readers = sign_in_readers(url, &stats)?;
+    read_with(&readers, rounds)
+}
+
+/// The four readers, signed in.
+fn sign_in_readers<'a>(url: &'a str, stats: &'a Stats) -> Result<Vec<Reader<'a>>> {
+    contestant_names(READERS)
+        .map(|name| Reader::sign_in(url, stats, &name))
+        .collect()
+}
+
+/// `rounds` rounds of the reads by each of `readers` at once; every
+/// read's latencies, sorted.
+fn read_with(readers: &[Reader], rounds: usize) -> Result<Vec<Vec<Duration>>> {
     let per_reader: Vec<Vec<Vec<Duration>>> = std::thread::scope(|s| {
         let running: Vec<_> = readers.iter().map(|r| s.spawn(move || r.read(rounds))).collect();
         running
