@@ -173,12 +173,6 @@ fn report_fan_out(f: &FanOut) {
         BURST as f64 / secs(f.unwatched.wall).max(1e-9),
         secs(f.unwatched.wall) / secs(f.watched.wall).max(1e-9)
     );
-    println!(
-        "judging while {READERS} readers read: {:.1}/s, against {:.1}/s with none ({:.2}x)",
-        BURST as f64 / secs(f.read.wall).max(1e-9),
-        BURST as f64 / secs(f.unwatched.wall).max(1e-9),
-        secs(f.unwatched.wall) / secs(f.read.wall).max(1e-9)
-    );
     if let Some(rss) = f.resident {
         let mib = rss as f64 / (1 << 20) as f64;
         println!(
@@ -186,6 +180,12 @@ fn report_fan_out(f: &FanOut) {
             ok(mib < 256.0)
         );
     }
+    println!(
+        "judging while {READERS} readers read: {:.1}/s, against {:.1}/s with none ({:.2}x)",
+        BURST as f64 / secs(f.read.wall).max(1e-9),
+        BURST as f64 / secs(f.unwatched.wall).max(1e-9),
+        secs(f.unwatched.wall) / secs(f.read.wall).max(1e-9)
+    );
 }
 
 /// Adds judged submissions to the database until it holds `to` (it holds
