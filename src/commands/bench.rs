@@ -39,6 +39,7 @@ mod busy;
 mod client;
 mod compile;
 mod contest_scale;
+mod fanout;
 mod launch;
 mod scaling;
 mod search;

@@ -5,7 +5,9 @@
 //! results, off the web server's threads: kept by the count of the results'
 //! changes (`Live::results`: a verdict, a rejudge, a counterexample), so a
 //! class and its 20,000 submissions is read again only when something
-//! changed, and a read of an unchanged page costs no query.
+//! changed, and a read of an unchanged page costs no query; reads that
+//! miss at the same time (the teacher's tabs after a verdict) wait for
+//! one computation (`cached::Cached`).
 
 use super::app::App;
 use super::db::{Db, DbResult};

@@ -49,6 +49,7 @@ pub struct Live {
     status: Mutex<HashMap<i64, String>>,
     events: broadcast::Sender<Event>,
     results: AtomicU64,
+    rankings: AtomicU64,
 }
 
 impl Default for Live {
@@ -57,6 +58,7 @@ impl Default for Live {
             status: Mutex::new(HashMap::new()),
             events: broadcast::channel(1024).0,
             results: AtomicU64::new(0),
+            rankings: AtomicU64::new(0),
         }
     }
 }
@@ -93,6 +95,9 @@ impl Live {
         if matches!(event, Event::Ranking | Event::Counterexample { .. }) {
             self.results.fetch_add(1, Ordering::SeqCst);
         }
+        if matches!(event, Event::Ranking) {
+            self.rankings.fetch_add(1, Ordering::SeqCst);
+        }
         let _ = self.events.send(event);
     }
 
@@ -101,6 +106,14 @@ impl Live {
     /// what the teacher's analysis is kept by.
     pub fn results(&self) -> u64 {
         self.results.load(Ordering::SeqCst)
+    }
+
+    /// How many times the ranking changed since the start (a verdict, a
+    /// rejudge, a disqualification, the contestants): each `ranking` event
+    /// carries it, so that a listener counts the changes one event
+    /// coalesces.
+    pub fn ranking_changes(&self) -> u64 {
+        self.rankings.load(Ordering::SeqCst)
     }
 
     /// A new listener.

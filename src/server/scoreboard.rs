@@ -251,6 +251,11 @@ mod tests {
         }
     }
 
+    /// The submissions of the middle of the contest, stored judged in one
+    /// go (as a restore or `bench` does) between the two stretches judged
+    /// through the queue: [`QUEUED`] each side.
+    const QUEUED: usize = 1_000;
+
     #[test]
     fn the_kept_ranking_of_ten_thousand_submissions_through_restarts_a_rejudge_and_a_disqualification_is_the_recomputed_one()
      {
@@ -270,38 +275,61 @@ mod tests {
             .collect();
         contest.db.add_user("admin", None, "x", true).unwrap();
         contest.rebuild();
-        for i in 0..SUBMISSIONS {
+        let submitted = |i: usize| START + (i as i64 * (END - START)) / SUBMISSIONS as i64;
+        let bulk = QUEUED..SUBMISSIONS - QUEUED;
+        let mut i = 0;
+        while i < SUBMISSIONS {
+            if i == bulk.start {
+                // The middle stored judged at once, then a restart (the
+                // kept ranking made from the database).
+                let rows: Vec<(i64, i64, Judged)> = bulk
+                    .clone()
+                    .map(|k| (users[rng.usize(..users.len())], submitted(k), judged(&mut rng)))
+                    .collect();
+                contest.db.import_judged("c", "m.c", b"x", &rows).unwrap();
+                drop(contest);
+                contest = Contest::open(&path);
+                contest.assert_kept_is_recomputed();
+                i = bulk.end;
+                continue;
+            }
             let user = users[rng.usize(..users.len())];
-            let submitted = START + (i as i64 * (END - START)) / SUBMISSIONS as i64;
             contest
                 .db
-                .add_submission(user, "c", "m.c", b"x", submitted)
+                .add_submission(user, "c", "m.c", b"x", submitted(i))
                 .unwrap();
             // Some wait in the queue a while, so judgings come out of order.
             if rng.u32(0..4) != 0 {
                 contest.judge(1 + rng.usize(0..2), &mut rng);
             }
             match i {
-                3_000 | 7_000 => {
+                500 | 9_400 => {
                     // Killed mid-judging: one claimed, never finished.
                     contest.db.claim_next().unwrap();
                     drop(contest);
                     contest = Contest::open(&path);
                 }
-                5_000 => {
+                700 => {
                     contest.db.rejudge(Some(users[7]), None).unwrap();
                     contest.db.rejudge(None, Some(42)).unwrap();
                     contest.rebuild();
                 }
-                6_000 => {
+                9_200 => {
                     contest.db.set_disqualified(users[3], true).unwrap();
+                    contest.rebuild();
+                }
+                9_600 => {
+                    // A contestant's stored-at-once submissions judged again
+                    // through the queue (in the freeze: the frozen view).
+                    contest.db.rejudge(Some(users[11]), None).unwrap();
                     contest.rebuild();
                 }
                 _ => {}
             }
-            if i % 2_500 == 0 {
+            if i == 900 {
                 contest.assert_kept_is_recomputed();
             }
+            i += 1;
         }
         contest.judge(usize::MAX, &mut rng);
         assert_eq!(contest.db.queue_length().unwrap(), 0);

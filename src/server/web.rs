@@ -615,17 +615,20 @@ fn sse_message(
     }
 }
 
-/// The `ranking` event of a verdict (or a rejudge, a disqualification):
-/// the lines of the ranking as `viewer` sees it that differ from the ones
+/// The `ranking` event of the changes since the last one (verdicts, a
+/// rejudge, a disqualification; [`RANKING_EVERY`] coalesces a burst): the
+/// lines of the ranking as `viewer` sees it that differ from the ones
 /// `heard` (their rank, score, penalty, tries or pending changed), the
-/// names no longer in it, and whether it is frozen; `heard` becomes the
-/// ranking now. Sent even when nothing changed for this viewer (a
-/// listener counts verdicts by it).
+/// names no longer in it, whether it is frozen, and `changes`, how many
+/// times the ranking changed since the server started (a listener counts
+/// the verdicts one event carries by it); `heard` becomes the ranking now.
+/// Sent even when nothing changed for this viewer.
 fn ranking_message(
     app: &App,
     viewer: &User,
     heard: &mut Vec<Standing>,
 ) -> Option<axum::response::sse::Event> {
+    let changes = app.live.ranking_changes();
     let now = current_standings(app, viewer).ok()?;
     let before: std::collections::HashMap<&str, &Standing> =
         heard.iter().map(|l| (l.name.as_str(), l)).collect();
@@ -640,7 +643,8 @@ fn ranking_message(
         .filter(|n| !kept.contains(n))
         .collect();
     let frozen = app.contest.window.frozen(super::now());
-    let data = serde_json::json!({ "lines": lines, "removed": removed, "frozen": frozen });
+    let data =
+        serde_json::json!({ "lines": lines, "removed": removed, "frozen": frozen, "changes": changes });
     let message = axum::response::sse::Event::default()
         .event("ranking")
         .data(data.to_string());
@@ -652,6 +656,93 @@ fn ranking_message(
 /// (besides at once when a session of its user ends).
 const SESSION_CHECK: std::time::Duration = std::time::Duration::from_secs(10);
 
+/// At most one `ranking` event per stream in this time: the first change
+/// after a quiet spell goes at once, the ones that follow within it wait
+/// and go together as one event carrying every line they changed (what
+/// DOMjudge's scoreboard refresh and CMS's ranking feed do), so a burst
+/// of verdicts costs each stream a few events, not one per verdict.
+pub const RANKING_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// One page's `/events` stream: what it heard of the ranking, and when
+/// its next `ranking` event is due.
+struct LiveStream {
+    app: Arc<App>,
+    viewer: User,
+    l: crate::i18n::Locale,
+    /// The hash of the stream's session token.
+    session: String,
+    events: tokio::sync::broadcast::Receiver<Event>,
+    /// The ranking as this page last heard it: each `ranking` event
+    /// carries only the lines that changed since.
+    heard: Vec<Standing>,
+    /// When the pending `ranking` event goes (`None`: none pending).
+    due: Option<tokio::time::Instant>,
+    /// When the last `ranking` event went.
+    sent: Option<tokio::time::Instant>,
+    next_check: tokio::time::Instant,
+    /// The ranking's changes when the stream opened, told first (as a
+    /// comment, which browsers skip: `: changes N`), then `None`.
+    opened: Option<u64>,
+}
+
+impl LiveStream {
+    /// The next message for the page, or `None` once its session ended.
+    async fn next(&mut self) -> Option<axum::response::sse::Event> {
+        use tokio::sync::broadcast::error::RecvError;
+        if let Some(n) = self.opened.take() {
+            return Some(axum::response::sse::Event::default().comment(format!("changes {n}")));
+        }
+        loop {
+            let due = self.due;
+            tokio::select! {
+                () = tokio::time::sleep_until(due.unwrap_or(self.next_check)), if due.is_some() => {
+                    self.due = None;
+                    self.sent = Some(tokio::time::Instant::now());
+                    if let Some(m) = ranking_message(&self.app, &self.viewer, &mut self.heard) {
+                        return Some(m);
+                    }
+                }
+                event = self.events.recv() => match event {
+                    // Events missed (the channel overflowed): the ranking
+                    // is sent whole again, as after any change.
+                    Ok(Event::Ranking) | Err(RecvError::Lagged(_)) => self.ranking_changed(),
+                    Ok(Event::Sessions { user_id }) if user_id == self.viewer.id => {
+                        if !self.session_lives() {
+                            return None;
+                        }
+                    }
+                    Ok(e) => {
+                        if let Some(m) = sse_message(&self.app, &self.viewer, self.l, e) {
+                            return Some(m);
+                        }
+                    }
+                    Err(RecvError::Closed) => return None,
+                },
+                () = tokio::time::sleep_until(self.next_check) => {
+                    if !self.session_lives() {
+                        return None;
+                    }
+                    self.next_check = tokio::time::Instant::now() + SESSION_CHECK;
+                }
+            }
+        }
+    }
+
+    /// The ranking changed: a `ranking` event is due now, or
+    /// [`RANKING_EVERY`] after the last one (one already due carries this
+    /// change too).
+    fn ranking_changed(&mut self) {
+        if self.due.is_none() {
+            let now = tokio::time::Instant::now();
+            self.due = Some(self.sent.map_or(now, |s| (s + RANKING_EVERY).max(now)));
+        }
+    }
+
+    fn session_lives(&self) -> bool {
+        matches!(self.app.db.session(&self.session, super::now()), Ok(Some((u, _))) if u.id == self.viewer.id)
+    }
+}
+
 /// The live events of a signed-in page, until its session ends (signed
 /// out, signed out everywhere by the teacher, a new password, expired).
 async fn events(
@@ -659,41 +750,30 @@ async fn events(
     axum::Extension(id): axum::Extension<Identity>,
     jar: CookieJar,
 ) -> Result<Response, Fail> {
-    use futures_util::StreamExt;
     let viewer = signed_in(&id)?.0.clone();
-    // The stream is read after this handler returns: its language now.
-    let l = locale();
     let session = jar
         .get(auth::SESSION_COOKIE)
         .map(|c| auth::token_hash(c.value()))
         .unwrap_or_default();
-    let events = tokio_stream::wrappers::BroadcastStream::new(app.live.subscribe()).map(Some);
-    let ticks = futures_util::stream::unfold((), |()| async {
-        tokio::time::sleep(SESSION_CHECK).await;
-        Some((None, ()))
-    });
-    let (check_app, user_id) = (app.clone(), viewer.id);
-    let alive = move |item: &Option<Result<Event, _>>| {
-        let check = match item {
-            None => true,
-            Some(Ok(Event::Sessions { user_id: u })) => *u == user_id,
-            Some(_) => false,
-        };
-        let live = !check
-            || matches!(check_app.db.session(&session, super::now()), Ok(Some((u, _))) if u.id == user_id);
-        std::future::ready(live)
+    // Counted before subscribing: a change between the two is in the
+    // next event's count.
+    let opened = Some(app.live.ranking_changes());
+    let live = LiveStream {
+        events: app.live.subscribe(),
+        heard: current_standings(&app, &viewer).unwrap_or_default(),
+        app,
+        viewer,
+        // The stream is read after this handler returns: its language now.
+        l: locale(),
+        session,
+        due: None,
+        sent: None,
+        next_check: tokio::time::Instant::now() + SESSION_CHECK,
+        opened,
     };
-    // The ranking as this page last heard it: each `ranking` event carries
-    // only the lines that changed since.
-    let mut heard = current_standings(&app, &viewer).unwrap_or_default();
-    let stream = futures_util::stream::select(events, ticks)
-        .take_while(alive)
-        .filter_map(move |item| {
-            let message = item.and_then(Result::ok).and_then(|e| match e {
-                Event::Ranking => ranking_message(&app, &viewer, &mut heard),
-                e => sse_message(&app, &viewer, l, e),
-            });
-            std::future::ready(message.map(Ok::<_, std::convert::Infallible>))
-        });
+    let stream = futures_util::stream::unfold(live, |mut live| async move {
+        let message = live.next().await?;
+        Some((Ok::<_, std::convert::Infallible>(message), live))
+    });
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()).into_response())
 }

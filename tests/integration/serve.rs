@@ -348,3 +348,93 @@ fn a_ranking_event_carries_the_lines_that_changed() {
     let second = next_ranking();
     assert_eq!(lines(&second), [("alice".into(), 1, 2)], "{second}");
 }
+
+/// The `ranking` events an `/events` stream carries until it stays quiet
+/// for `quiet`, each as its JSON data, with when it came.
+fn ranking_events_until_quiet(
+    stream: &std::sync::mpsc::Receiver<Option<String>>,
+    quiet: std::time::Duration,
+) -> Vec<serde_json::Value> {
+    let (mut event, mut heard) = (String::new(), Vec::new());
+    while let Ok(Some(line)) = stream.recv_timeout(quiet) {
+        if let Some(data) = line.strip_prefix("data: ").filter(|_| event == "ranking") {
+            heard.push(serde_json::from_str(data).unwrap());
+        }
+        if let Some(e) = line.strip_prefix("event: ") {
+            event = e.to_string();
+        }
+    }
+    heard
+}
+
+#[test]
+fn a_burst_of_ranking_changes_reaches_a_stream_as_a_few_events_that_together_carry_every_change() {
+    let server = Server::start(&["alice", "bob", "carol", "dave"], "", &["--trusted"]);
+    let (alice, bob, carol) = (
+        server.contestant("alice"),
+        server.contestant("bob"),
+        server.contestant("carol"),
+    );
+    let teacher = server.teacher();
+    let csrf = teacher.csrf("/admin");
+    let stream = crate::serve_hostile::events(&server, &bob);
+    let ranking = |c: &crate::serve_util::Client| -> std::collections::BTreeMap<String, serde_json::Value> {
+        let body = c.get("/api/v1/ranking").body;
+        let v: serde_json::Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body}"));
+        let lines = v["standings"].as_array().unwrap_or_else(|| panic!("{v}"));
+        lines
+            .iter()
+            .map(|l| (l["name"].as_str().unwrap().to_string(), l.clone()))
+            .collect()
+    };
+    let mut bob_api = server.client();
+    bob_api.api_sign_in("bob", "bob-pw");
+    let mut seen = ranking(&bob_api);
+    // Two verdicts, and twenty disqualifications and reinstatements of
+    // carol and dave in a row (dave out at the end), each a change.
+    let ids = [
+        alice.submit("mayan.c", &accepted_c()),
+        carol.submit("mayan.c", &accepted_c()),
+    ]
+    .map(|p| submission_number(&p));
+    for i in 0..20 {
+        let user = ["4", "5"][i % 2];
+        let yes = if i == 19 || (i < 18 && (i / 2) % 2 == 0) {
+            "1"
+        } else {
+            "0"
+        };
+        let fields = [
+            ("csrf", csrf.as_str()),
+            ("user", user),
+            ("yes", yes),
+            ("confirm", "yes"),
+        ];
+        assert_eq!(teacher.post_form("/admin/disqualify", &fields).status, 303);
+    }
+    for (name, id) in ["alice", "carol"].into_iter().zip(ids) {
+        let mut api = server.client();
+        api.api_sign_in(name, &format!("{name}-pw"));
+        assert_eq!(api.wait_judged(id, 240)["verdict"], "AC");
+    }
+    let heard = ranking_events_until_quiet(&stream, std::time::Duration::from_millis(1500));
+    let changes = heard.last().map_or(0, |e| e["changes"].as_u64().unwrap());
+    assert_eq!(changes, 22, "every change counted: {heard:?}");
+    assert!(
+        heard.len() * 2 <= 22,
+        "{} events for 22 changes: not coalesced: {heard:?}",
+        heard.len()
+    );
+    for event in &heard {
+        for line in event["lines"].as_array().unwrap() {
+            seen.insert(line["name"].as_str().unwrap().to_string(), line.clone());
+        }
+        for name in event["removed"].as_array().unwrap() {
+            seen.remove(name.as_str().unwrap());
+        }
+    }
+    let now = ranking(&bob_api);
+    assert_eq!(seen, now, "the lines heard, put together, are the ranking");
+    assert!(!now.contains_key("dave") && now.contains_key("carol"), "{now:?}");
+    assert_eq!(now["alice"]["rank"], 1, "{now:?}");
+}

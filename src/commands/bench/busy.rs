@@ -5,9 +5,11 @@
 //! reaped), not the whole machine's, so that the load generator's own CPU
 //! is not needed to reach the figure and other work on the machine does
 //! not count for it. The moments come from the server itself: a
-//! contestant's event stream (`/events`) hears a `ranking` event right
-//! after each result is stored, so the window ends at the last verdict,
-//! not at the next poll.
+//! contestant's event stream (`/events`) hears a `ranking` event after
+//! the results are stored, carrying how many changes it coalesces (at
+//! most one event each 250 ms per stream: a verdict is heard at once
+//! after a quiet spell, within 250 ms in a burst), so the window ends
+//! at the last verdict heard, not at the next poll.
 //!
 //! Two windows, both from the first submission sent: to the last verdict
 //! (the whole burst), and to the verdict after which fewer submissions
@@ -205,18 +207,25 @@ impl Listener {
                 }
                 Err(e) => return drop(ready_tx.send(Err(e))),
             };
-            let mut heard = 0;
+            let (mut heard, mut counted) = (0, None);
             for line in BufReader::new(body).lines().map_while(Result::ok) {
-                if line.trim() != "event: ranking" {
+                let Some(changes) = ranking_changes(&line) else {
                     continue;
-                }
-                heard += 1;
-                let mark = if ends_a_window(heard, total.load(Ordering::Acquire), jobs) {
+                };
+                // The first count is the stream's at its opening.
+                let Some(before) = counted.replace(changes) else {
+                    continue;
+                };
+                let new = changes.saturating_sub(before) as usize;
+                heard += new;
+                let mark = if (heard + 1 - new..=heard)
+                    .any(|h| ends_a_window(h, total.load(Ordering::Acquire), jobs))
+                {
                     Mark::now(pid)
                 } else {
                     Mark::time_only()
                 };
-                if tx.send(mark).is_err() {
+                if (0..new).any(|_| tx.send(mark).is_err()) {
                     return;
                 }
             }
@@ -246,6 +255,18 @@ impl Listener {
         }
         out
     }
+}
+
+/// The count of the ranking's changes an `/events` line carries: the
+/// comment a stream opens with (`: changes N`), or a `ranking` event's
+/// data (`"changes": N`; the server coalesces a burst's verdicts into a
+/// few events, each counting its own).
+fn ranking_changes(line: &str) -> Option<u64> {
+    if let Some(n) = line.strip_prefix(":changes ").or(line.strip_prefix(": changes ")) {
+        return n.trim().parse().ok();
+    }
+    let data: serde_json::Value = serde_json::from_str(line.strip_prefix("data:")?.trim()).ok()?;
+    data.get("changes")?.as_u64()
 }
 
 /// Whether verdict number `heard` (from 1) of a burst of `expected` (0:
@@ -373,6 +394,17 @@ pub const HOW: &str = "the server's process and everything below it (launcher, c
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_listener_reads_the_count_of_ranking_changes_from_the_opening_comment_and_each_ranking_event() {
+        assert_eq!(ranking_changes(":changes 17"), Some(17));
+        assert_eq!(
+            ranking_changes(r#"data: {"lines":[],"removed":[],"frozen":false,"changes":23}"#),
+            Some(23)
+        );
+        assert_eq!(ranking_changes(r#"data: {"id":3,"status":"AC"}"#), None);
+        assert_eq!(ranking_changes("event: ranking"), None);
+    }
 
     #[test]
     fn a_stat_line_gives_its_parent_and_every_cpu_tick() {

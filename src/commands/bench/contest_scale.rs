@@ -87,9 +87,105 @@ pub fn run(o: &ScaleOptions) -> Result<()> {
             resident: server.resident_memory(),
         });
     }
+    let fanout = fan_out(&mut server, o, &progress)?;
     progress.finish();
     report(o, &measured, server.peak_memory(), fill_start.elapsed());
+    report_fan_out(&fanout);
     Ok(())
+}
+
+/// Pages open at once on `/events` in the fan-out.
+const STREAMS: usize = 1000;
+
+/// Verdicts in each burst of the fan-out.
+const BURST: usize = 40;
+
+/// The fan-out at the largest size: the same burst judged unwatched,
+/// then with [`STREAMS`] pages open; and the server's resident memory
+/// with them.
+struct FanOut {
+    unwatched: super::fanout::Burst,
+    watched: super::fanout::Burst,
+    /// The same burst while the four readers read (no page open).
+    read: super::fanout::Burst,
+    resident: Option<u64>,
+}
+
+fn fan_out(server: &mut Server, o: &ScaleOptions, progress: &Progress) -> Result<FanOut> {
+    super::fanout::raise_open_files();
+    server.stop();
+    let db = server.dir().join("mayan-judge.db");
+    let users = Db::open(&db)?.users()?;
+    let admin = users.iter().find(|u| u.is_admin).context("no teacher")?.id;
+    let ids: Vec<i64> = users.iter().filter(|u| !u.is_admin).map(|u| u.id).collect();
+    let mut tokens = super::fanout::sessions(&db, &ids[..o.contestants.min(ids.len())], admin, STREAMS)?;
+    let teacher = tokens.pop().context("no teacher's session")?;
+    server.restart(2)?;
+    let stats = Stats::default();
+    let submitters: Vec<Http> = contestant_names(16.min(o.contestants))
+        .map(|name| {
+            let mut h = Http::new(server.url(), &stats);
+            h.api_sign_in(&name, &password(&name)).map(|()| h)
+        })
+        .collect::<Result<_>>()?;
+    let wait = Duration::from_secs(600);
+    progress.phase(&format!("a burst of {BURST} verdicts, no page open"));
+    let unwatched = super::fanout::burst(server, &submitters, &teacher, &[], 0..BURST, wait)?;
+    progress.phase(&format!("the same burst, {STREAMS} pages open on /events"));
+    let watched = super::fanout::burst(server, &submitters, &teacher, &tokens, BURST..2 * BURST, wait)?;
+    let resident = server.resident_memory();
+    progress.phase(&format!("the same burst, {READERS} readers reading"));
+    let readers = sign_in_readers(server.url(), &stats)?;
+    let read = std::thread::scope(|s| {
+        let reading = s.spawn(|| read_with(&readers, o.rounds));
+        let burst = super::fanout::burst(server, &submitters, &teacher, &[], 2 * BURST..3 * BURST, wait);
+        let reads = reading
+            .join()
+            .unwrap_or_else(|_| Err(anyhow::anyhow!("a reader panicked")));
+        burst.and_then(|b| reads.map(|_| b))
+    })?;
+    Ok(FanOut {
+        unwatched,
+        watched,
+        read,
+        resident,
+    })
+}
+
+fn report_fan_out(f: &FanOut) {
+    let secs = |d: Duration| d.as_secs_f64();
+    let p99 = percentiles(&f.watched.delays).map_or(f64::INFINITY, |p| p[2]);
+    let ok = |b: bool| if b { "ok" } else { "MISSED" };
+    println!(
+        "/events fan-out: {STREAMS} pages open, a burst of {BURST} verdicts: delay from a verdict stored to each page, p99 {p99:.0} ms ({}: under 1 s)",
+        ok(p99 < 1000.0)
+    );
+    let ratio = secs(f.watched.cpu) / secs(f.unwatched.cpu).max(1e-9);
+    println!(
+        "  server CPU over the burst: {:.2} s watched, {:.2} s unwatched: {ratio:.2}x ({}: at most 1.5x)",
+        secs(f.watched.cpu),
+        secs(f.unwatched.cpu),
+        ok(ratio <= 1.5)
+    );
+    println!(
+        "  judged: {:.1}/s watched, {:.1}/s unwatched ({:.2}x)",
+        BURST as f64 / secs(f.watched.wall).max(1e-9),
+        BURST as f64 / secs(f.unwatched.wall).max(1e-9),
+        secs(f.unwatched.wall) / secs(f.watched.wall).max(1e-9)
+    );
+    if let Some(rss) = f.resident {
+        let mib = rss as f64 / (1 << 20) as f64;
+        println!(
+            "  server resident with the pages open: {mib:.0} MiB ({}: under 256 MiB)",
+            ok(mib < 256.0)
+        );
+    }
+    println!(
+        "judging while {READERS} readers read: {:.1}/s, against {:.1}/s with none ({:.2}x)",
+        BURST as f64 / secs(f.read.wall).max(1e-9),
+        BURST as f64 / secs(f.unwatched.wall).max(1e-9),
+        secs(f.unwatched.wall) / secs(f.read.wall).max(1e-9)
+    );
 }
 
 /// Adds judged submissions to the database until it holds `to` (it holds
@@ -144,9 +240,20 @@ fn judged(skill: f64, rng: &mut fastrand::Rng) -> Judged {
 /// reads at once; every read's latencies.
 fn read_all(url: &str, rounds: usize) -> Result<Vec<Vec<Duration>>> {
     let stats = Stats::default();
-    let readers: Vec<Reader> = contestant_names(READERS)
-        .map(|name| Reader::sign_in(url, &stats, &name))
-        .collect::<Result<_>>()?;
+    let readers = sign_in_readers(url, &stats)?;
+    read_with(&readers, rounds)
+}
+
+/// The four readers, signed in.
+fn sign_in_readers<'a>(url: &'a str, stats: &'a Stats) -> Result<Vec<Reader<'a>>> {
+    contestant_names(READERS)
+        .map(|name| Reader::sign_in(url, stats, &name))
+        .collect()
+}
+
+/// `rounds` rounds of the reads by each of `readers` at once; every
+/// read's latencies, sorted.
+fn read_with(readers: &[Reader], rounds: usize) -> Result<Vec<Vec<Duration>>> {
     let per_reader: Vec<Vec<Vec<Duration>>> = std::thread::scope(|s| {
         let running: Vec<_> = readers.iter().map(|r| s.spawn(move || r.read(rounds))).collect();
         running

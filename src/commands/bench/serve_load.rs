@@ -214,6 +214,11 @@ impl Server {
         self.dir.path()
     }
 
+    /// The server's process id.
+    pub(super) fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// The server's URL.
     pub(super) fn url(&self) -> &str {
         &self.url
@@ -441,7 +446,7 @@ fn sign_in_all(url: &str, o: &LoadOptions, stats: &Stats) -> Result<Vec<String>>
 /// compile.
 /// With `cpp`, the same three kinds in C++, each starting with
 /// `#include <bits/stdc++.h>` as most of a NOIP class's programs do.
-fn program(i: usize, cpp: bool) -> (String, String) {
+pub(super) fn program(i: usize, cpp: bool) -> (String, String) {
     let tag = format!("/* load benchmark, program {i} */\n");
     if cpp {
         let bits = "#include <bits/stdc++.h>\n";
