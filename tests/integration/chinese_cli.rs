@@ -165,3 +165,209 @@ fn help_in_english_is_clap_s_own() {
     );
     assert!(help.contains("-h, --help     Print help"), "{help}");
 }
+
+/// Latin words a Chinese `--help` holds: the program's values, languages,
+/// formats, file names, tools and other judges' names. Words in capitals
+/// (placeholders such as `FILE`, codes such as `AC`, `HTTPS`) are allowed
+/// too.
+const HELP_ALLOWED: &[&str] = &[
+    // values of options
+    "literal",
+    "noop",
+    "at",
+    "most",
+    "auto",
+    "always",
+    "never",
+    "testlib",
+    "kattis",
+    "lemon",
+    "appes",
+    "solver",
+    "grader",
+    "stress",
+    "serve",
+    "scaling",
+    "launch",
+    "similar",
+    "compile",
+    "analysis",
+    "search",
+    "contest",
+    "scale",
+    "unknown",
+    "public",
+    "domain",
+    "cc",
+    "by",
+    "sa",
+    "educational",
+    "permission",
+    "true",
+    "false",
+    "en",
+    "zh",
+    "exe",
+    "rust",
+    "python",
+    "cpp",
+    // files, folders, placeholders and formats
+    "mayan",
+    "problems",
+    "testdata",
+    "reference",
+    "bench",
+    "backtrack",
+    "memo",
+    "shared",
+    "noip",
+    "in",
+    "ans",
+    "out",
+    "toml",
+    "problem",
+    "statement",
+    "md",
+    "docs",
+    "locales",
+    "py",
+    "rs",
+    "cc",
+    "db",
+    "judge",
+    "csv",
+    "passwords",
+    "xlsx",
+    "json",
+    "html",
+    "hardK",
+    "secret",
+    "sample",
+    "gen",
+    "seed",
+    "prefix",
+    "board",
+    "stem",
+    "ext",
+    "bits",
+    "stdc",
+    "include",
+    "checker",
+    "source",
+    "players",
+    "max",
+    "rights",
+    "owner",
+    "license",
+    "cpu",
+    "name",
+    "level",
+    "found",
+    "fix",
+    "counterexamples",
+    "search",
+    "h",
+    "mayanN",
+    "UTF",
+    // other judges, tools and systems
+    "Kattis",
+    "Polygon",
+    "Hydro",
+    "DMOJ",
+    "LOJ",
+    "UOJ",
+    "DOMjudge",
+    "LemonLime",
+    "Arbiter",
+    "Excel",
+    "WPS",
+    "JUnit",
+    "Markdown",
+    "Python",
+    "Rust",
+    "SQLite",
+    "Cookie",
+    "Secure",
+    "Forwarded",
+    "For",
+    "Ctrl",
+    "PIN",
+    "PCH",
+    "seccomp",
+    "cgroups",
+    "cgroup",
+    "mount",
+    "pid",
+    "root",
+    "issue",
+    "core",
+    "pattern",
+    "help",
+    // the commands
+    "solve",
+    "check",
+    "grade",
+    "validate",
+    "show",
+    "ci",
+    "export",
+    "doctor",
+    "backup",
+    // flags and values quoted in backticks, units, machine-read CSV headers
+    "no",
+    "colours",
+    "jobs",
+    "only",
+    "MiB",
+    "accepted",
+    "cms",
+    "dmoj",
+    "hydro",
+    "polygon",
+    "contestant",
+    "total",
+];
+
+/// The Latin words of a Chinese `--help` not in [`HELP_ALLOWED`], flags
+/// and capitals left out.
+fn help_english(help: &str) -> Vec<String> {
+    english_words(help, &[])
+        .into_iter()
+        .filter(|w| !HELP_ALLOWED.contains(&w.as_str()))
+        .filter(|w| w.chars().any(|c| c.is_ascii_lowercase()))
+        .collect()
+}
+
+#[test]
+fn every_commands_help_in_chinese_has_its_options_and_exit_codes_in_chinese() {
+    let commands: &[&[&str]] = &[
+        &[],
+        &["solve"],
+        &["check"],
+        &["grade"],
+        &["validate"],
+        &["show"],
+        &["ci"],
+        &["bench"],
+        &["similar"],
+        &["gen"],
+        &["export"],
+        &["stress"],
+        &["doctor"],
+        &["serve"],
+        &["serve", "backup"],
+    ];
+    for command in commands {
+        for flag in ["-h", "--help"] {
+            let args: Vec<&str> = command.iter().copied().chain([flag]).collect();
+            let help = help_in(&args, "zh_CN.UTF-8");
+            let english = help_english(&help);
+            assert!(english.is_empty(), "{args:?}: {english:?} in\n{help}");
+        }
+    }
+    let grade = help_in(&["grade", "--help"], "zh_CN.UTF-8");
+    assert!(grade.contains("退出码：0 每个测试点 AC"), "{grade}");
+    assert!(grade.contains("（默认：1）"), "{grade}");
+    let check = help_in(&["check", "--help"], "zh_CN.UTF-8");
+    assert!(check.contains("（可选值：testlib、kattis、lemon）"), "{check}");
+}
