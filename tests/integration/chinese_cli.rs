@@ -371,3 +371,38 @@ fn every_commands_help_in_chinese_has_its_options_and_exit_codes_in_chinese() {
     let check = help_in(&["check", "--help"], "zh_CN.UTF-8");
     assert!(check.contains("（可选值：testlib、kattis、lemon）"), "{check}");
 }
+
+#[test]
+fn a_broken_problem_toml_and_a_broken_contest_toml_are_told_in_chinese_with_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = dir.path().join("pkg");
+    std::fs::create_dir(&package).unwrap();
+    std::fs::write(
+        package.join("problem.toml"),
+        "name = \"mayan\"\n[limits]\ntime_ms = = 3\n",
+    )
+    .unwrap();
+    let contest = dir.path().join("contest.toml");
+    std::fs::write(&contest, "title = \"x\"\nstart = [\n").unwrap();
+    let (package, contest) = (package.to_str().unwrap(), contest.to_str().unwrap());
+    let problem = ["grade", "--trusted", "--problem", package, "mayan.cpp"];
+    let zh = fails_in_chinese(&problem, "zh_CN.UTF-8");
+    assert!(
+        zh.contains("problem.toml 第 3 行：不是合法的 TOML：")
+            && zh.starts_with("mayan-judge：错误：读取题目包"),
+        "{zh}"
+    );
+    let en = fails_in_chinese(&problem, "C");
+    assert!(
+        en.contains("problem.toml: TOML parse error at line 3, column 11\n"),
+        "{en}"
+    );
+    let serve = ["serve", "--contest", contest, "--dry-run"];
+    let zh = fails_in_chinese(&serve, "zh_CN.UTF-8");
+    assert!(
+        zh.contains("contest.toml 第 2 行：`start = [`") && zh.starts_with("mayan-judge：错误：读取"),
+        "{zh}"
+    );
+    let en = fails_in_chinese(&serve, "C");
+    assert!(en.contains("contest.toml:2: `start = [`: "), "{en}");
+}
