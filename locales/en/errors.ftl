@@ -29,3 +29,17 @@ error-check-too-many = testlib takes INPUT OUTPUT [ANSWER [RESULT_FILE [-appes]]
 error-check-appes = -appes needs a RESULT_FILE before it
 error-check-full-score = FULL_SCORE is not a whole number
 error-contest-languages = checking the languages of the contest against the package {$path}
+
+## A problem package's and a contest file's errors (src/commands/mod.rs):
+## English prints the errors' own words; these are for other languages.
+error-at-line = {$file}, line {$line}: {$what}
+error-toml = not valid TOML: {$reason}
+error-package-invalid = a value of the problem is wrong: {$message}
+error-package-no-problem-file = {$path}: empty package (no problem.toml)
+error-package-no-tests = {$path}: the package has no tests (expected NAME.in with NAME.ans or NAME.out)
+error-tests-no-folder = no tests: the tests folder does not exist
+error-tests-none = no tests in this folder (expected NAME.in with NAME.ans or NAME.out)
+error-tests-unreadable = cannot read: {$why}
+error-tests-no-answer = input without an answer (expected {$ans} or {$out})
+error-tests-two-answers = two answers for one input: {$ans} and {$out} (keep one)
+error-tests-no-input = answer without an input

@@ -29,3 +29,16 @@ error-check-too-many = testlib 的参数是 INPUT OUTPUT [ANSWER [RESULT_FILE [-
 error-check-appes = -appes 前面需要 RESULT_FILE
 error-check-full-score = FULL_SCORE 不是整数
 error-contest-languages = 核对比赛的语言与题目包 {$path}
+
+## 题目包和比赛文件的错误（src/commands/mod.rs）：英文直接输出错误本身的文字。
+error-at-line = {$file} 第 {$line} 行：{$what}
+error-toml = 不是合法的 TOML：{$reason}
+error-package-invalid = 题目的某个值有误：{$message}
+error-package-no-problem-file = {$path}：空的题目包（没有 problem.toml）
+error-package-no-tests = {$path}：题目包没有测试点（应有 NAME.in 以及 NAME.ans 或 NAME.out）
+error-tests-no-folder = 没有测试点：测试点文件夹不存在
+error-tests-none = 这个文件夹中没有测试点（应有 NAME.in 以及 NAME.ans 或 NAME.out）
+error-tests-unreadable = 无法读取：{$why}
+error-tests-no-answer = 输入没有对应的答案（应有 {$ans} 或 {$out}）
+error-tests-two-answers = 一个输入有两个答案：{$ans} 和 {$out}（请只保留一个）
+error-tests-no-input = 答案没有对应的输入

@@ -162,6 +162,15 @@ fn link_in_words(e: &(dyn std::error::Error + 'static), l: Locale) -> Option<Str
     if let Some(crate::server::contest::ContestConfigError::Io { path, cause }) = e.downcast_ref() {
         return Some(path_and_cause(path, &l.io_error(cause), l));
     }
+    if !l.is_english() {
+        // English keeps the errors' own words, byte for byte.
+        if let Some(p) = e.downcast_ref::<crate::package::PackageError>() {
+            return Some(package_in_words(p, l));
+        }
+    }
+    if let Some(c) = e.downcast_ref::<crate::server::contest::ContestConfigError>() {
+        return Some(contest_config_in_words(c, l));
+    }
     match e.downcast_ref::<ContestError>() {
         Some(ContestError::Read { path, .. }) => Some(path.display().to_string()),
         Some(ContestError::Empty(path)) => Some(
@@ -170,6 +179,73 @@ fn link_in_words(e: &(dyn std::error::Error + 'static), l: Locale) -> Option<Str
                 .in_words(l),
         ),
         _ => Some(e.to_string()),
+    }
+}
+
+/// A package's error in `l` (a problem.toml value's own complaint, and
+/// toml's reason, as they are said).
+fn package_in_words(e: &crate::package::PackageError, l: Locale) -> String {
+    use crate::package::{PackageError as P, TestsIssue as T};
+    let said = match e {
+        P::Io { path, cause } => return path_and_cause(path, &l.io_error(cause), l),
+        P::Toml {
+            path, line, reason, ..
+        } => {
+            let what = Said::new("error-toml").arg("reason", reason).in_words(l);
+            return at_line(path, *line, &what, l);
+        }
+        P::Invalid { path, message } => {
+            let what = Said::new("error-package-invalid")
+                .arg("message", message)
+                .in_words(l);
+            return at_line(path, None, &what, l);
+        }
+        P::NoProblemFile { path } => Said::new("error-package-no-problem-file").arg("path", path.display()),
+        P::NoTests { path } => Said::new("error-package-no-tests").arg("path", path.display()),
+        P::Unpaired { path, issue } => {
+            let said = match issue {
+                T::NoFolder => Said::new("error-tests-no-folder"),
+                T::NoTests => Said::new("error-tests-none"),
+                T::Unreadable(why) => Said::new("error-tests-unreadable").arg("why", why),
+                T::NoAnswer(ans) => Said::new("error-tests-no-answer")
+                    .arg("ans", ans.display())
+                    .arg("out", ans.with_extension("out").display()),
+                T::TwoAnswers(a, b) => Said::new("error-tests-two-answers")
+                    .arg("ans", a.display())
+                    .arg("out", b.display()),
+                T::NoInput => Said::new("error-tests-no-input"),
+            };
+            return path_and_cause(path, &said.in_words(l), l);
+        }
+    };
+    said.in_words(l)
+}
+
+/// A contest configuration's error in `l`: the file and line in `l`'s
+/// words, then what is wrong (a value's complaint or toml's, as said).
+fn contest_config_in_words(e: &crate::server::contest::ContestConfigError, l: Locale) -> String {
+    use crate::server::contest::ContestConfigError as C;
+    match e {
+        other if l.is_english() => other.in_words(l),
+        C::Toml { at, message } | C::Csv { at, message } => at_line(&at.path, at.line, message, l),
+        C::Package(p) => package_in_words(p, l),
+        other => other.in_words(l),
+    }
+}
+
+/// `what`, at line `line` of `path` (or in `path`), in `l`'s words.
+fn at_line(path: &Path, line: Option<usize>, what: &str, l: Locale) -> String {
+    let file = path.display().to_string();
+    match line {
+        Some(line) => l.text(
+            "error-at-line",
+            &[
+                ("file", file.into()),
+                ("line", line.into()),
+                ("what", what.into()),
+            ],
+        ),
+        None => path_and_cause(path, what, l),
     }
 }
 

@@ -29,9 +29,9 @@ pub fn run(args: &ServeArgs) -> Result<i32> {
         return Ok(0);
     }
     let contest = match &args.contest {
-        Some(path) => ContestConfig::load(path)
-            .map_err(|e| anyhow::anyhow!(e.in_words(Locale::from_env().unwrap_or_default())))
-            .said(|| Said::new("error-reading").arg("path", path.display()))?,
+        Some(path) => {
+            ContestConfig::load(path).said(|| Said::new("error-reading").arg("path", path.display()))?
+        }
         None => ContestConfig::default_practice(),
     };
     if args.dry_run {

@@ -99,10 +99,7 @@ impl LanguageTable {
             path: path.clone(),
             cause,
         })?;
-        let file: LanguagesToml = toml::from_str(&text).map_err(|e| PackageError::Toml {
-            path: path.clone(),
-            message: e.to_string().trim_end().to_string(),
-        })?;
+        let file: LanguagesToml = toml::from_str(&text).map_err(|e| PackageError::toml(&path, &text, &e))?;
         for l in file.language {
             if l.run.is_empty() {
                 return Err(PackageError::Invalid {

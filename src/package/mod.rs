@@ -46,6 +46,10 @@ pub enum PackageError {
         path: PathBuf,
         /// toml's message (it names the line, column and key).
         message: String,
+        /// The line (from 1) toml points at, where it points.
+        line: Option<usize>,
+        /// toml's reason alone, without the line and its excerpt.
+        reason: String,
     },
     /// A value that parses but makes no sense.
     #[error("{path}: {message}")]
@@ -76,6 +80,18 @@ pub enum PackageError {
         /// The tests folder.
         path: PathBuf,
     },
+}
+
+impl PackageError {
+    /// toml's error `e` in the file `path` holding `text`.
+    pub fn toml(path: &Path, text: &str, e: &toml::de::Error) -> PackageError {
+        PackageError::Toml {
+            path: path.to_path_buf(),
+            message: e.to_string().trim_end().to_string(),
+            line: e.span().map(|span| line_of(text, span.start)),
+            reason: e.message().trim_end().to_string(),
+        }
+    }
 }
 
 /// Something wrong found while scanning a tests folder.
@@ -504,10 +520,7 @@ impl Problem {
             cause,
         })?;
         let path = dir.join(PROBLEM_FILE);
-        let config: ProblemToml = toml::from_str(&text).map_err(|e| PackageError::Toml {
-            path: path.clone(),
-            message: e.to_string().trim_end().to_string(),
-        })?;
+        let config: ProblemToml = toml::from_str(&text).map_err(|e| PackageError::toml(&path, &text, &e))?;
         let reading: Reading = config
             .checker
             .reading

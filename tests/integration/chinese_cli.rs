@@ -165,3 +165,244 @@ fn help_in_english_is_clap_s_own() {
     );
     assert!(help.contains("-h, --help     Print help"), "{help}");
 }
+
+/// Latin words a Chinese `--help` holds: the program's values, languages,
+/// formats, file names, tools and other judges' names. Words in capitals
+/// (placeholders such as `FILE`, codes such as `AC`, `HTTPS`) are allowed
+/// too.
+const HELP_ALLOWED: &[&str] = &[
+    // values of options
+    "literal",
+    "noop",
+    "at",
+    "most",
+    "auto",
+    "always",
+    "never",
+    "testlib",
+    "kattis",
+    "lemon",
+    "appes",
+    "solver",
+    "grader",
+    "stress",
+    "serve",
+    "scaling",
+    "launch",
+    "similar",
+    "compile",
+    "analysis",
+    "search",
+    "contest",
+    "scale",
+    "unknown",
+    "public",
+    "domain",
+    "cc",
+    "by",
+    "sa",
+    "educational",
+    "permission",
+    "true",
+    "false",
+    "en",
+    "zh",
+    "exe",
+    "rust",
+    "python",
+    "cpp",
+    // files, folders, placeholders and formats
+    "mayan",
+    "problems",
+    "testdata",
+    "reference",
+    "bench",
+    "backtrack",
+    "memo",
+    "shared",
+    "noip",
+    "in",
+    "ans",
+    "out",
+    "toml",
+    "problem",
+    "statement",
+    "md",
+    "docs",
+    "locales",
+    "py",
+    "rs",
+    "cc",
+    "db",
+    "judge",
+    "csv",
+    "passwords",
+    "xlsx",
+    "json",
+    "html",
+    "hardK",
+    "secret",
+    "sample",
+    "gen",
+    "seed",
+    "prefix",
+    "board",
+    "stem",
+    "ext",
+    "bits",
+    "stdc",
+    "include",
+    "checker",
+    "source",
+    "players",
+    "max",
+    "rights",
+    "owner",
+    "license",
+    "cpu",
+    "name",
+    "level",
+    "found",
+    "fix",
+    "counterexamples",
+    "search",
+    "h",
+    "mayanN",
+    "UTF",
+    // other judges, tools and systems
+    "Kattis",
+    "Polygon",
+    "Hydro",
+    "DMOJ",
+    "LOJ",
+    "UOJ",
+    "DOMjudge",
+    "LemonLime",
+    "Arbiter",
+    "Excel",
+    "WPS",
+    "JUnit",
+    "Markdown",
+    "Python",
+    "Rust",
+    "SQLite",
+    "Cookie",
+    "Secure",
+    "Forwarded",
+    "For",
+    "Ctrl",
+    "PIN",
+    "PCH",
+    "seccomp",
+    "cgroups",
+    "cgroup",
+    "mount",
+    "pid",
+    "root",
+    "issue",
+    "core",
+    "pattern",
+    "help",
+    // the commands
+    "solve",
+    "check",
+    "grade",
+    "validate",
+    "show",
+    "ci",
+    "export",
+    "doctor",
+    "backup",
+    // flags and values quoted in backticks, units, machine-read CSV headers
+    "no",
+    "colours",
+    "jobs",
+    "only",
+    "MiB",
+    "accepted",
+    "cms",
+    "dmoj",
+    "hydro",
+    "polygon",
+    "contestant",
+    "total",
+];
+
+/// The Latin words of a Chinese `--help` not in [`HELP_ALLOWED`], flags
+/// and capitals left out.
+fn help_english(help: &str) -> Vec<String> {
+    english_words(help, &[])
+        .into_iter()
+        .filter(|w| !HELP_ALLOWED.contains(&w.as_str()))
+        .filter(|w| w.chars().any(|c| c.is_ascii_lowercase()))
+        .collect()
+}
+
+#[test]
+fn every_commands_help_in_chinese_has_its_options_and_exit_codes_in_chinese() {
+    let commands: &[&[&str]] = &[
+        &[],
+        &["solve"],
+        &["check"],
+        &["grade"],
+        &["validate"],
+        &["show"],
+        &["ci"],
+        &["bench"],
+        &["similar"],
+        &["gen"],
+        &["export"],
+        &["stress"],
+        &["doctor"],
+        &["serve"],
+        &["serve", "backup"],
+    ];
+    for command in commands {
+        for flag in ["-h", "--help"] {
+            let args: Vec<&str> = command.iter().copied().chain([flag]).collect();
+            let help = help_in(&args, "zh_CN.UTF-8");
+            let english = help_english(&help);
+            assert!(english.is_empty(), "{args:?}: {english:?} in\n{help}");
+        }
+    }
+    let grade = help_in(&["grade", "--help"], "zh_CN.UTF-8");
+    assert!(grade.contains("退出码：0 每个测试点 AC"), "{grade}");
+    assert!(grade.contains("（默认：1）"), "{grade}");
+    let check = help_in(&["check", "--help"], "zh_CN.UTF-8");
+    assert!(check.contains("（可选值：testlib、kattis、lemon）"), "{check}");
+}
+
+#[test]
+fn a_broken_problem_toml_and_a_broken_contest_toml_are_told_in_chinese_with_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = dir.path().join("pkg");
+    std::fs::create_dir(&package).unwrap();
+    std::fs::write(
+        package.join("problem.toml"),
+        "name = \"mayan\"\n[limits]\ntime_ms = = 3\n",
+    )
+    .unwrap();
+    let contest = dir.path().join("contest.toml");
+    std::fs::write(&contest, "title = \"x\"\nstart = [\n").unwrap();
+    let (package, contest) = (package.to_str().unwrap(), contest.to_str().unwrap());
+    let problem = ["grade", "--trusted", "--problem", package, "mayan.cpp"];
+    let zh = fails_in_chinese(&problem, "zh_CN.UTF-8");
+    assert!(
+        zh.contains("problem.toml 第 3 行：不是合法的 TOML：")
+            && zh.starts_with("mayan-judge：错误：读取题目包"),
+        "{zh}"
+    );
+    let en = fails_in_chinese(&problem, "C");
+    assert!(
+        en.contains("problem.toml: TOML parse error at line 3, column 11\n"),
+        "{en}"
+    );
+    let serve = ["serve", "--contest", contest, "--dry-run"];
+    let zh = fails_in_chinese(&serve, "zh_CN.UTF-8");
+    assert!(
+        zh.contains("contest.toml 第 2 行：`start = [`") && zh.starts_with("mayan-judge：错误：读取"),
+        "{zh}"
+    );
+    let en = fails_in_chinese(&serve, "C");
+    assert!(en.contains("contest.toml:2: `start = [`: "), "{en}");
+}
