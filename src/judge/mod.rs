@@ -1,9 +1,8 @@
 //! Judging programs: running untrusted code and turning runs into verdicts.
 //! `sandbox` is the only code that starts an untrusted process (compilers
 //! included); `submission` turns a file into a runnable program (compiling it
-//! in the sandbox, with a private cache keyed by the compiler and, through
-//! `toolchain`, the folders of its headers and libraries; `pch`: C++'s
-//! standard header precompiled once for them); `runner` is the one trait through
+//! in the sandbox, with a private cache; `pch`: C++'s standard header
+//! precompiled once for them); `runner` is the one trait through
 //! which a program is run (sandboxed, or bare for benchmarks); `grading` is
 //! the one judging path (run under limits, check, verdict) that `grade`,
 //! `ci`, `stress` and `bench` share; `reason` is how a run ended, as data;
@@ -21,4 +20,3 @@ pub mod runner;
 pub mod sandbox;
 pub mod stress;
 pub mod submission;
-pub mod toolchain;

@@ -59,7 +59,6 @@
 //! name, which it cannot list, differs.
 
 use crate::judge::sandbox::{Limits, RunSpec, Sandbox, Status};
-use crate::judge::toolchain;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -453,9 +452,23 @@ fn system_header(request: &Request, flags: &[String]) -> Option<(PathBuf, Vec<Pa
     if result.status != Status::Exited(0) {
         return None;
     }
-    let search = toolchain::include_search(&String::from_utf8_lossy(&result.stderr));
+    let search: Vec<PathBuf> = search_list(&String::from_utf8_lossy(&result.stderr))
+        .into_iter()
+        .map(PathBuf::from)
+        .collect();
     let header = search.iter().map(|dir| dir.join(HEADER)).find(|h| h.is_file())?;
     Some((header, search))
+}
+
+/// The folders of GCC's `#include <...>` search, from its `-v` output.
+fn search_list(verbose: &str) -> Vec<String> {
+    verbose
+        .lines()
+        .skip_while(|l| !l.starts_with("#include <...> search starts here:"))
+        .skip(1)
+        .take_while(|l| !l.starts_with("End of search list."))
+        .map(|l| l.trim().to_string())
+        .collect()
 }
 
 /// The files a dependency file (`-MD`) names: absolute paths, else `None`

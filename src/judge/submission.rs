@@ -12,8 +12,8 @@
 //! What runs is the source as read: an interpreted one is kept in the cache
 //! under its hash, and each run gets that copy, not the file again.
 
+use crate::judge::pch;
 use crate::judge::sandbox::{Limits, ProcView, RunResult, RunSpec, Sandbox, SandboxError, Status};
-use crate::judge::{pch, toolchain};
 use crate::package::languages::Language;
 use crate::package::{ProblemLimits, SOURCE_LIMIT_KEY};
 use sha2::{Digest, Sha256};
@@ -586,15 +586,10 @@ fn compiler_identity(path: &Path) -> String {
 
 /// The name of what `cmd` (run as `compiler`) makes of `code` in the
 /// cache: a hash of the language, the compiler ([`compiler_identity`]),
-/// the state of the folders of its headers and libraries (`toolchain`,
-/// [`toolchain::state`]), the command and the source.
-fn compile_key(language: &Language, compiler: &Path, toolchain: &str, cmd: &[String], code: &[u8]) -> String {
+/// the command and the source.
+fn compile_key(language: &Language, compiler: &Path, cmd: &[String], code: &[u8]) -> String {
     let identity = compiler_identity(compiler);
-    let mut parts: Vec<&[u8]> = vec![
-        language.name.as_bytes(),
-        identity.as_bytes(),
-        toolchain.as_bytes(),
-    ];
+    let mut parts: Vec<&[u8]> = vec![language.name.as_bytes(), identity.as_bytes()];
     parts.extend(cmd.iter().map(|part| part.as_bytes()));
     parts.push(code);
     cache_key(&parts)
@@ -668,8 +663,7 @@ fn compile(
             language: language.name.clone(),
         });
     };
-    let toolchain = toolchain::state(sandbox, &compiler, cmd, compile_limits());
-    let key = compile_key(language, &compiler, &toolchain, cmd, code);
+    let key = compile_key(language, &compiler, cmd, code);
     check_cache_dir(cache_dir)?;
     let cached = cache_dir.join(&key);
     if cached.is_file() {
@@ -768,7 +762,7 @@ mod tests {
             run: vec!["{exe}".into()],
         };
         let cmd = ["cc".to_string(), "{src}".to_string()];
-        let key = || compile_key(&language, &link, "", &cmd, b"int main;");
+        let key = || compile_key(&language, &link, &cmd, b"int main;");
         let before = key();
         assert_eq!(key(), before, "the same compiler, the same key");
         assert!(compiler_identity(&link).contains("cc-12"), "the link is followed");

@@ -417,29 +417,3 @@ fn build_folders_a_killed_judge_left_are_removed_at_the_next_start() {
     assert!(!earlier.exists(), "the earlier judge's header is still there");
     the_header(&f);
 }
-
-#[test]
-fn a_program_compiled_before_a_library_upgrade_is_compiled_again_after_it() {
-    if !have("g++") || !Path::new("/usr/bin/g++").exists() {
-        return;
-    }
-    let f = Class::new();
-    let tree = compiler_with_its_own_header();
-    compile_with(&f, &tree);
-    let answer = CASE4_ANSWER.replace('\n', "\\n");
-    let code = format!(
-        "#include <cstdio>\n#include <bits/mayan_version.h>\n#if MAYAN_VERSION != 1\n#error built against version 1 only\n#endif\nint main() {{ std::fputs(\"{answer}\", stdout); }}\n"
-    );
-    let file = f.write("one.cpp", &code);
-    let line = verdict(&f, &file, true);
-    assert!(line.contains(" AC "), "{line}");
-    // Upgraded as a package manager does: the new file written beside the
-    // old one and renamed over it.
-    let folder = tree.path().join("include/bits");
-    std::fs::write(folder.join("mayan_version.h.new"), "#define MAYAN_VERSION 2\n").unwrap();
-    std::fs::rename(folder.join("mayan_version.h.new"), folder.join("mayan_version.h")).unwrap();
-    // The same source: compiled again against the new header, not taken
-    // from the compile cache.
-    let again = compile_error(&f, &file, true);
-    assert!(again.contains("built against version 1 only"), "{again}");
-}
