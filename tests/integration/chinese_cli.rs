@@ -26,15 +26,20 @@ fn english_words(stderr: &str, paths: &[&str]) -> Vec<String> {
         .collect()
 }
 
-/// The stderr of `mayan-judge args`, failing, in `LANG=zh_CN.UTF-8`.
-fn fails_in_chinese(args: &[&str], lang: &str) -> String {
-    let out = judge()
+/// `mayan-judge args` run with `LANG=lang` (and no other locale variable).
+fn run_in(args: &[&str], lang: &str) -> std::process::Output {
+    judge()
         .env("LANG", lang)
         .env_remove("LC_ALL")
         .env_remove("LC_MESSAGES")
         .args(args)
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+/// The stderr of `mayan-judge args`, failing, in `LANG=lang`.
+fn fails_in_chinese(args: &[&str], lang: &str) -> String {
+    let out = run_in(args, lang);
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
     stderr
@@ -112,13 +117,7 @@ fn the_same_failure_stays_in_english_elsewhere() {
 
 /// The standard output of `mayan-judge args` in `lang`, succeeding.
 fn help_in(args: &[&str], lang: &str) -> String {
-    let out = judge()
-        .env("LANG", lang)
-        .env_remove("LC_ALL")
-        .env_remove("LC_MESSAGES")
-        .args(args)
-        .output()
-        .unwrap();
+    let out = run_in(args, lang);
     assert_eq!(out.status.code(), Some(0), "{args:?}: {out:?}");
     String::from_utf8(out.stdout).unwrap()
 }
